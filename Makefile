@@ -1,0 +1,74 @@
+# kaizen: `make demo` and `make test` are the two commands a fresh Debian machine needs.
+JOBS      ?= 2
+BUILD     ?= build
+ASAN      ?= build-asan
+FUZZ      ?= build-fuzz
+BENCHDIR  ?= build-bench
+FUZZ_SECONDS ?= 60
+
+# Every Debian package a make target needs; `deps` installs the missing ones.
+DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
+  libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev \
+  libgtest-dev libgmock-dev
+BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps deps-bench build demo test unit integration asan fuzz bench format clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+
+deps-bench: deps
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	./$(BUILD)/kaizen demo --home ./.kaizen
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+integration: build
+	KAIZEN_BIN=$(CURDIR)/$(BUILD)/kaizen python3 tests/integration/run_all.py
+
+asan: deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DKAIZEN_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j$(JOBS) --target kaizen_tests
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+
+fuzz: deps
+	CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAIZEN_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ) -j$(JOBS) --target ingest_fuzz
+	mkdir -p $(FUZZ)/corpus
+	cp fuzz/corpus/* $(FUZZ)/corpus/ 2>/dev/null || true
+	./$(FUZZ)/ingest_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -dict=fuzz/json.dict $(FUZZ)/corpus
+
+# unit, integration, unit again under ASan+UBSan, then a bounded fuzz run.
+test: unit integration asan fuzz
+	@echo "make test: all suites passed"
+
+bench: deps-bench
+	cmake -S . -B $(BENCHDIR) -DCMAKE_BUILD_TYPE=Release -DKAIZEN_BENCH=ON >/dev/null
+	cmake --build $(BENCHDIR) -j$(JOBS)
+	bash bench/run.sh $(BENCHDIR)
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cc')
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(BENCHDIR)

@@ -1,0 +1,35 @@
+// The `kaizen` verbs. Each returns the process exit code:
+//   0 success, 1 some input was refused (the valid part was stored), 2 usage error,
+//   3 the system failed (I/O, full disk, corruption found): nothing unacknowledged was stored.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kaizen::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRejected = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitSystem = 3;
+
+struct Common {
+  std::string home;  // resolved: --home, else $KAIZEN_HOME, else ./.kaizen
+  bool json = false;
+  std::string now;  // --now: ISO 8601; empty = the system clock
+};
+
+int RecordCommand(const Common& c, const std::string& kind, const std::string& file,
+                  const std::string& reject_file);
+int ImportCommand(const Common& c, const std::vector<std::string>& files,
+                  const std::string& reject_file);
+int VerifyCommand(const Common& c);
+int RebuildCommand(const Common& c);
+int StatsCommand(const Common& c);
+int ExportCommand(const Common& c, const std::string& kind, const std::string& since);
+int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
+int DemoCommand(const Common& c);
+
+}  // namespace kaizen::cli

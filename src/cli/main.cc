@@ -1,0 +1,86 @@
+// kaizen: keeps every piece of human and machine feedback on an agent's work, and learns from it.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+
+#include "cli/commands.h"
+
+namespace {
+
+std::string DefaultHome() {
+  const char* env = std::getenv("KAIZEN_HOME");
+  return env && *env ? env : "./.kaizen";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace kaizen::cli;
+  CLI::App app{"kaizen: makes AI agents learn from the people who review their work"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "help for every verb");
+
+  Common c;
+  c.home = DefaultHome();
+  auto add_common = [&](CLI::App* sub, bool with_json, bool with_now) {
+    sub->add_option("--home", c.home, "the kaizen home (default $KAIZEN_HOME, else ./.kaizen)");
+    if (with_json) sub->add_flag("--json", c.json, "machine-readable output");
+    if (with_now)
+      sub->add_option("--now", c.now, "the clock, ISO 8601 (default: the system clock)");
+  };
+
+  std::string kind, file = "-", reject, since, out;
+  std::vector<std::string> files;
+  uint64_t events = 1000, seed = 1;
+
+  auto* record =
+      app.add_subcommand("record", "validate, enrich and durably store events of one kind");
+  record
+      ->add_option("KIND", kind, "feedback, work, outcome, error, reward, correction, loop, admin")
+      ->required();
+  record->add_option("FILE", file, "one JSON object or JSONL; - or absent: standard input");
+  record->add_option("--reject", reject, "write refused lines to this file");
+  add_common(record, true, true);
+
+  auto* import =
+      app.add_subcommand("import", "import JSONL files of mixed kinds (`kind` on each line)");
+  import->add_option("FILE", files, "JSONL files; - for standard input")->required();
+  import->add_option("--reject", reject, "write refused lines to this file");
+  add_common(import, true, true);
+
+  auto* verify =
+      app.add_subcommand("verify", "check every stored line; repair torn tails and derived files");
+  add_common(verify, true, true);
+  auto* rebuild = app.add_subcommand("rebuild", "rebuild indexes and aggregates from the raw log");
+  add_common(rebuild, true, false);
+  auto* stats = app.add_subcommand("stats", "what the log holds");
+  add_common(stats, true, false);
+  auto* export_cmd = app.add_subcommand("export", "print stored events as JSONL");
+  export_cmd->add_option("--kind", kind, "only this kind");
+  export_cmd->add_option("--since", since,
+                         "only events at or after this time (ISO 8601 or YYYY-MM-DD)");
+  add_common(export_cmd, false, false);
+
+  auto* gen =
+      app.add_subcommand("gen", "print a realistic synthetic history of every kind as JSONL");
+  gen->add_option("--events", events, "how many events")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
+  gen->add_option("--seed", seed, "the random seed; same seed, same bytes");
+  gen->add_option("--out", out, "write to this file instead of standard output");
+
+  auto* demo =
+      app.add_subcommand("demo", "generate, import, verify and summarize a history in the home");
+  add_common(demo, false, false);
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (record->parsed()) return RecordCommand(c, kind, file, reject);
+  if (import->parsed()) return ImportCommand(c, files, reject);
+  if (verify->parsed()) return VerifyCommand(c);
+  if (rebuild->parsed()) return RebuildCommand(c);
+  if (stats->parsed()) return StatsCommand(c);
+  if (export_cmd->parsed()) return ExportCommand(c, kind, since);
+  if (gen->parsed()) return GenCommand(events, seed, out);
+  if (demo->parsed()) return DemoCommand(c);
+  return kExitUsage;
+}

@@ -1,0 +1,222 @@
+// `kaizen record KIND [FILE|-]` and `kaizen import FILE...`: the CLI's doors onto the pipeline.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "cli/clock.h"
+#include "cli/commands.h"
+#include "cli/derived_files.h"
+#include "cli/input.h"
+#include "ingest/ingestor.h"
+#include "model/event_kind.h"
+#include "store/file_system.h"
+
+namespace kaizen::cli {
+namespace {
+
+std::string LineResultJson(const ingest::LineResult& r, std::string_view file) {
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  if (!file.empty()) {
+    w.Key("file");
+    w.String(file.data(), static_cast<rapidjson::SizeType>(file.size()));
+  }
+  w.Key("line");
+  w.Uint64(r.line_number);
+  w.Key("stored");
+  w.Bool(r.stored);
+  if (r.stored) {
+    w.Key("id");
+    w.String(r.id.c_str());
+  } else {
+    w.Key("errors");
+    w.StartArray();
+    for (const auto& e : r.errors) {
+      w.StartObject();
+      w.Key("path");
+      w.String(e.path.c_str());
+      w.Key("message");
+      w.String(e.message.c_str());
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+  return b.GetString();
+}
+
+void PrintNotes(ingest::Ingestor& ingestor) {
+  for (const auto& note : ingestor.TakeNotes()) {
+    fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
+  }
+}
+
+class RejectFile {
+ public:
+  explicit RejectFile(const std::string& path) {
+    if (!path.empty()) out_.open(path, std::ios::binary | std::ios::trunc);
+  }
+  bool failed(const std::string& path) const { return !path.empty() && !out_.is_open(); }
+  void Keep(std::string_view line) {
+    if (out_.is_open()) out_ << line << '\n';
+  }
+  bool Close() {
+    if (!out_.is_open()) return true;
+    out_.close();
+    return !out_.fail();
+  }
+
+ private:
+  std::ofstream out_;
+};
+
+}  // namespace
+
+int RecordCommand(const Common& c, const std::string& kind_name, const std::string& file,
+                  const std::string& reject_file) {
+  auto kind = model::ParseKind(kind_name);
+  if (!kind) {
+    fmt::print(stderr, "kaizen record: KIND \"{}\" is not one of {}\n", kind_name,
+               model::KindList());
+    return kExitUsage;
+  }
+  auto now = NowMs(c.now);
+  if (!now.ok()) {
+    fmt::print(stderr, "kaizen record: {}\n", now.status().message());
+    return kExitUsage;
+  }
+  auto input = ReadInput(file);
+  if (!input.ok()) {
+    fmt::print(stderr, "kaizen record: {}\n", input.status().message());
+    return kExitSystem;
+  }
+  RejectFile rejects(reject_file);
+  if (rejects.failed(reject_file)) {
+    fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
+    return kExitSystem;
+  }
+  ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingest::IngestOptions options;
+  options.now_ms = *now;
+  options.expected_kind = kind;
+  options.on_line = [&](const ingest::LineResult& r) {
+    if (c.json) {
+      fmt::print("{}\n", LineResultJson(r, ""));
+    } else if (r.stored) {
+      fmt::print("{}\n", r.id);
+    }
+    if (!r.stored) {
+      rejects.Keep(r.text);
+      if (!c.json) {
+        for (const auto& e : r.errors)
+          fmt::print(stderr, "line {}: {}\n", r.line_number, e.ToString());
+      }
+    }
+  };
+  ingest::IngestSummary summary;
+  Status s = ingestor.Ingest(std::string_view(input->data(), input->size()), options, &summary);
+  PrintNotes(ingestor);
+  std::fflush(stdout);
+  if (!s.ok()) {
+    fmt::print(stderr, "kaizen record: {} (events not listed above were not stored)\n",
+               s.message());
+    return kExitSystem;
+  }
+  if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
+  if (!rejects.Close()) {
+    fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
+    return kExitSystem;
+  }
+  if (summary.stored == 0 && summary.rejected == 0) {
+    fmt::print(stderr, "kaizen record: no event in the input (it is empty or blank)\n");
+    return kExitRejected;
+  }
+  return summary.rejected ? kExitRejected : kExitOk;
+}
+
+int ImportCommand(const Common& c, const std::vector<std::string>& files,
+                  const std::string& reject_file) {
+  auto now = NowMs(c.now);
+  if (!now.ok()) {
+    fmt::print(stderr, "kaizen import: {}\n", now.status().message());
+    return kExitUsage;
+  }
+  RejectFile rejects(reject_file);
+  if (rejects.failed(reject_file)) {
+    fmt::print(stderr, "kaizen import: cannot write the reject file {}\n", reject_file);
+    return kExitSystem;
+  }
+  const bool tty = ::isatty(2);
+  const auto start = std::chrono::steady_clock::now();
+  ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingest::IngestSummary total;
+  int exit_code = kExitOk;
+  for (const std::string& file : files) {
+    auto input = ReadInput(file);
+    if (!input.ok()) {
+      fmt::print(stderr, "kaizen import: {}\n", input.status().message());
+      exit_code = kExitSystem;
+      continue;
+    }
+    ingest::IngestOptions options;
+    options.now_ms = *now;
+    const size_t size = input->size();
+    options.on_line = [&](const ingest::LineResult& r) {
+      if (c.json) fmt::print("{}\n", LineResultJson(r, file));
+      if (!r.stored) {
+        rejects.Keep(r.text);
+        if (!c.json) {
+          for (const auto& e : r.errors) {
+            fmt::print(stderr, "{}:{}: {}\n", file, r.line_number, e.ToString());
+          }
+        }
+      }
+    };
+    uint64_t stored_before = total.stored;
+    if (tty) {
+      options.on_progress = [&](uint64_t done) {
+        int pct = size ? static_cast<int>(done * 100 / size) : 100;
+        int bar = pct / 4;
+        fmt::print(stderr, "\r{} [{}{}] {:3}%", file, std::string(static_cast<size_t>(bar), '#'),
+                   std::string(static_cast<size_t>(25 - bar), ' '), pct);
+      };
+    }
+    Status s = ingestor.Ingest(std::string_view(input->data(), input->size()), options, &total);
+    if (tty) fmt::print(stderr, "\n");
+    PrintNotes(ingestor);
+    if (!s.ok()) {
+      fmt::print(stderr,
+                 "kaizen import: {}: {} ({} events of this file were stored before the failure)\n",
+                 file, s.message(), total.stored - stored_before);
+      exit_code = kExitSystem;
+      break;
+    }
+  }
+  if (total.stored > 0) (void)MarkDerivedStale(ingestor.log());
+  if (!rejects.Close()) {
+    fmt::print(stderr, "kaizen import: cannot write the reject file {}\n", reject_file);
+    exit_code = kExitSystem;
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (c.json) {
+    fmt::print(
+        "{{\"summary\":{{\"stored\":{},\"rejected\":{},\"blank\":{},\"seconds\":{:.3f}}}}}\n",
+        total.stored, total.rejected, total.blank, seconds);
+  } else {
+    fmt::print("imported {} events, rejected {}{} ({} blank lines skipped) in {:.2f} s\n",
+               total.stored, total.rejected,
+               reject_file.empty() || !total.rejected ? "" : " (kept in " + reject_file + ")",
+               total.blank, seconds);
+  }
+  if (exit_code == kExitOk && total.rejected) exit_code = kExitRejected;
+  return exit_code;
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,189 @@
+#include "ingest/enrich.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <array>
+#include <cmath>
+
+namespace kaizen::ingest {
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+void Copy(element v, JsonWriter& w) {
+  switch (v.type()) {
+    case element_type::OBJECT:
+      w.StartObject();
+      // Bind the object to a local: iterating the temporary result would dangle.
+      for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, child] : o) {
+        w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+        Copy(child, w);
+      }
+      w.EndObject();
+      return;
+    case element_type::ARRAY:
+      w.StartArray();
+      for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a) Copy(child, w);
+      w.EndArray();
+      return;
+    case element_type::STRING: {
+      std::string_view s = v.get_string().value_unsafe();
+      w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+      return;
+    }
+    case element_type::INT64:
+      w.Int64(v.get_int64().value_unsafe());
+      return;
+    case element_type::UINT64:
+      w.Uint64(v.get_uint64().value_unsafe());
+      return;
+    case element_type::DOUBLE:
+      w.Double(v.get_double().value_unsafe());
+      return;
+    case element_type::BOOL:
+      w.Bool(v.get_bool().value_unsafe());
+      return;
+    case element_type::NULL_VALUE:
+      w.Null();
+      return;
+  }
+}
+
+void Key(JsonWriter& w, std::string_view k) {
+  w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+}
+void Str(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+void StrArray(JsonWriter& w, const std::vector<std::string>& items) {
+  w.StartArray();
+  for (const auto& s : items) Str(w, s);
+  w.EndArray();
+}
+
+// Rounded so stored values read well and are identical across platforms' printf.
+double Round6(double d) { return std::round(d * 1e6) / 1e6; }
+
+bool IsComputedMetaField(std::string_view k) {
+  return k == "timeOfDay" || k == "dayOfWeek" || k == "sessionFatigue";
+}
+
+}  // namespace
+
+std::string_view TimeOfDay(int hour) {
+  if (hour >= 5 && hour < 12) return "morning";
+  if (hour >= 12 && hour < 17) return "afternoon";
+  if (hour >= 17 && hour < 21) return "evening";
+  return "night";
+}
+
+std::string_view DayOfWeek(int weekday) {
+  static constexpr std::array<std::string_view, 7> kDays = {
+      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+  return kDays[static_cast<size_t>(weekday) % 7];
+}
+
+std::string_view CorrectionCategory(std::string_view t) {
+  struct Group {
+    std::string_view category;
+    std::array<std::string_view, 3> types;
+  };
+  static constexpr std::array<Group, 5> kTaxonomy = {{
+      {"content", {"factual_error", "missing_detail", "excessive_detail"}},
+      {"style", {"tone_mismatch", "passive_to_active", "jargon_overuse"}},
+      {"structural", {"missing_section", "section_order", "bullet_structure"}},
+      {"domain:jseeker", {"ats_keyword_missing", "metric_vague", "experience_inflated"}},
+      {"domain:via", {"claim_too_vague", "source_missing", "claim_unsupported"}},
+  }};
+  if (t == "formatting") return "style";
+  for (const auto& g : kTaxonomy) {
+    for (auto type : g.types) {
+      if (type == t) return g.category;
+    }
+  }
+  return {};
+}
+
+void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
+                     Enrichment* out) {
+  std::string all;
+  for (std::string_view field : {"liked", "disliked", "generalNotes"}) {
+    std::string_view s;
+    if (free_text.at_key(field).get_string().get(s) == simdjson::SUCCESS && !s.empty()) {
+      if (!all.empty()) all += '\n';
+      all += s;
+    }
+  }
+  out->free_text = true;
+  out->themes = ExtractThemes(all, taxonomy);
+  out->sentiment = std::round(Sentiment(all) * 1e4) / 1e4;
+  out->actionable_items = ActionableItems(all);
+}
+
+void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, std::string* out) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "kind");
+  Str(w, e.kind);
+  Key(w, "id");
+  Str(w, e.id);
+  Key(w, "timestamp");
+  Str(w, e.timestamp);
+  for (auto [key, value] : event) {
+    if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) continue;
+    if (key == "signal_value" && e.signal_value) continue;
+    Key(w, key);
+    if (key == "meta" && value.is_object()) {
+      w.StartObject();
+      for (simdjson::dom::object meta = value.get_object().value_unsafe(); auto [mk, mv] : meta) {
+        if (IsComputedMetaField(mk)) continue;
+        Key(w, mk);
+        Copy(mv, w);
+      }
+      Key(w, "timeOfDay");
+      Str(w, e.time_of_day);
+      Key(w, "dayOfWeek");
+      Str(w, e.day_of_week);
+      Key(w, "sessionFatigue");
+      w.Int64(e.session_fatigue);
+      w.EndObject();
+    } else if (key == "freeText" && value.is_object() && e.free_text) {
+      w.StartObject();
+      for (simdjson::dom::object text = value.get_object().value_unsafe(); auto [fk, fv] : text) {
+        if (fk.starts_with('_')) continue;
+        Key(w, fk);
+        Copy(fv, w);
+      }
+      Key(w, "_extractedThemes");
+      StrArray(w, e.themes);
+      Key(w, "_sentiment");
+      w.Double(e.sentiment);
+      Key(w, "_actionableItems");
+      StrArray(w, e.actionable_items);
+      w.EndObject();
+    } else {
+      Copy(value, w);
+    }
+  }
+  if (e.signal_value) {
+    Key(w, "signal_value");
+    w.Double(Round6(*e.signal_value));
+  }
+  if (e.prediction_delta) {
+    Key(w, "_predictionDelta");
+    w.Double(Round6(*e.prediction_delta));
+  }
+  if (!e.correction_category.empty()) {
+    Key(w, "_category");
+    Str(w, e.correction_category);
+  }
+  w.EndObject();
+  out->append(buffer.GetString(), buffer.GetSize());
+  out->push_back('\n');
+}
+
+}  // namespace kaizen::ingest

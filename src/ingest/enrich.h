@@ -1,0 +1,51 @@
+// Stage 2 of the pipeline (seed 000 §4): what kaizen adds to an event before storing it, and the
+// serialization of the stored line.
+#pragma once
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/text_analysis.h"
+
+namespace kaizen::ingest {
+
+struct Enrichment {
+  std::string_view kind;
+  std::string id;         // UUID, generated (v7) when the event had none
+  std::string timestamp;  // normalized to UTC: 2025-07-11T09:30:00.000Z
+  // feedback
+  std::string_view time_of_day;  // from the local time the timestamp was written in
+  std::string_view day_of_week;
+  int64_t session_fatigue = 0;  // this is the Nth review of its session
+  std::optional<double> prediction_delta;
+  bool free_text = false;
+  std::vector<std::string> themes;
+  double sentiment = 0;
+  std::vector<std::string> actionable_items;
+  // reward
+  std::optional<double> signal_value;
+  // correction
+  std::string_view correction_category;
+};
+
+// morning 05-12, afternoon 12-17, evening 17-21, night 21-05 (local hour).
+std::string_view TimeOfDay(int hour);
+std::string_view DayOfWeek(int weekday);  // 0 = monday
+// seed 004's taxonomy groups: content, style, structural, or the domain of a domain-specific type;
+// empty for types outside the taxonomy.
+std::string_view CorrectionCategory(std::string_view correction_type);
+
+// The free-text analysis of a FreeTextFeedback object.
+void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
+                     Enrichment* out);
+
+// Appends the stored form of `event` plus '\n' to *out: `kind`, `id`, `timestamp` first, then the
+// event's fields in their order, with enrichment fields (those starting with '_', and the computed
+// meta fields) replaced by the values in `enrichment`.
+void WriteStoredEvent(simdjson::dom::object event, const Enrichment& enrichment, std::string* out);
+
+}  // namespace kaizen::ingest

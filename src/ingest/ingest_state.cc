@@ -1,0 +1,305 @@
+#include "ingest/ingest_state.h"
+
+#include <sodium.h>
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "store/log_format.h"
+
+namespace kaizen::ingest {
+namespace {
+
+constexpr std::string_view kJournal = "feedback/indexes/ingest.cache";
+constexpr std::string_view kWatermark = "feedback/indexes/ingest.watermark";
+constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 1";
+
+uint64_t Fnv1a(const uint8_t* p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+uint64_t ChecksumOf(const CacheRecord& r) {
+  return Fnv1a(reinterpret_cast<const uint8_t*>(&r), offsetof(CacheRecord, checksum));
+}
+
+std::string_view StringAt(simdjson::dom::element e, std::string_view key) {
+  std::string_view s;
+  if (e[key].get_string().get(s) != simdjson::SUCCESS) return {};
+  return s;
+}
+
+}  // namespace
+
+Key128 HashKey(std::string_view a, std::string_view b) {
+  static const int kSodiumReady = sodium_init();
+  (void)kSodiumReady;
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, nullptr, 0, 16);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(a.data()), a.size());
+  const unsigned char sep = 0;
+  crypto_generichash_update(&st, &sep, 1);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(b.data()), b.size());
+  unsigned char out[16];
+  crypto_generichash_final(&st, out, 16);
+  Key128 k;
+  std::memcpy(&k.hi, out, 8);
+  std::memcpy(&k.lo, out + 8, 8);
+  if (k.empty()) k.lo = 1;  // the empty key means "none"
+  return k;
+}
+
+uint64_t HashSession(std::string_view session_id) { return HashKey(session_id).hi; }
+
+std::optional<CacheRecord> RecordOf(simdjson::dom::element e, const model::EventKind* kind_override,
+                                    const model::Uuid* id_override) {
+  auto kind = kind_override ? std::optional(*kind_override) : model::ParseKind(StringAt(e, "kind"));
+  auto id = id_override ? std::optional(*id_override) : model::ParseUuid(StringAt(e, "id"));
+  if (!kind || !id) return std::nullopt;
+  CacheRecord r;
+  r.kind = static_cast<uint8_t>(*kind);
+  std::memcpy(r.id, id->bytes.data(), 16);
+  if (*kind == model::EventKind::kFeedback) {
+    std::string_view session = StringAt(e, "sessionId");
+    r.key_a = HashKey(StringAt(e, "modalId"), session);
+    r.session = HashSession(session);
+  } else if (*kind == model::EventKind::kWork) {
+    simdjson::dom::element wp;
+    if (e["workProduct"].get(wp) == simdjson::SUCCESS) {
+      std::string_view artifact = StringAt(wp, "id");
+      r.key_a = HashKey(artifact);
+      r.key_b = HashKey(artifact, StringAt(wp, "version"));
+      double p;
+      if (wp["bubaScorePrediction"].get_double().get(p) == simdjson::SUCCESS) {
+        r.prediction = static_cast<float>(p);
+        r.flags |= CacheRecord::kHasPrediction;
+      }
+    }
+  }
+  r.checksum = ChecksumOf(r);
+  return r;
+}
+
+std::optional<model::EventKind> IngestState::KindOf(const model::Uuid& id) const {
+  auto it = ids_.find(id);
+  if (it == ids_.end()) return std::nullopt;
+  return static_cast<model::EventKind>(it->second);
+}
+
+std::optional<double> IngestState::Prediction(const Key128& key) const {
+  for (const auto* m : {&versions_, &artifacts_}) {
+    auto it = m->find(key);
+    if (it != m->end() && !std::isnan(it->second)) return it->second;
+  }
+  return std::nullopt;
+}
+
+uint32_t IngestState::SessionReviews(uint64_t session) const {
+  auto it = session_reviews_.find(session);
+  return it == session_reviews_.end() ? 0 : it->second;
+}
+
+void IngestState::Apply(const CacheRecord& r) {
+  model::Uuid id;
+  std::memcpy(id.bytes.data(), r.id, 16);
+  if (!ids_.emplace(id, r.kind).second) return;
+  if (r.kind == static_cast<uint8_t>(model::EventKind::kFeedback)) {
+    modal_sessions_.insert(r.key_a);
+    ++session_reviews_[r.session];
+  } else if (r.kind == static_cast<uint8_t>(model::EventKind::kWork)) {
+    float p = (r.flags & CacheRecord::kHasPrediction) ? r.prediction : NAN;
+    artifacts_[r.key_a] = p;  // the latest version's prediction
+    versions_[r.key_b] = p;
+  }
+}
+
+void IngestState::Clear() {
+  ids_.clear();
+  modal_sessions_.clear();
+  artifacts_.clear();
+  versions_.clear();
+  session_reviews_.clear();
+}
+
+Status IngestCache::Reset() {
+  state_.Clear();
+  journal_applied_ = 0;
+  covered_.clear();
+  KZ_RETURN_IF_ERROR(log_->fs()->Remove(store::PathIn(log_->home(), kWatermark)));
+  return log_->fs()->Remove(store::PathIn(log_->home(), kJournal));
+}
+
+Status IngestCache::ReadWatermark(uint64_t* journal_bytes, std::map<std::string, uint64_t>* covered,
+                                  bool* found) {
+  const std::string path = store::PathIn(log_->home(), kWatermark);
+  *found = false;
+  if (!log_->fs()->Exists(path)) return Status::Ok();
+  KZ_ASSIGN_OR_RETURN(std::string text, log_->fs()->ReadFrom(path, 0));
+  std::map<std::string, uint64_t> result;
+  uint64_t journal = 0;
+  bool magic = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) return Status::Ok();  // torn: treat as missing
+    std::string_view line(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    if (!magic) {
+      if (line != kWatermarkMagic) return Status::Ok();
+      magic = true;
+      continue;
+    }
+    size_t sp = line.rfind(' ');
+    if (sp == std::string_view::npos) return Status::Ok();
+    uint64_t value = std::strtoull(std::string(line.substr(sp + 1)).c_str(), nullptr, 10);
+    std::string key(line.substr(0, sp));
+    if (key == "journal") {
+      journal = value;
+    } else {
+      result[key] = value;
+    }
+  }
+  if (!magic) return Status::Ok();
+  *journal_bytes = journal;
+  *covered = std::move(result);
+  *found = true;
+  return Status::Ok();
+}
+
+Status IngestCache::WriteWatermark() {
+  std::string text = fmt::format("{}\njournal {}\n", kWatermarkMagic, journal_applied_);
+  for (const auto& [file, size] : covered_) text += fmt::format("{} {}\n", file, size);
+  // Derived data: no fsync. A stale watermark only makes the next open rescan more raw bytes.
+  return log_->fs()->WriteFileAtomic(store::PathIn(log_->home(), kWatermark), text, false);
+}
+
+Status IngestCache::AppendJournal(const std::vector<CacheRecord>& records) {
+  if (records.empty()) return Status::Ok();
+  KZ_ASSIGN_OR_RETURN(auto f, log_->fs()->OpenAppendable(store::PathIn(log_->home(), kJournal)));
+  if (f->Size() != journal_applied_) {
+    // Someone else's records we have not read: CatchUp must run first. A caller bug.
+    return Internal("ingest cache journal changed outside the lock");
+  }
+  KZ_RETURN_IF_ERROR(f->Append(std::string_view(reinterpret_cast<const char*>(records.data()),
+                                                records.size() * sizeof(CacheRecord))));
+  journal_applied_ = f->Size();
+  return Status::Ok();
+}
+
+Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
+  KZ_RETURN_IF_ERROR(log_->EnsureLayout());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    uint64_t wm_journal = 0;
+    std::map<std::string, uint64_t> wm_covered;
+    bool found = false;
+    KZ_RETURN_IF_ERROR(ReadWatermark(&wm_journal, &wm_covered, &found));
+    const std::string journal_path = store::PathIn(log_->home(), kJournal);
+    uint64_t journal_size =
+        log_->fs()->Exists(journal_path) ? log_->fs()->FileSize(journal_path).value() : 0;
+    bool rebuild = (found && journal_size < wm_journal) || (!found && journal_size > 0) ||
+                   journal_applied_ > journal_size;
+    if (!rebuild && journal_size > journal_applied_) {
+      KZ_ASSIGN_OR_RETURN(std::string bytes, log_->fs()->ReadFrom(journal_path, journal_applied_));
+      size_t n = bytes.size() / sizeof(CacheRecord);
+      for (size_t i = 0; i < n && !rebuild; ++i) {
+        CacheRecord r;
+        std::memcpy(&r, bytes.data() + i * sizeof(CacheRecord), sizeof r);
+        if (r.checksum != ChecksumOf(r)) {
+          rebuild = true;
+          break;
+        }
+        state_.Apply(r);
+      }
+      journal_applied_ += n * sizeof(CacheRecord);
+      if (!rebuild && bytes.size() % sizeof(CacheRecord) != 0) {
+        // A torn record from a crash: drop it; the raw line behind it is rescanned below because
+        // the watermark was not advanced past it.
+        KZ_ASSIGN_OR_RETURN(auto f, log_->fs()->OpenAppendable(journal_path));
+        KZ_RETURN_IF_ERROR(f->Truncate(journal_applied_));
+      }
+    }
+    if (rebuild) {
+      KZ_RETURN_IF_ERROR(Reset());
+      continue;
+    }
+    if (found) covered_ = wm_covered;
+    KZ_ASSIGN_OR_RETURN(auto files, log_->ListRawFiles());
+    bool shrank = false;
+    for (const auto& [file, size] : files) {
+      uint64_t covered = covered_.count(file) ? covered_[file] : 0;
+      if (size < covered) {
+        shrank = true;
+        break;
+      }
+    }
+    if (shrank && attempt == 0) {
+      // Raw files were rewritten (compaction, repair): rebuild the whole cache from them.
+      KZ_RETURN_IF_ERROR(Reset());
+      continue;
+    }
+    bool changed = false;
+    for (const auto& [file, listed_size] : files) {
+      uint64_t covered = covered_.count(file) ? covered_[file] : 0;
+      if (listed_size <= covered) continue;
+      KZ_ASSIGN_OR_RETURN(bool cut, log_->CutTornTail(file, notes));
+      (void)cut;
+      KZ_ASSIGN_OR_RETURN(std::string data, log_->ReadRaw(file, covered));
+      std::vector<CacheRecord> records;
+      simdjson::dom::parser parser;
+      uint64_t first_line = 0;  // computed lazily: only corruption reports need line numbers
+      bool first_line_known = false;
+      size_t pos = 0;
+      uint64_t index = 0;
+      while (pos < data.size()) {
+        size_t nl = data.find('\n', pos);
+        if (nl == std::string::npos) break;
+        std::string_view line(data.data() + pos, nl - pos);
+        simdjson::dom::element e;
+        std::optional<CacheRecord> r;
+        if (parser.parse(line.data(), line.size(), true).get(e) == simdjson::SUCCESS)
+          r = RecordOf(e);
+        if (r) {
+          records.push_back(*r);
+        } else {
+          if (!first_line_known) {
+            KZ_ASSIGN_OR_RETURN(std::string prefix, log_->ReadRaw(file, 0));
+            first_line =
+                1 + std::count(prefix.begin(), prefix.begin() + static_cast<long>(covered), '\n');
+            first_line_known = true;
+          }
+          notes->push_back({std::string(store::kRawDir) + "/" + file,
+                            fmt::format("line {}: not a valid stored event; skipped (run `kaizen "
+                                        "verify` for details)",
+                                        first_line + index)});
+        }
+        ++index;
+        pos = nl + 1;
+      }
+      for (const auto& r : records) state_.Apply(r);
+      KZ_RETURN_IF_ERROR(AppendJournal(records));
+      covered_[file] = covered + pos;
+      changed = true;
+    }
+    if (changed || !found) KZ_RETURN_IF_ERROR(WriteWatermark());
+    return Status::Ok();
+  }
+  return Internal("the ingest cache could not be rebuilt");
+}
+
+void IngestCache::Forget() {
+  state_.Clear();
+  journal_applied_ = 0;
+  covered_.clear();
+}
+
+Status IngestCache::Commit(const std::vector<CacheRecord>& records,
+                           const std::map<std::string, uint64_t>& appended) {
+  KZ_RETURN_IF_ERROR(AppendJournal(records));
+  for (const auto& [file, bytes] : appended) covered_[file] += bytes;
+  return WriteWatermark();
+}
+
+}  // namespace kaizen::ingest

@@ -1,0 +1,116 @@
+// What the stateful checks and enrichments of one new event need to know about the whole log:
+// which ids, (modalId, sessionId) pairs and artifacts exist, the agent's predictions, and how many
+// reviews each session has had. It is derived from the raw log, cached on disk as an append-only
+// journal of fixed-size records (feedback/indexes/ingest.cache) with a watermark of the raw bytes
+// it covers (ingest.watermark), so opening a home with a million events does not re-read them.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "kaizen/status.h"
+#include "model/event_kind.h"
+#include "model/uuid.h"
+#include "store/raw_log.h"
+
+namespace kaizen::ingest {
+
+struct Key128 {
+  uint64_t hi = 0, lo = 0;
+  bool operator==(const Key128&) const = default;
+  bool empty() const { return hi == 0 && lo == 0; }
+};
+struct Key128Hash {
+  size_t operator()(const Key128& k) const {
+    return static_cast<size_t>(k.hi ^ (k.lo * 0x9E3779B97F4A7C15ull));
+  }
+};
+// BLAKE2b-128 of `a` NUL `b`: collisions are not a practical concern, so equal keys mean equal
+// inputs.
+Key128 HashKey(std::string_view a, std::string_view b = {});
+uint64_t HashSession(std::string_view session_id);
+
+// One stored event's contribution to the state. 72 bytes on disk in host byte order (the cache
+// is rebuilt, never migrated).
+struct CacheRecord {
+  uint8_t kind = 0;
+  uint8_t flags = 0;  // kHasPrediction
+  uint16_t reserved = 0;
+  float prediction = 0;  // work: bubaScorePrediction
+  uint8_t id[16] = {};
+  Key128 key_a;          // feedback: (modalId, sessionId); work: artifact id
+  Key128 key_b;          // work: (artifact id, version)
+  uint64_t session = 0;  // feedback: HashSession(sessionId)
+  uint64_t checksum = 0;
+  static constexpr uint8_t kHasPrediction = 1;
+};
+static_assert(sizeof(CacheRecord) == 72, "the cache file format depends on this size");
+
+// The record for a stored event; nullopt if it has no valid kind or id. At ingest the input event
+// is passed with the kind and id it will be stored with.
+std::optional<CacheRecord> RecordOf(simdjson::dom::element event,
+                                    const model::EventKind* kind_override = nullptr,
+                                    const model::Uuid* id_override = nullptr);
+
+class IngestState {
+ public:
+  std::optional<model::EventKind> KindOf(const model::Uuid& id) const;
+  bool HasModalSession(const Key128& key) const { return modal_sessions_.count(key) != 0; }
+  bool HasArtifact(const Key128& artifact) const { return artifacts_.count(artifact) != 0; }
+  bool HasArtifactVersion(const Key128& v) const { return versions_.count(v) != 0; }
+  // The agent's score prediction for the latest recorded version of an artifact, or a version.
+  std::optional<double> Prediction(const Key128& artifact_or_version) const;
+  uint32_t SessionReviews(uint64_t session) const;
+  size_t event_count() const { return ids_.size(); }
+
+  // Idempotent: a record whose id is known changes nothing.
+  void Apply(const CacheRecord& record);
+  void Clear();
+
+ private:
+  std::unordered_map<model::Uuid, uint8_t, model::UuidHash> ids_;
+  std::unordered_set<Key128, Key128Hash> modal_sessions_;
+  std::unordered_map<Key128, float, Key128Hash> artifacts_;  // NaN: no prediction
+  std::unordered_map<Key128, float, Key128Hash> versions_;
+  std::unordered_map<uint64_t, uint32_t> session_reviews_;
+};
+
+// The on-disk cache of IngestState. Every method REQUIRES the home's writer lock.
+class IngestCache {
+ public:
+  explicit IngestCache(store::RawLog* log) : log_(log) {}
+
+  // Brings the state up to date with the raw log: applies journal records other processes wrote,
+  // cuts torn tails, and scans raw bytes the journal does not cover yet (after a crash, or when
+  // the cache was deleted). Lines that are not valid events are reported, never applied.
+  Status CatchUp(std::vector<store::RecoveryNote>* notes);
+  // Records events just appended durably; `appended` gives the bytes added per raw file.
+  Status Commit(const std::vector<CacheRecord>& records,
+                const std::map<std::string, uint64_t>& appended);
+  // Deletes the cache files; the next CatchUp rebuilds from the raw log.
+  Status Reset();
+  // Drops the in-memory state (after a batch failed to commit); the next CatchUp reloads it.
+  void Forget();
+
+  IngestState& state() { return state_; }
+
+ private:
+  Status ReadWatermark(uint64_t* journal_bytes, std::map<std::string, uint64_t>* covered,
+                       bool* found);
+  Status WriteWatermark();
+  Status AppendJournal(const std::vector<CacheRecord>& records);
+
+  store::RawLog* log_;
+  IngestState state_;
+  uint64_t journal_applied_ = 0;             // bytes of the journal folded into state_
+  std::map<std::string, uint64_t> covered_;  // raw file -> bytes the journal covers
+};
+
+}  // namespace kaizen::ingest

@@ -1,0 +1,546 @@
+#include "ingest/validate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ingest/reward_normalize.h"
+#include "model/limits.h"
+#include "model/schema.h"
+
+namespace kaizen::ingest {
+namespace {
+
+using model::EventKind;
+using model::FieldSpec;
+using model::JsonType;
+using model::ObjectSpec;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+// A value as it appears in an error message, shortened so one bad 64 KiB string does not flood
+// the terminal.
+std::string Show(element v) {
+  switch (v.type()) {
+    case element_type::OBJECT:
+      return "an object";
+    case element_type::ARRAY:
+      return "an array";
+    case element_type::NULL_VALUE:
+      return "null";
+    case element_type::STRING: {
+      std::string_view s = v.get_string().value();
+      std::string shown(s.substr(0, 60));
+      for (char& c : shown) {
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+      }
+      // Do not cut a UTF-8 sequence in half.
+      while (!shown.empty() && s.size() > 60 &&
+             (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80)
+        shown.pop_back();
+      if (s.size() > 60 && !shown.empty() && static_cast<unsigned char>(shown.back()) >= 0xC0)
+        shown.pop_back();
+      return fmt::format("\"{}{}\"", shown, s.size() > 60 ? "..." : "");
+    }
+    default:
+      return simdjson::to_string(v);
+  }
+}
+
+std::optional<double> NumberOf(element v) {
+  switch (v.type()) {
+    case element_type::INT64:
+      return static_cast<double>(v.get_int64().value());
+    case element_type::UINT64:
+      return static_cast<double>(v.get_uint64().value());
+    case element_type::DOUBLE:
+      return v.get_double().value();
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string FormatBound(double d) {
+  if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{}", static_cast<int64_t>(d));
+  return fmt::format("{}", d);
+}
+
+std::string JoinEnum(const std::vector<std::string_view>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ", ";
+    out += values[i];
+  }
+  return out;
+}
+
+class Validator {
+ public:
+  Validator(const ValidateOptions& options, EventFacts* facts) : options_(options), facts_(facts) {}
+
+  void Object(element value, const ObjectSpec& spec, std::string& path) {
+    object obj = value.get_object().value();
+    // Duplicate keys: JSON permits them, but which one wins is undefined across readers, so the
+    // log refuses them.
+    std::vector<std::string_view> keys;
+    for (auto [key, v] : obj) keys.push_back(key);
+    std::vector<std::string_view> sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); ++i) {
+      if (sorted[i] == sorted[i - 1] && (i == 1 || sorted[i] != sorted[i - 2])) {
+        Error(Join(path, sorted[i]), "duplicate key (each field may appear once)");
+      }
+    }
+    if (spec.open) {
+      Free(value, path);
+      return;
+    }
+    const bool reference_form = &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
+    for (const FieldSpec& f : spec.fields) {
+      element child;
+      if (obj.at_key(f.name).get(child) != simdjson::SUCCESS) {
+        if (f.required && !reference_form && !(path.empty() && f.name == "kind" && !kind_given)) {
+          Error(Join(path, f.name),
+                fmt::format("missing (required {})", model::JsonTypeName(f.type)));
+        }
+        continue;
+      }
+    }
+    for (auto [key, child] : obj) {
+      const FieldSpec* f = spec.Find(key);
+      size_t mark = path.size();
+      AppendKey(path, key);
+      if (f == nullptr) {
+        Error(path, fmt::format("unknown field (not part of {})", spec.name));
+      } else {
+        Field(child, *f, path);
+      }
+      path.resize(mark);
+    }
+    if (reference_form) {
+      WorkReference ref;
+      ref.path = path.empty() ? "workProduct" : path;
+      ref.id = obj["id"].get_string().value_unsafe();
+      std::string_view version;
+      if (obj["version"].get_string().get(version) == simdjson::SUCCESS) ref.version = version;
+      facts_->references.push_back(ref);
+    }
+  }
+
+  void Error(std::string path, std::string message) {
+    errors.push_back({path.empty() ? "(event)" : std::move(path), std::move(message)});
+  }
+
+  std::vector<FieldError> errors;
+  bool kind_given = true;
+
+ private:
+  static bool IsReferenceForm(object obj) {
+    bool has_id = false;
+    for (auto [key, v] : obj) {
+      if (key == "id") {
+        has_id = true;
+      } else if (key != "version") {
+        return false;
+      }
+    }
+    return has_id;
+  }
+
+  static std::string Join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+  static void AppendKey(std::string& path, std::string_view key) {
+    if (!path.empty()) path += '.';
+    path += key;
+  }
+
+  bool CheckString(element v, std::string_view s, const std::string& path, size_t cap) {
+    if (s.size() > cap) {
+      Error(path, fmt::format("a string of {} bytes is longer than the limit of {} bytes", s.size(),
+                              cap));
+      return false;
+    }
+    (void)v;
+    return true;
+  }
+
+  void Field(element v, const FieldSpec& f, std::string& path) {
+    if (v.is_null()) {
+      // null for an optional field means "not given"; for a required one it is missing.
+      if (f.required)
+        Error(path, fmt::format("is null (required {})", model::JsonTypeName(f.type)));
+      return;
+    }
+    switch (f.type) {
+      case JsonType::kAny:
+        Free(v, path);
+        return;
+      case JsonType::kString:
+      case JsonType::kIdentifier:
+      case JsonType::kTimestamp:
+      case JsonType::kUuid:
+        String(v, f, path);
+        return;
+      case JsonType::kNumber:
+      case JsonType::kInteger:
+        Number(v, f, path);
+        return;
+      case JsonType::kBool:
+        if (!v.is_bool()) Error(path, fmt::format("{} is not a boolean", Show(v)));
+        return;
+      case JsonType::kObject:
+        if (!v.is_object()) {
+          Error(path, fmt::format("{} is not an object", Show(v)));
+          return;
+        }
+        if (f.nonempty && v.get_object().value().size() == 0) {
+          Error(path, "is empty (at least one field is required)");
+          return;
+        }
+        Object(v, *f.object, path);
+        return;
+      case JsonType::kArray:
+        Array(v, f, path);
+        return;
+    }
+  }
+
+  void String(element v, const FieldSpec& f, const std::string& path) {
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS) {
+      Error(path,
+            fmt::format("{} is not a {}", Show(v),
+                        f.type == JsonType::kString ? "string" : model::JsonTypeName(f.type)));
+      return;
+    }
+    if (f.type == JsonType::kString) {
+      CheckString(v, s, path, model::kMaxStringBytes);
+      return;
+    }
+    if (s.empty()) {
+      Error(path, fmt::format("\"\" must be a {}", model::JsonTypeName(f.type)));
+      return;
+    }
+    if (!CheckString(v, s, path, model::kMaxIdentifierBytes)) return;
+    for (char c : s) {
+      if (static_cast<unsigned char>(c) < 0x20) {
+        Error(path, fmt::format("{} contains a control character", Show(v)));
+        return;
+      }
+    }
+    if (!f.one_of.empty() && std::find(f.one_of.begin(), f.one_of.end(), s) == f.one_of.end()) {
+      Error(path, fmt::format("{} is not one of {}", Show(v), JoinEnum(f.one_of)));
+      return;
+    }
+    if (f.type == JsonType::kUuid && !model::ParseUuid(s)) {
+      Error(path, fmt::format("{} is not a UUID (8-4-4-4-12 hex digits)", Show(v)));
+    }
+    if (f.type == JsonType::kTimestamp) {
+      auto ts = model::ParseTimestamp(s);
+      if (!ts.ok()) {
+        Error(path, fmt::format("{} {}", Show(v), ts.status().message()));
+      } else if (ts->unix_ms < options_.min_unix_ms) {
+        Error(path, fmt::format("{} is before 2000-01-01, not a sane time for an event", Show(v)));
+      } else if (ts->unix_ms > options_.now_ms + options_.max_future_ms) {
+        Error(path, fmt::format("{} is more than 24 hours in the future (now is {})", Show(v),
+                                model::FormatUtc(options_.now_ms)));
+      }
+    }
+  }
+
+  void Number(element v, const FieldSpec& f, const std::string& path) {
+    auto d = NumberOf(v);
+    if (!d) {
+      Error(path, fmt::format("{} is not a number", Show(v)));
+      return;
+    }
+    if (f.type == JsonType::kInteger && std::floor(*d) != *d) {
+      Error(path, fmt::format("{} is not an integer", Show(v)));
+      return;
+    }
+    if (*d < f.min || *d > f.max) {
+      if (std::isinf(f.max)) {
+        Error(path, fmt::format("{} is below the minimum {}", Show(v), FormatBound(f.min)));
+      } else {
+        Error(path, fmt::format("{} is out of range {}..{}", Show(v), FormatBound(f.min),
+                                FormatBound(f.max)));
+      }
+    }
+  }
+
+  void Array(element v, const FieldSpec& f, std::string& path) {
+    simdjson::dom::array arr;
+    if (v.get_array().get(arr) != simdjson::SUCCESS) {
+      Error(path, fmt::format("{} is not an array", Show(v)));
+      return;
+    }
+    if (arr.size() > model::kMaxArrayItems) {
+      Error(path, fmt::format("an array of {} elements is longer than the limit of {}", arr.size(),
+                              model::kMaxArrayItems));
+      return;
+    }
+    FieldSpec element_spec;
+    element_spec.name = f.name;
+    element_spec.type = f.element;
+    element_spec.required = true;
+    element_spec.object = f.object;
+    size_t i = 0;
+    for (element item : arr) {
+      size_t mark = path.size();
+      path += fmt::format("[{}]", i++);
+      Field(item, element_spec, path);
+      path.resize(mark);
+    }
+  }
+
+  // Free-form values (correction.context, reward.raw_value): only the global caps apply.
+  void Free(element v, const std::string& path) {
+    switch (v.type()) {
+      case element_type::STRING:
+        CheckString(v, v.get_string().value(), path, model::kMaxStringBytes);
+        return;
+      case element_type::ARRAY:
+        for (simdjson::dom::array a = v.get_array().value_unsafe(); element item : a)
+          Free(item, path);
+        return;
+      case element_type::OBJECT:
+        for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, item] : o) {
+          Free(item, path + "." + std::string(key));
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  const ValidateOptions& options_;
+  EventFacts* facts_;
+};
+
+// Lookups on a validated document: the caller knows the shapes are right.
+std::string_view StringAt(object o, std::string_view key) {
+  std::string_view s;
+  if (o.at_key(key).get_string().get(s) != simdjson::SUCCESS) return {};
+  return s;
+}
+
+void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
+  switch (kind) {
+    case EventKind::kFeedback: {
+      facts->session_id = StringAt(event, "sessionId");
+      facts->modal_id = StringAt(event, "modalId");
+      object wp;
+      if (event.at_key("workProduct").get_object().get(wp) == simdjson::SUCCESS) {
+        double p;
+        if (wp.at_key("bubaScorePrediction").get_double().get(p) == simdjson::SUCCESS)
+          facts->prediction = p;
+        facts->has_work_product_inline = wp.at_key("summary").error() == simdjson::SUCCESS;
+        facts->artifact_id = StringAt(wp, "id");
+        facts->artifact_version = StringAt(wp, "version");
+      }
+      simdjson::dom::array scores;
+      if (event.at_key("scores").get_array().get(scores) == simdjson::SUCCESS) {
+        double sum = 0;
+        size_t n = 0, i = 0;
+        std::vector<std::string_view> seen;
+        for (element s : scores) {
+          object so;
+          if (s.get_object().get(so) != simdjson::SUCCESS) continue;
+          double score;
+          if (so.at_key("score").get_double().get(score) == simdjson::SUCCESS) {
+            sum += score;
+            ++n;
+          }
+          std::string_view dim = StringAt(so, "dimension");
+          if (!dim.empty() && std::find(seen.begin(), seen.end(), dim) != seen.end()) {
+            v.Error(fmt::format("scores[{}].dimension", i),
+                    fmt::format("\"{}\" is scored twice in one review", dim));
+          }
+          seen.push_back(dim);
+          ++i;
+        }
+        if (n) facts->mean_score = sum / n;
+      }
+      simdjson::dom::array annotations;
+      if (event.at_key("annotations").get_array().get(annotations) == simdjson::SUCCESS) {
+        size_t i = 0;
+        for (element a : annotations) {
+          int64_t start, end;
+          if (a["target"]["lineStart"].get_int64().get(start) == simdjson::SUCCESS &&
+              a["target"]["lineEnd"].get_int64().get(end) == simdjson::SUCCESS && end < start) {
+            v.Error(fmt::format("annotations[{}].target.lineEnd", i),
+                    fmt::format("{} is before lineStart {}", end, start));
+          }
+          ++i;
+        }
+      }
+      return;
+    }
+    case EventKind::kWork: {
+      object wp;
+      if (event.at_key("workProduct").get_object().get(wp) == simdjson::SUCCESS) {
+        facts->artifact_id = StringAt(wp, "id");
+        facts->artifact_version = StringAt(wp, "version");
+        double p;
+        if (wp.at_key("bubaScorePrediction").get_double().get(p) == simdjson::SUCCESS)
+          facts->prediction = p;
+      }
+      // A work event registers an artifact; a bare reference registers nothing.
+      for (auto it = facts->references.begin(); it != facts->references.end();) {
+        v.Error(it->path, "a work event must carry the full WorkProductRef, not a reference");
+        it = facts->references.erase(it);
+      }
+      return;
+    }
+    case EventKind::kError: {
+      std::string_view resolves = StringAt(event, "resolves");
+      if (!resolves.empty()) {
+        facts->resolves = model::ParseUuid(resolves);
+      } else {
+        if (event.at_key("error_type").error())
+          v.Error("error_type", "missing (required unless the event resolves an earlier error)");
+        if (event.at_key("message").error())
+          v.Error("message", "missing (required unless the event resolves an earlier error)");
+      }
+      return;
+    }
+    case EventKind::kReward: {
+      if (event.at_key("signal_value").error() == simdjson::SUCCESS &&
+          !event.at_key("signal_value").is_null())
+        return;
+      std::string_view type = StringAt(event, "signal_type");
+      element raw;
+      if (event.at_key("raw_value").get(raw) != simdjson::SUCCESS || raw.is_null()) {
+        v.Error("signal_value",
+                "missing (give signal_value in 0..1, or raw_value with a known signal_type)");
+        return;
+      }
+      if (!HasNormalization(type)) {
+        v.Error("signal_type",
+                fmt::format("\"{}\" has no normalization rule, so signal_value in 0..1 is required",
+                            type));
+        return;
+      }
+      std::optional<double> baseline;
+      double b;
+      if (event.at_key("baseline_seconds").get_double().get(b) == simdjson::SUCCESS) baseline = b;
+      auto n = NormalizeReward(type, raw, baseline);
+      if (!n.ok()) {
+        v.Error("raw_value", fmt::format("{} {}", Show(raw), n.status().message()));
+      } else {
+        facts->normalized_signal = *n;
+      }
+      return;
+    }
+    case EventKind::kCorrection: {
+      std::string_view original = StringAt(event, "original");
+      std::string_view corrected = StringAt(event, "corrected");
+      if (!original.empty() && original == corrected) {
+        v.Error("corrected", "is identical to original (a correction must change something)");
+      }
+      return;
+    }
+    case EventKind::kAdmin: {
+      std::string_view action = StringAt(event, "action");
+      auto need = [&](std::string_view field) {
+        if (event.at_key(field).error())
+          v.Error(std::string(field), fmt::format("missing (required for action {})", action));
+      };
+      if (action == "rule_audit") {
+        need("rule_id");
+        need("verdict");
+      } else if (action == "consent") {
+        need("user_id");
+        need("learning_mode");
+      } else if (action == "deletion_request") {
+        if (event.at_key("user_id").error() && event.at_key("session_id").error()) {
+          v.Error("user_id", "missing (deletion_request needs user_id or session_id)");
+        }
+      }
+      return;
+    }
+    case EventKind::kOutcome:
+    case EventKind::kLoop:
+      return;
+  }
+}
+
+}  // namespace
+
+std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& options,
+                                      EventFacts* facts) {
+  Validator v(options, facts);
+  object obj;
+  if (event.get_object().get(obj) != simdjson::SUCCESS) {
+    v.Error("", fmt::format("{} is not a JSON object (each event is one object)", Show(event)));
+    return std::move(v.errors);
+  }
+  std::string_view kind_name;
+  element kind_value;
+  std::optional<model::EventKind> kind;
+  if (obj.at_key("kind").get(kind_value) != simdjson::SUCCESS) {
+    if (!options.expected_kind) {
+      v.Error("kind", fmt::format("missing (required: one of {})", model::KindList()));
+      return std::move(v.errors);
+    }
+    kind = options.expected_kind;
+    v.kind_given = false;
+  } else {
+    if (kind_value.get_string().get(kind_name) != simdjson::SUCCESS) {
+      v.Error("kind",
+              fmt::format("{} is not a string (one of {})", Show(kind_value), model::KindList()));
+      return std::move(v.errors);
+    }
+    kind = model::ParseKind(kind_name);
+    if (!kind) {
+      v.Error("kind", fmt::format("{} is not one of {}", Show(kind_value), model::KindList()));
+      return std::move(v.errors);
+    }
+    if (options.expected_kind && *kind != *options.expected_kind) {
+      v.Error("kind", fmt::format("{} does not match the kind being recorded ({})",
+                                  Show(kind_value), model::KindName(*options.expected_kind)));
+      return std::move(v.errors);
+    }
+  }
+  facts->kind = *kind;
+  std::string path;
+  v.Object(event, model::SchemaFor(*kind), path);
+  std::string_view id = StringAt(obj, "id");
+  if (!id.empty()) facts->id = model::ParseUuid(id);
+  std::string_view ts = StringAt(obj, "timestamp");
+  if (!ts.empty()) {
+    auto parsed = model::ParseTimestamp(ts);
+    if (parsed.ok()) facts->timestamp = *parsed;
+  }
+  if (v.errors.empty()) KindRules(*kind, obj, v, facts);
+  return std::move(v.errors);
+}
+
+std::string DescribeParseError(simdjson::error_code code) {
+  switch (code) {
+    case simdjson::DEPTH_ERROR:
+      return fmt::format("is nested deeper than the limit of {} levels", model::kMaxDepth);
+    case simdjson::UTF8_ERROR:
+      return "is not valid UTF-8";
+    case simdjson::CAPACITY:
+      return fmt::format("is larger than the limit of {} bytes", model::kMaxEventBytes);
+    case simdjson::NUMBER_ERROR:
+      return "is not JSON: a number is malformed or out of range (NaN and Infinity are not JSON)";
+    case simdjson::UNCLOSED_STRING:
+      return "is not JSON: a string is not closed";
+    case simdjson::EMPTY:
+      return "is empty";
+    case simdjson::T_ATOM_ERROR:
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+      return "is not JSON: a bare word that is not true, false or null (NaN and Infinity are not "
+             "JSON)";
+    default:
+      return fmt::format("is not JSON ({})", simdjson::error_message(code));
+  }
+}
+
+}  // namespace kaizen::ingest

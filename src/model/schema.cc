@@ -1,0 +1,431 @@
+#include "model/schema.h"
+
+namespace kaizen::model {
+namespace {
+
+FieldSpec Make(std::string_view name, JsonType type) {
+  FieldSpec f;
+  f.name = name;
+  f.type = type;
+  return f;
+}
+FieldSpec Str(std::string_view n) { return Make(n, JsonType::kString); }
+FieldSpec Ident(std::string_view n) { return Make(n, JsonType::kIdentifier); }
+FieldSpec Num(std::string_view n) { return Make(n, JsonType::kNumber); }
+FieldSpec Int(std::string_view n) { return Make(n, JsonType::kInteger); }
+FieldSpec Bool(std::string_view n) { return Make(n, JsonType::kBool); }
+FieldSpec Any(std::string_view n) { return Make(n, JsonType::kAny); }
+FieldSpec Time(std::string_view n) { return Make(n, JsonType::kTimestamp); }
+FieldSpec Uuid(std::string_view n) { return Make(n, JsonType::kUuid); }
+FieldSpec Obj(std::string_view n, const ObjectSpec& s) {
+  FieldSpec f = Make(n, JsonType::kObject);
+  f.object = &s;
+  return f;
+}
+FieldSpec ArrOf(std::string_view n, JsonType t) {
+  FieldSpec f = Make(n, JsonType::kArray);
+  f.element = t;
+  return f;
+}
+FieldSpec ArrOfObj(std::string_view n, const ObjectSpec& s) {
+  FieldSpec f = ArrOf(n, JsonType::kObject);
+  f.object = &s;
+  return f;
+}
+
+// Fields every kind carries. `id` and `timestamp` are generated when absent.
+std::vector<FieldSpec> Common(std::vector<FieldSpec> rest) {
+  std::vector<FieldSpec> f = {
+      Ident("kind").Req().Doc("the event kind"),
+      Uuid("id").Doc("UUID (v7 generated when absent)"),
+      Time("timestamp").Doc("ISO 8601; stored as UTC with milliseconds (now when absent)"),
+  };
+  f.insert(f.end(), rest.begin(), rest.end());
+  return f;
+}
+
+const std::vector<std::string_view> kSeverity4 = {"minor", "moderate", "major", "critical"};
+
+const ObjectSpec& GenerationContextSpec() {
+  static const ObjectSpec s{"generationContext",
+                            {
+                                Ident("promptHash").Req(),
+                                ArrOf("memorySnapshot", JsonType::kString).Req(),
+                                Ident("modelUsed").Req(),
+                                Num("generationTimeMs").Req().Range(0, 1e15),
+                                Int("iterationCount").Req().Range(0, 1e9),
+                            }};
+  return s;
+}
+
+const ObjectSpec& DecisionSpec() {
+  static const ObjectSpec s{
+      "DecisionFeedback",
+      {
+          Ident("decision").Req().OneOf({"approved", "rejected", "needs-work", "deferred"}),
+          Str("reason"),
+          Ident("severity").OneOf(kSeverity4),
+          ArrOf("blockers", JsonType::kString),
+          ArrOf("suggestions", JsonType::kString),
+      }};
+  return s;
+}
+
+const ObjectSpec& DimensionScoreSpec() {
+  static const ObjectSpec s{"DimensionScore",
+                            {
+                                Ident("dimension").Req().OneOf(QualityDimensions()),
+                                Num("score").Req().Range(1, 10),
+                                Num("weight").Range(0, 1e6),
+                                Str("comment"),
+                            }};
+  return s;
+}
+
+const ObjectSpec& FreeTextSpec() {
+  static const ObjectSpec s{"FreeTextFeedback",
+                            {
+                                Str("liked"),
+                                Str("disliked"),
+                                Str("generalNotes"),
+                                // Enrichment output; recomputed at ingest.
+                                ArrOf("_extractedThemes", JsonType::kString),
+                                Num("_sentiment").Range(-1, 1),
+                                ArrOf("_actionableItems", JsonType::kString),
+                            }};
+  return s;
+}
+
+const ObjectSpec& DimensionWinnerSpec() {
+  static const ObjectSpec s{"DimensionWinner",
+                            {
+                                Ident("dimension").Req().OneOf(QualityDimensions()),
+                                Ident("winner").Req().OneOf({"A", "B", "tie"}),
+                            }};
+  return s;
+}
+
+const ObjectSpec& ComparisonSpec() {
+  static const ObjectSpec s{
+      "ComparisonFeedback",
+      {
+          Obj("optionA", WorkProductRefSpec()).Req(),
+          Obj("optionB", WorkProductRefSpec()).Req(),
+          Ident("preferred").Req().OneOf({"A", "B", "neither", "both-good"}),
+          Str("reason"),
+          Ident("preferenceStrength").Req().OneOf({"slight", "moderate", "strong", "overwhelming"}),
+          ArrOfObj("dimensions", DimensionWinnerSpec()),
+      }};
+  return s;
+}
+
+const ObjectSpec& AnnotationTargetSpec() {
+  static const ObjectSpec s{"AnnotationTarget",
+                            {
+                                Str("file"),
+                                Int("lineStart").Range(0, 1e9),
+                                Int("lineEnd").Range(0, 1e9),
+                                Str("selector"),
+                                Str("region"),
+                            }};
+  return s;
+}
+
+const ObjectSpec& AnnotationSpec() {
+  static const ObjectSpec s{
+      "Annotation",
+      {
+          Ident("type").Req().OneOf({"praise", "criticism", "question", "suggestion"}),
+          Obj("target", AnnotationTargetSpec()).Req(),
+          Str("text").Req(),
+          Ident("severity").OneOf({"nit", "minor", "major", "critical"}),
+          Ident("category"),
+      }};
+  return s;
+}
+
+const ObjectSpec& ConfidenceSpec() {
+  static const ObjectSpec s{"ConfidenceFeedback",
+                            {
+                                Ident("level").Req().OneOf(
+                                    {"very-unsure", "somewhat-unsure", "fairly-sure", "very-sure"}),
+                                Bool("wouldDelegateToAI").Req(),
+                                Bool("needsExpertReview").Req(),
+                            }};
+  return s;
+}
+
+const ObjectSpec& MetaSpec() {
+  static const ObjectSpec s{
+      "FeedbackMeta",
+      {
+          Num("timeToDecisionMs").Req().Range(0, 1e12),
+          Num("timeToFirstInteractionMs").Range(0, 1e12),
+          ArrOf("fieldsModified", JsonType::kIdentifier),
+          Num("scrollDepth").Range(0, 1),
+          Int("revisits").Range(0, 1e9),
+          Ident("deviceType").OneOf({"desktop", "mobile"}),
+          // Enrichment output, computed from the timestamp and the session.
+          Ident("timeOfDay").OneOf({"morning", "afternoon", "evening", "night"}),
+          Ident("dayOfWeek")
+              .OneOf(
+                  {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}),
+          Int("concurrentModals").Range(0, 1e9),
+          Int("sessionFatigue").Range(0, 1e12),
+      }};
+  return s;
+}
+
+const ObjectSpec& FeedbackSpec() {
+  static const ObjectSpec s{
+      "feedback",
+      Common({
+          Ident("sessionId").Req(),
+          Ident("modalId").Req(),
+          Ident("modalVersion"),
+          Obj("workProduct", WorkProductRefSpec())
+              .Req()
+              .Doc(
+                  "a full WorkProductRef, or {\"id\"[, \"version\"]} naming a recorded work event"),
+          Ident("pipelineStage").Req(),
+          Ident("mcpServerType"),
+          Ident("reviewerId").Doc("who reviewed; teams have several reviewers"),
+          Obj("decision", DecisionSpec()),
+          ArrOfObj("scores", DimensionScoreSpec()),
+          Obj("freeText", FreeTextSpec()),
+          Obj("comparison", ComparisonSpec()),
+          ArrOfObj("annotations", AnnotationSpec()),
+          Obj("confidence", ConfidenceSpec()),
+          Obj("meta", MetaSpec()).Req(),
+          Ident("override")
+              .OneOf({"strong", "weak"})
+              .Doc("seed 000 §9.3: strong preference (2x weight) or weak/unsure (0.5x)"),
+          Num("_predictionDelta").Doc("enrichment: mean score - bubaScorePrediction"),
+      })};
+  return s;
+}
+
+const ObjectSpec& WorkSpec() {
+  static const ObjectSpec s{"work",
+                            Common({
+                                Obj("workProduct", WorkProductRefSpec()).Req(),
+                                Ident("sessionId"),
+                                Ident("pipelineStage"),
+                                Ident("mcpServerType"),
+                                Ident("priority").OneOf({"low", "normal", "high", "urgent"}),
+                            })};
+  return s;
+}
+
+const ObjectSpec& OutcomeSpec() {
+  static const ObjectSpec s{"outcome", Common({
+                                           Ident("bead_id").Req(),
+                                           Num("duration_ms").Req().Range(0, 1e15),
+                                           Int("error_count").Req().Range(0, 1e9),
+                                           Int("retry_count").Req().Range(0, 1e9),
+                                           Bool("success").Req(),
+                                           ArrOf("files_touched", JsonType::kString),
+                                           Ident("strategy"),
+                                           Ident("failure_mode"),
+                                           Str("failure_details"),
+                                           ArrOf("criteria", JsonType::kIdentifier),
+                                           ArrOf("patterns", JsonType::kString),
+                                           Str("description"),
+                                       })};
+  return s;
+}
+
+const ObjectSpec& ErrorSpec() {
+  static const ObjectSpec s{
+      "error", Common({
+                   Ident("bead_id").Req(),
+                   Ident("error_type")
+                       .OneOf({"validation", "timeout", "conflict", "tool_failure", "unknown"}),
+                   Str("message"),
+                   Str("stack_trace"),
+                   Ident("tool_name"),
+                   Str("context"),
+                   Uuid("resolves").Doc("the id of a recorded error this event marks resolved"),
+               })};
+  return s;
+}
+
+const ObjectSpec& RewardSpec() {
+  static const ObjectSpec s{
+      "reward",
+      Common({
+          Ident("signal_id"),
+          Ident("commit_hash"),
+          Ident("task_id"),
+          Ident("session_id"),
+          Ident("signal_type").Req(),
+          Num("signal_value").Range(0, 1).Doc("normalized; computed from raw_value when absent"),
+          Any("raw_value"),
+          Num("baseline_seconds").Range(0, 1e12).Doc("time_efficiency: the baseline duration"),
+          Ident("source").Req().OneOf({"automatic", "human", "agent"}),
+          Num("confidence").Range(0, 1),
+          Int("delay_days").Range(0, 1e6),
+      })};
+  return s;
+}
+
+const ObjectSpec& CorrectionContextSpec() {
+  static const ObjectSpec s{"context", {}, /*open=*/true};
+  return s;
+}
+
+const ObjectSpec& CorrectionSpec() {
+  static const ObjectSpec s{
+      "correction",
+      Common({
+          Ident("session_id").Req(),
+          Ident("correction_type").Req(),
+          Str("original").Req(),
+          Str("corrected").Req(),
+          Obj("context", CorrectionContextSpec()),
+          Ident("user_id"),
+          Ident("correction_method").OneOf({"manual_edit", "rejection", "feedback_form"}),
+          Ident("_category").Doc("enrichment: the taxonomy group of correction_type"),
+      })};
+  return s;
+}
+
+const ObjectSpec& QualityMetricsSpec() {
+  static const ObjectSpec s{"QualityMetrics",
+                            {
+                                Num("test_coverage").Range(0, 1),
+                                Bool("tests_passing"),
+                                Int("test_count").Range(0, 1e12),
+                                Num("code_quality_score").Range(0, 1),
+                                Int("complexity").Range(0, 1e12),
+                                Num("duplications").Range(0, 1),
+                                Num("security_score").Range(0, 1),
+                                Int("vulnerabilities").Range(0, 1e12),
+                                Num("type_coverage").Range(0, 1),
+                                Int("type_errors").Range(0, 1e12),
+                                Num("doc_coverage").Range(0, 1),
+                                Num("overall_quality").Range(0, 1),
+                            }};
+  return s;
+}
+
+const ObjectSpec& LoopSpec() {
+  static const ObjectSpec s{
+      "loop", Common({
+                  Ident("loop_id").Req(),
+                  Int("iteration").Req().Range(0, 1e6),
+                  Obj("metrics", QualityMetricsSpec()).Req().NonEmpty(),
+                  Num("cost").Range(0, 1e12).Doc("dollars spent on this iteration"),
+                  Num("elapsed_seconds").Range(0, 1e12),
+                  Str("feedback").Doc("the feedback text handed to the next refinement"),
+              })};
+  return s;
+}
+
+const ObjectSpec& AdminSpec() {
+  static const ObjectSpec s{
+      "admin", Common({
+                   Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request"}),
+                   Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
+                   Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
+                   Ident("user_id").Doc("consent; deletion_request"),
+                   Bool("learning_mode").Doc("consent: on or off for user_id"),
+                   Ident("session_id").Doc("deletion_request"),
+                   Ident("reviewerId").Doc("who took the action"),
+                   Str("note"),
+               })};
+  return s;
+}
+
+}  // namespace
+
+std::string_view JsonTypeName(JsonType type) {
+  switch (type) {
+    case JsonType::kString:
+      return "string";
+    case JsonType::kIdentifier:
+      return "non-empty string";
+    case JsonType::kNumber:
+      return "number";
+    case JsonType::kInteger:
+      return "integer";
+    case JsonType::kBool:
+      return "boolean";
+    case JsonType::kObject:
+      return "object";
+    case JsonType::kArray:
+      return "array";
+    case JsonType::kAny:
+      return "any JSON value";
+    case JsonType::kTimestamp:
+      return "ISO 8601 timestamp";
+    case JsonType::kUuid:
+      return "UUID";
+  }
+  return "?";
+}
+
+const FieldSpec* ObjectSpec::Find(std::string_view field) const {
+  for (const FieldSpec& f : fields) {
+    if (f.name == field) return &f;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string_view>& QualityDimensions() {
+  static const std::vector<std::string_view> dims = {"code-quality",
+                                                     "design-aesthetics",
+                                                     "design-ux",
+                                                     "test-coverage",
+                                                     "documentation",
+                                                     "architecture",
+                                                     "error-handling",
+                                                     "performance",
+                                                     "security",
+                                                     "creativity",
+                                                     "completeness",
+                                                     "naming",
+                                                     "dx"};
+  return dims;
+}
+
+const ObjectSpec& WorkProductRefSpec() {
+  static const ObjectSpec s{
+      "WorkProductRef",
+      {
+          Ident("type").Req().OneOf({"mcp-server", "code-module", "design", "test-suite",
+                                     "documentation", "pipeline-config"}),
+          Ident("id").Req(),
+          Ident("version").Req(),
+          Str("path"),
+          Str("summary").Req(),
+          Num("bubaConfidence").Req().Range(0, 1),
+          Num("bubaScorePrediction").Range(1, 10),
+          Obj("generationContext", GenerationContextSpec()).Req(),
+      }};
+  return s;
+}
+
+const ObjectSpec& SchemaFor(EventKind kind) {
+  switch (kind) {
+    case EventKind::kFeedback:
+      return FeedbackSpec();
+    case EventKind::kWork:
+      return WorkSpec();
+    case EventKind::kOutcome:
+      return OutcomeSpec();
+    case EventKind::kError:
+      return ErrorSpec();
+    case EventKind::kReward:
+      return RewardSpec();
+    case EventKind::kCorrection:
+      return CorrectionSpec();
+    case EventKind::kLoop:
+      return LoopSpec();
+    case EventKind::kAdmin:
+      return AdminSpec();
+  }
+  return FeedbackSpec();
+}
+
+}  // namespace kaizen::model

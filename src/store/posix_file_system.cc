@@ -1,0 +1,241 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "store/file_system.h"
+
+namespace kaizen::store {
+namespace {
+
+Status ErrnoStatus(std::string_view what, const std::string& path, int err) {
+  std::string msg = fmt::format("{} {}: {}", what, path, std::strerror(err));
+  if (err == ENOSPC || err == EDQUOT) {
+    return ResourceExhausted(msg + " (free some disk space, then retry; nothing was acknowledged)");
+  }
+  return IoError(msg);
+}
+
+class PosixAppendableFile final : public AppendableFile {
+ public:
+  PosixAppendableFile(int fd, std::string path, uint64_t size)
+      : fd_(fd), path_(std::move(path)), size_(size) {}
+  ~PosixAppendableFile() override { ::close(fd_); }
+
+  Status Append(std::string_view data) override {
+    while (!data.empty()) {
+      ssize_t n = ::write(fd_, data.data(), data.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus("cannot write", path_, errno);
+      }
+      size_ += static_cast<uint64_t>(n);
+      data.remove_prefix(static_cast<size_t>(n));
+    }
+    return Status::Ok();
+  }
+
+  Status Sync() override {
+    if (::fdatasync(fd_) != 0) return ErrnoStatus("cannot fsync", path_, errno);
+    return Status::Ok();
+  }
+
+  Status Truncate(uint64_t size) override {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      return ErrnoStatus("cannot truncate", path_, errno);
+    }
+    size_ = size;
+    return Status::Ok();
+  }
+
+  uint64_t Size() const override { return size_; }
+
+ private:
+  int fd_;
+  std::string path_;
+  uint64_t size_;
+};
+
+class PosixFileLock final : public FileLock {
+ public:
+  explicit PosixFileLock(int fd) : fd_(fd) {}
+  ~PosixFileLock() override {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+class PosixFileSystem final : public FileSystem {
+ public:
+  Result<std::unique_ptr<AppendableFile>> OpenAppendable(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int err = errno;
+      ::close(fd);
+      return ErrnoStatus("cannot stat", path, err);
+    }
+    return std::unique_ptr<AppendableFile>(
+        new PosixAppendableFile(fd, path, static_cast<uint64_t>(st.st_size)));
+  }
+
+  Result<std::string> ReadFrom(const std::string& path, uint64_t offset) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int err = errno;
+      ::close(fd);
+      return ErrnoStatus("cannot stat", path, err);
+    }
+    std::string out;
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (offset < size) {
+      out.resize(size - offset);
+      size_t done = 0;
+      while (done < out.size()) {
+        ssize_t n =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          int err = errno;
+          ::close(fd);
+          return ErrnoStatus("cannot read", path, err);
+        }
+        if (n == 0) break;  // shrank under us
+        done += static_cast<size_t>(n);
+      }
+      out.resize(done);
+    }
+    ::close(fd);
+    return out;
+  }
+
+  Result<uint64_t> FileSize(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("cannot stat", path, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  bool Exists(const std::string& path) override {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+  }
+
+  Status CreateDirs(const std::string& path) override {
+    std::string partial;
+    size_t pos = 0;
+    while (pos != std::string::npos) {
+      pos = path.find('/', pos + 1);
+      partial = path.substr(0, pos);
+      if (partial.empty()) continue;
+      if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
+        return ErrnoStatus("cannot create directory", partial, errno);
+      }
+    }
+    return Status::Ok();
+  }
+
+  Result<std::vector<std::string>> ListFiles(const std::string& dir) override {
+    std::vector<std::string> names;
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) {
+      if (errno == ENOENT) return names;
+      return ErrnoStatus("cannot list", dir, errno);
+    }
+    while (struct dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      struct stat st;
+      if (::stat((dir + "/" + name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        names.push_back(std::move(name));
+      }
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Status WriteFileAtomic(const std::string& path, std::string_view data, bool durable) override {
+    std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("cannot create", tmp, errno);
+    size_t done = 0;
+    while (done < data.size()) {
+      ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return ErrnoStatus("cannot write", tmp, err);
+      }
+      done += static_cast<size_t>(n);
+    }
+    if (durable && ::fdatasync(fd) != 0) {
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return ErrnoStatus("cannot fsync", tmp, err);
+    }
+    ::close(fd);
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return ErrnoStatus("cannot rename onto", path, err);
+    }
+    if (durable) {
+      std::string dir = path.substr(0, path.find_last_of('/'));
+      return SyncDir(dir.empty() ? "." : dir);
+    }
+    return Status::Ok();
+  }
+
+  Status SyncDir(const std::string& dir) override {
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("cannot open directory", dir, errno);
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0) return ErrnoStatus("cannot fsync directory", dir, err);
+    return Status::Ok();
+  }
+
+  Status Remove(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+      return ErrnoStatus("cannot remove", path, errno);
+    return Status::Ok();
+  }
+
+  Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("cannot open lock file", path, errno);
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return ErrnoStatus("cannot lock", path, err);
+    }
+    return std::unique_ptr<FileLock>(new PosixFileLock(fd));
+  }
+};
+
+}  // namespace
+
+FileSystem* DefaultFileSystem() {
+  static PosixFileSystem* fs = new PosixFileSystem;
+  return fs;
+}
+
+}  // namespace kaizen::store

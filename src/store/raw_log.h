@@ -1,0 +1,68 @@
+// The append-only raw log: daily JSONL files under feedback/raw, written under an exclusive lock,
+// acknowledged only after fsync (group commit: one write and one fsync per file per batch).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kaizen/status.h"
+#include "store/file_system.h"
+
+namespace kaizen::store {
+
+// What recovery found and did, phrased for the person running kaizen.
+struct RecoveryNote {
+  std::string file;  // relative to the home
+  std::string text;
+};
+
+class RawLog {
+ public:
+  // REQUIRES: *fs outlives the RawLog.
+  RawLog(std::string home, FileSystem* fs);
+
+  // Takes the home's writer lock; held until the returned object is destroyed. Every Append and
+  // every read of files that may be growing happens under it.
+  Result<std::unique_ptr<FileLock>> Lock();
+
+  // REQUIRES: the lock is held. Creates the directory layout if missing.
+  Status EnsureLayout();
+
+  // REQUIRES: the lock is held. Cuts a torn last line (no final '\n') from `file` and saves the cut
+  // bytes under feedback/recovered/. Returns true if it cut anything.
+  Result<bool> CutTornTail(const std::string& file, std::vector<RecoveryNote>* notes);
+
+  // REQUIRES: the lock is held; every line in every value ends in '\n'.
+  // Appends each value to raw/<key>.jsonl and fsyncs each touched file before returning OK. On any
+  // failure every touched file is truncated back to its size before the call and the error is
+  // returned: nothing of the batch is acknowledged. After an fsync failure the log refuses all
+  // further appends (the durable state of the file is unknown), as leveldb does.
+  Status Append(const std::map<std::string, std::string>& lines_by_day);
+
+  // Raw file names (YYYY-MM-DD.jsonl), sorted, and their sizes.
+  Result<std::vector<std::pair<std::string, uint64_t>>> ListRawFiles();
+  Result<std::string> ReadRaw(const std::string& file, uint64_t offset);
+
+  const std::string& home() const { return home_; }
+  FileSystem* fs() const { return fs_; }
+  std::string RawPath(const std::string& file) const;
+
+ private:
+  std::string home_;
+  FileSystem* fs_;
+  bool poisoned_ = false;
+  std::string poison_reason_;
+};
+
+// Calls `fn(line, line_number)` for every complete line in `data` (a whole raw file, or a suffix
+// starting at a line boundary with the given first line number). A trailing '\r' is not removed:
+// raw files are written by kaizen and never contain one.
+void ForEachLine(std::string_view data, uint64_t first_line_number,
+                 const std::function<void(std::string_view, uint64_t)>& fn);
+
+}  // namespace kaizen::store
