@@ -1,9 +1,11 @@
 #include "ingest/enrich.h"
 
+#include <rapidjson/internal/dtoa.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <array>
+#include <charconv>
 #include <cmath>
 
 namespace kaizen::ingest {
@@ -123,9 +125,10 @@ void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxon
   out->actionable_items = ActionableItems(all);
 }
 
-void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, std::string* out) {
+void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLine* out) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
+  size_t fatigue_at = std::string::npos;
   w.StartObject();
   Key(w, "kind");
   Str(w, e.kind);
@@ -149,7 +152,8 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, std::str
       Key(w, "dayOfWeek");
       Str(w, e.day_of_week);
       Key(w, "sessionFatigue");
-      w.Int64(e.session_fatigue);
+      w.Int64(0);  // placeholder digit, replaced by FinishStoredEvent
+      fatigue_at = buffer.GetSize() - 1;
       w.EndObject();
     } else if (key == "freeText" && value.is_object() && e.free_text) {
       w.StartObject();
@@ -173,16 +177,36 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, std::str
     Key(w, "signal_value");
     w.Double(Round6(*e.signal_value));
   }
-  if (e.prediction_delta) {
-    Key(w, "_predictionDelta");
-    w.Double(Round6(*e.prediction_delta));
-  }
   if (!e.correction_category.empty()) {
     Key(w, "_category");
     Str(w, e.correction_category);
   }
   w.EndObject();
-  out->append(buffer.GetString(), buffer.GetSize());
+  out->text.assign(buffer.GetString(), buffer.GetSize());
+  out->fatigue_at = fatigue_at;
+}
+
+void FinishStoredEvent(const StoredLine& line, int64_t session_fatigue,
+                       std::optional<double> prediction_delta, std::string* out) {
+  std::string_view text = line.text;
+  if (line.fatigue_at != std::string::npos) {
+    out->append(text.substr(0, line.fatigue_at));
+    char digits[24];
+    out->append(digits, std::to_chars(digits, digits + sizeof digits, session_fatigue).ptr);
+    text.remove_prefix(line.fatigue_at + 1);
+  }
+  if (prediction_delta) {
+    text.remove_suffix(1);  // the closing brace
+    out->append(text);
+    out->append(",\"_predictionDelta\":");
+    char digits[32];
+    // The same shortest round-trip formatting rapidjson's Writer uses for every other number.
+    char* end = rapidjson::internal::dtoa(Round6(*prediction_delta), digits);
+    out->append(digits, end);
+    out->append("}\n");
+    return;
+  }
+  out->append(text);
   out->push_back('\n');
 }
 

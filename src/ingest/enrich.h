@@ -20,8 +20,6 @@ struct Enrichment {
   // feedback
   std::string_view time_of_day;  // from the local time the timestamp was written in
   std::string_view day_of_week;
-  int64_t session_fatigue = 0;  // this is the Nth review of its session
-  std::optional<double> prediction_delta;
   bool free_text = false;
   std::vector<std::string> themes;
   double sentiment = 0;
@@ -43,9 +41,20 @@ std::string_view CorrectionCategory(std::string_view correction_type);
 void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
                      Enrichment* out);
 
-// Appends the stored form of `event` plus '\n' to *out: `kind`, `id`, `timestamp` first, then the
-// event's fields in their order, with enrichment fields (those starting with '_', and the computed
-// meta fields) replaced by the values in `enrichment`.
-void WriteStoredEvent(simdjson::dom::object event, const Enrichment& enrichment, std::string* out);
+// The stored form of an event, still missing the two values only the log can give: the session's
+// review count and the prediction of a referenced work event. Built in parallel; finished in order.
+struct StoredLine {
+  std::string text;                       // one JSON object
+  size_t fatigue_at = std::string::npos;  // feedback: offset of the meta.sessionFatigue placeholder
+};
+
+// The stored form of `event`: `kind`, `id`, `timestamp` first, then the event's fields in their
+// order, with enrichment fields (those starting with '_', and the computed meta fields) replaced
+// by the values in `enrichment`.
+void WriteStoredEvent(simdjson::dom::object event, const Enrichment& enrichment, StoredLine* out);
+
+// Appends the finished line and '\n' to *out. REQUIRES: session_fatigue >= 1 for feedback.
+void FinishStoredEvent(const StoredLine& line, int64_t session_fatigue,
+                       std::optional<double> prediction_delta, std::string* out);
 
 }  // namespace kaizen::ingest

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <unordered_set>
+#include <algorithm>
+#include <thread>
 
 #include "ingest/enrich.h"
 #include "model/limits.h"
@@ -13,16 +14,108 @@
 namespace kaizen::ingest {
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
 std::string Quote(std::string_view s) {
   return fmt::format("\"{}\"",
                      s.size() > 60 ? std::string(s.substr(0, 60)) + "..." : std::string(s));
+}
+
+bool IsBlank(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// One line after the stateless stages (parse, validate, enrich, serialize), with what the
+// stateful checks need copied out of the parsed document.
+struct PreparedLine {
+  uint64_t line_number = 0;
+  std::string_view text;
+  std::vector<FieldError> errors;
+
+  model::EventKind kind = model::EventKind::kFeedback;
+  model::Uuid id;
+  bool id_given = false;
+  StoredLine stored;
+  CacheRecord record;
+  // feedback
+  std::string modal_id, session_id;
+  struct Ref {
+    std::string path, id, version;
+    Key128 key;
+  };
+  std::vector<Ref> refs;
+  std::optional<double> inline_prediction, mean_score;
+  // work
+  std::string artifact_id, artifact_version;
+  // error
+  std::optional<model::Uuid> resolves;
+};
+
+// The stateless stages for one line. Runs on several threads at once; touches only `parser`
+// and `out`.
+void Prepare(std::string_view raw, simdjson::dom::parser& parser, const ValidateOptions& vopts,
+             const ThemeTaxonomy& taxonomy, int64_t now_ms, PreparedLine* out) {
+  auto refuse = [&](std::string path, std::string message) {
+    out->errors.push_back({std::move(path), std::move(message)});
+  };
+  simdjson::dom::element event;
+  if (raw.size() > model::kMaxEventBytes) {
+    refuse("(event)", fmt::format("is {} bytes, larger than the limit of {} bytes", raw.size(),
+                                  model::kMaxEventBytes));
+    return;
+  }
+  if (auto err = parser.parse(raw.data(), raw.size(), false).get(event)) {
+    refuse("(event)", DescribeParseError(err));
+    return;
+  }
+  EventFacts facts;
+  out->errors = ValidateEvent(event, vopts, &facts);
+  if (!out->errors.empty()) return;
+
+  model::Timestamp ts = facts.timestamp.value_or(model::Timestamp{now_ms, 0});
+  out->kind = facts.kind;
+  out->id_given = facts.id.has_value();
+  out->id = facts.id.value_or(model::NewUuidV7(ts.unix_ms));
+  Enrichment e;
+  e.kind = model::KindName(facts.kind);
+  e.id = out->id.ToString();
+  e.timestamp = model::FormatUtc(ts.unix_ms);
+  switch (facts.kind) {
+    case model::EventKind::kFeedback: {
+      model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
+      e.time_of_day = TimeOfDay(local.hour);
+      e.day_of_week = DayOfWeek(local.weekday);
+      simdjson::dom::object free_text;
+      if (event["freeText"].get_object().get(free_text) == simdjson::SUCCESS) {
+        AnalyzeFreeText(free_text, taxonomy, &e);
+      }
+      out->modal_id = facts.modal_id;
+      out->session_id = facts.session_id;
+      for (const WorkReference& ref : facts.references) {
+        out->refs.push_back({ref.path, std::string(ref.id), std::string(ref.version),
+                             ref.version.empty() ? HashKey(ref.id) : HashKey(ref.id, ref.version)});
+      }
+      if (facts.has_work_product_inline) out->inline_prediction = facts.prediction;
+      out->mean_score = facts.mean_score;
+      break;
+    }
+    case model::EventKind::kWork:
+      out->artifact_id = facts.artifact_id;
+      out->artifact_version = facts.artifact_version;
+      break;
+    case model::EventKind::kReward:
+      e.signal_value = facts.normalized_signal;
+      break;
+    case model::EventKind::kCorrection:
+      e.correction_category =
+          CorrectionCategory(event["correction_type"].get_string().value_unsafe());
+      break;
+    case model::EventKind::kError:
+      out->resolves = facts.resolves;
+      break;
+    default:
+      break;
+  }
+  WriteStoredEvent(event.get_object().value_unsafe(), e, &out->stored);
+  out->record = *RecordOf(event, &facts.kind, &out->id);
 }
 
 }  // namespace
@@ -35,9 +128,13 @@ std::vector<store::RecoveryNote> Ingestor::TakeNotes() { return std::exchange(no
 Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
                         IngestSummary* summary) {
   const ThemeTaxonomy& taxonomy = options.taxonomy ? *options.taxonomy : ThemeTaxonomy::Default();
-  simdjson::dom::parser parser;
-  if (parser.allocate(model::kMaxEventBytes, model::kMaxDepth) != simdjson::SUCCESS) {
-    return ResourceExhausted("cannot allocate the JSON parser");
+  // The stateless stages run on every core; the machine this was tuned on has two.
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  std::vector<simdjson::dom::parser> parsers(threads);
+  for (auto& p : parsers) {
+    if (p.allocate(model::kMaxEventBytes, model::kMaxDepth) != simdjson::SUCCESS) {
+      return ResourceExhausted("cannot allocate the JSON parser");
+    }
   }
   ValidateOptions vopts;
   vopts.now_ms = options.now_ms;
@@ -46,16 +143,10 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   size_t pos = 0;
   uint64_t line_number = 0;
   while (pos < input.size()) {
-    KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
-    Status caught_up = cache_.CatchUp(&notes_);
-    if (!caught_up.ok()) return caught_up;
-    IngestState& state = cache_.state();
-
-    std::map<std::string, std::string> by_day;
-    std::vector<CacheRecord> records;
-    std::vector<LineResult> results;
-    size_t chunk_events = 0, chunk_bytes = 0;
-    while (pos < input.size() && chunk_events < options.chunk_events &&
+    // Cut the next chunk into lines.
+    std::vector<PreparedLine> lines;
+    size_t chunk_bytes = 0;
+    while (pos < input.size() && lines.size() < options.chunk_events &&
            chunk_bytes < options.chunk_bytes) {
       size_t nl = input.find('\n', pos);
       size_t end = nl == std::string_view::npos ? input.size() : nl;
@@ -63,105 +154,88 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       pos = nl == std::string_view::npos ? input.size() : nl + 1;
       ++line_number;
       if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-      if (Trim(raw).empty()) {
+      if (IsBlank(raw)) {
         ++summary->blank;
         continue;
       }
-      ++chunk_events;
       chunk_bytes += raw.size();
-      LineResult r;
-      r.line_number = line_number;
-      r.text = raw;
-      auto refuse = [&](std::string path, std::string message) {
-        r.errors.push_back({std::move(path), std::move(message)});
-      };
-      simdjson::dom::element event;
-      if (raw.size() > model::kMaxEventBytes) {
-        refuse("(event)", fmt::format("is {} bytes, larger than the limit of {} bytes", raw.size(),
-                                      model::kMaxEventBytes));
-      } else if (auto err = parser.parse(raw.data(), raw.size(), false).get(event)) {
-        refuse("(event)", DescribeParseError(err));
+      lines.emplace_back();
+      lines.back().line_number = line_number;
+      lines.back().text = raw;
+    }
+
+    // Stateless stages, in parallel: contiguous slices, one parser each.
+    const size_t workers = std::min(threads, std::max<size_t>(1, lines.size() / 64));
+    auto prepare_slice = [&](size_t w) {
+      size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
+      for (size_t i = begin; i < end; ++i) {
+        Prepare(lines[i].text, parsers[w], vopts, taxonomy, options.now_ms, &lines[i]);
       }
-      EventFacts facts;
-      if (r.errors.empty()) r.errors = ValidateEvent(event, vopts, &facts);
-      // Checks against the log (and against the lines before this one in the batch, which the
-      // state already holds).
-      if (r.errors.empty()) {
-        if (facts.id && state.KindOf(*facts.id)) {
-          refuse("id", fmt::format("{} is already recorded (duplicate event)",
-                                   Quote(facts.id->ToString())));
-        }
-        if (facts.kind == model::EventKind::kFeedback &&
-            state.HasModalSession(HashKey(facts.modal_id, facts.session_id))) {
+    };
+    std::vector<std::thread> pool;
+    for (size_t w = 1; w < workers; ++w) pool.emplace_back(prepare_slice, w);
+    prepare_slice(0);
+    for (auto& t : pool) t.join();
+
+    // Stateful stages, in order, under the home's writer lock.
+    KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
+    KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
+    IngestState& state = cache_.state();
+    std::map<std::string, std::string> by_day;
+    std::vector<CacheRecord> records;
+    std::vector<std::string> ids(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+      PreparedLine& l = lines[i];
+      if (!l.errors.empty()) continue;
+      auto refuse = [&](std::string path, std::string message) {
+        l.errors.push_back({std::move(path), std::move(message)});
+      };
+      // Checks against the log, and against the lines before this one, which state already holds.
+      if (state.KindOf(l.id)) {
+        refuse("id",
+               fmt::format("{} is already recorded (duplicate event)", Quote(l.id.ToString())));
+      }
+      std::optional<double> prediction = l.inline_prediction;
+      if (l.kind == model::EventKind::kFeedback) {
+        if (state.HasModalSession(l.record.key_a)) {
           refuse("modalId",
                  fmt::format("{} was already answered in session {} (duplicate submission)",
-                             Quote(facts.modal_id), Quote(facts.session_id)));
+                             Quote(l.modal_id), Quote(l.session_id)));
         }
-        for (const WorkReference& ref : facts.references) {
-          bool known = ref.version.empty() ? state.HasArtifact(HashKey(ref.id))
-                                           : state.HasArtifactVersion(HashKey(ref.id, ref.version));
+        for (const auto& ref : l.refs) {
+          bool known =
+              ref.version.empty() ? state.HasArtifact(ref.key) : state.HasArtifactVersion(ref.key);
           if (!known) {
             refuse(ref.path + ".id",
-                   fmt::format("{}{} names no recorded work event (record the work first, or give "
-                               "the full WorkProductRef)",
-                               Quote(ref.id),
-                               ref.version.empty() ? "" : " version " + Quote(ref.version)));
+                   fmt::format(
+                       "{}{} names no recorded work event (record the work first, or give the "
+                       "full WorkProductRef)",
+                       Quote(ref.id), ref.version.empty() ? "" : " version " + Quote(ref.version)));
+          } else if (ref.path == "workProduct") {
+            prediction = state.Prediction(ref.key);
           }
         }
-        if (facts.kind == model::EventKind::kWork &&
-            state.HasArtifactVersion(HashKey(facts.artifact_id, facts.artifact_version))) {
-          refuse("workProduct.version",
-                 fmt::format("{} of artifact {} is already recorded (submit a new version)",
-                             Quote(facts.artifact_version), Quote(facts.artifact_id)));
-        }
-        if (facts.resolves && state.KindOf(*facts.resolves) != model::EventKind::kError) {
-          refuse("resolves", fmt::format("{} names no recorded error event",
-                                         Quote(facts.resolves->ToString())));
-        }
+      } else if (l.kind == model::EventKind::kWork && state.HasArtifactVersion(l.record.key_b)) {
+        refuse("workProduct.version",
+               fmt::format("{} of artifact {} is already recorded (submit a new version)",
+                           Quote(l.artifact_version), Quote(l.artifact_id)));
+      } else if (l.resolves && state.KindOf(*l.resolves) != model::EventKind::kError) {
+        refuse("resolves",
+               fmt::format("{} names no recorded error event", Quote(l.resolves->ToString())));
       }
-      if (!r.errors.empty()) {
-        ++summary->rejected;
-        results.push_back(std::move(r));
-        continue;
-      }
-      // Enrichment.
-      model::Timestamp ts = facts.timestamp.value_or(model::Timestamp{options.now_ms, 0});
-      model::Uuid id = facts.id.value_or(model::NewUuidV7(ts.unix_ms));
-      Enrichment e;
-      e.kind = model::KindName(facts.kind);
-      e.id = id.ToString();
-      e.timestamp = model::FormatUtc(ts.unix_ms);
-      if (facts.kind == model::EventKind::kFeedback) {
-        model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
-        e.time_of_day = TimeOfDay(local.hour);
-        e.day_of_week = DayOfWeek(local.weekday);
-        e.session_fatigue = state.SessionReviews(HashSession(facts.session_id)) + 1;
-        std::optional<double> prediction = facts.prediction;
-        if (!prediction && !facts.has_work_product_inline && !facts.references.empty()) {
-          const WorkReference& ref = facts.references.front();
-          if (ref.path == "workProduct") {
-            prediction = state.Prediction(ref.version.empty() ? HashKey(ref.id)
-                                                              : HashKey(ref.id, ref.version));
-          }
-        }
-        if (prediction && facts.mean_score) e.prediction_delta = *facts.mean_score - *prediction;
-        simdjson::dom::object free_text;
-        if (event["freeText"].get_object().get(free_text) == simdjson::SUCCESS) {
-          AnalyzeFreeText(free_text, taxonomy, &e);
-        }
-      } else if (facts.kind == model::EventKind::kReward) {
-        e.signal_value = facts.normalized_signal;
-      } else if (facts.kind == model::EventKind::kCorrection) {
-        e.correction_category =
-            CorrectionCategory(event["correction_type"].get_string().value_unsafe());
-      }
-      WriteStoredEvent(event.get_object().value_unsafe(), e, &by_day[model::FormatDay(ts.unix_ms)]);
-      auto record = RecordOf(event, &facts.kind, &id);
-      state.Apply(*record);
-      records.push_back(*record);
-      r.stored = true;
-      r.id = std::move(e.id);
-      results.push_back(std::move(r));
+      if (!l.errors.empty()) continue;
+      std::optional<double> delta;
+      if (prediction && l.mean_score) delta = *l.mean_score - *prediction;
+      int64_t fatigue =
+          l.kind == model::EventKind::kFeedback ? state.SessionReviews(l.record.session) + 1 : 0;
+      // The day is the first 10 characters of the stored timestamp, after
+      // `{"kind":"K","id":"U","timestamp":"`.
+      std::string_view text = l.stored.text;
+      size_t ts_at = text.find("\"timestamp\":\"") + 13;
+      FinishStoredEvent(l.stored, fatigue, delta, &by_day[std::string(text.substr(ts_at, 10))]);
+      state.Apply(l.record);
+      records.push_back(l.record);
+      ids[i] = l.id.ToString();
     }
     if (!by_day.empty()) {
       Status appended = log_.Append(by_day);
@@ -172,13 +246,22 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       std::map<std::string, uint64_t> bytes;
       for (const auto& [day, data] : by_day)
         bytes[day + std::string(store::kRawSuffix)] = data.size();
-      Status committed = cache_.Commit(records, bytes);
-      if (!committed.ok()) cache_.Forget();  // derived only: the events are durable
+      if (!cache_.Commit(records, bytes).ok()) cache_.Forget();  // derived only: events are durable
     }
     lock.reset();
     // Acknowledge only now that the chunk is durable.
-    for (const LineResult& r : results) {
-      if (r.stored) ++summary->stored;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      LineResult r;
+      r.line_number = lines[i].line_number;
+      r.text = lines[i].text;
+      r.stored = lines[i].errors.empty();
+      r.id = std::move(ids[i]);
+      r.errors = std::move(lines[i].errors);
+      if (r.stored) {
+        ++summary->stored;
+      } else {
+        ++summary->rejected;
+      }
       if (options.on_line) options.on_line(r);
     }
     if (options.on_progress) options.on_progress(pos);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "ingest/reward_normalize.h"
@@ -83,14 +84,25 @@ class Validator {
   void Object(element value, const ObjectSpec& spec, std::string& path) {
     object obj = value.get_object().value();
     // Duplicate keys: JSON permits them, but which one wins is undefined across readers, so the
-    // log refuses them.
-    std::vector<std::string_view> keys;
-    for (auto [key, v] : obj) keys.push_back(key);
-    std::vector<std::string_view> sorted = keys;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t i = 1; i < sorted.size(); ++i) {
-      if (sorted[i] == sorted[i - 1] && (i == 1 || sorted[i] != sorted[i - 2])) {
-        Error(Join(path, sorted[i]), "duplicate key (each field may appear once)");
+    // log refuses them. Objects are small; a sorted copy on the stack keeps this allocation-free.
+    constexpr size_t kInline = 48;
+    std::string_view inline_keys[kInline];
+    std::vector<std::string_view> heap_keys;
+    size_t n = 0;
+    for (auto [key, v] : obj) {
+      if (n < kInline) {
+        inline_keys[n] = key;
+      } else {
+        if (heap_keys.empty()) heap_keys.assign(inline_keys, inline_keys + kInline);
+        heap_keys.push_back(key);
+      }
+      ++n;
+    }
+    std::string_view* keys = heap_keys.empty() ? inline_keys : heap_keys.data();
+    std::sort(keys, keys + n);
+    for (size_t i = 1; i < n; ++i) {
+      if (keys[i] == keys[i - 1] && (i == 1 || keys[i] != keys[i - 2])) {
+        Error(Join(path, keys[i]), "duplicate key (each field may appear once)");
       }
     }
     if (spec.open) {
@@ -290,7 +302,11 @@ class Validator {
     size_t i = 0;
     for (element item : arr) {
       size_t mark = path.size();
-      path += fmt::format("[{}]", i++);
+      char index[24];
+      char* end = std::to_chars(index, index + sizeof index, i++).ptr;
+      path += '[';
+      path.append(index, end);
+      path += ']';
       Field(item, element_spec, path);
       path.resize(mark);
     }

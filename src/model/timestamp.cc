@@ -105,15 +105,41 @@ Result<Timestamp> ParseTimestamp(std::string_view s) {
   return Timestamp{local_ms - static_cast<int64_t>(offset) * 60000, offset};
 }
 
+namespace {
+// Writes `value` as exactly `width` decimal digits. On the ingest hot path, so no fmt.
+char* PutDigits(char* p, int value, int width) {
+  for (int i = width - 1; i >= 0; --i) {
+    p[i] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+  return p + width;
+}
+}  // namespace
+
 std::string FormatUtc(int64_t unix_ms) {
   CivilTime c = ToCivil(unix_ms);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", c.year, c.month, c.day, c.hour,
-                     c.minute, c.second, c.millis);
+  if (c.year < 0 || c.year > 9999) {
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", c.year, c.month, c.day, c.hour,
+                       c.minute, c.second, c.millis);
+  }
+  char buf[24];
+  char* p = PutDigits(buf, c.year, 4);
+  *p++ = '-';
+  p = PutDigits(p, c.month, 2);
+  *p++ = '-';
+  p = PutDigits(p, c.day, 2);
+  *p++ = 'T';
+  p = PutDigits(p, c.hour, 2);
+  *p++ = ':';
+  p = PutDigits(p, c.minute, 2);
+  *p++ = ':';
+  p = PutDigits(p, c.second, 2);
+  *p++ = '.';
+  p = PutDigits(p, c.millis, 3);
+  *p++ = 'Z';
+  return std::string(buf, p);
 }
 
-std::string FormatDay(int64_t unix_ms) {
-  CivilTime c = ToCivil(unix_ms);
-  return fmt::format("{:04}-{:02}-{:02}", c.year, c.month, c.day);
-}
+std::string FormatDay(int64_t unix_ms) { return FormatUtc(unix_ms).substr(0, 10); }
 
 }  // namespace kaizen::model
