@@ -31,5 +31,7 @@ int StatsCommand(const Common& c);
 int ExportCommand(const Common& c, const std::string& kind, const std::string& since);
 int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
 int DemoCommand(const Common& c);
+int SchemaCommand();
+std::string SchemaMarkdown();
 
 }  // namespace kaizen::cli

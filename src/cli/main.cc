@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
       app.add_subcommand("demo", "generate, import, verify and summarize a history in the home");
   add_common(demo, false, false);
 
+  auto* schema = app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
+
   CLI11_PARSE(app, argc, argv);
 
   if (record->parsed()) return RecordCommand(c, kind, file, reject);
@@ -82,5 +84,6 @@ int main(int argc, char** argv) {
   if (export_cmd->parsed()) return ExportCommand(c, kind, since);
   if (gen->parsed()) return GenCommand(events, seed, out);
   if (demo->parsed()) return DemoCommand(c);
+  if (schema->parsed()) return SchemaCommand();
   return kExitUsage;
 }
