@@ -52,6 +52,16 @@ std::string LineResultJson(const ingest::LineResult& r, std::string_view file) {
   return b.GetString();
 }
 
+// The theme taxonomy: <home>/config/themes.json when present, else the shipped default.
+Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& home) {
+  const std::string path = home + "/config/themes.json";
+  if (!store::DefaultFileSystem()->Exists(path)) return std::optional<ingest::ThemeTaxonomy>();
+  KZ_ASSIGN_OR_RETURN(std::string json, store::DefaultFileSystem()->ReadFrom(path, 0));
+  auto taxonomy = ingest::ThemeTaxonomy::FromJson(json);
+  if (!taxonomy.ok()) return InvalidArgument(path + ": " + taxonomy.status().message());
+  return std::optional<ingest::ThemeTaxonomy>(std::move(taxonomy).value());
+}
+
 void PrintNotes(ingest::Ingestor& ingestor) {
   for (const auto& note : ingestor.TakeNotes()) {
     fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
@@ -102,10 +112,16 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
     return kExitSystem;
   }
+  auto taxonomy = LoadTaxonomy(c.home);
+  if (!taxonomy.ok()) {
+    fmt::print(stderr, "kaizen record: {}\n", taxonomy.status().message());
+    return kExitUsage;
+  }
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
   ingest::IngestOptions options;
   options.now_ms = *now;
   options.expected_kind = kind;
+  if (*taxonomy) options.taxonomy = &**taxonomy;
   options.on_line = [&](const ingest::LineResult& r) {
     if (c.json) {
       fmt::print("{}\n", LineResultJson(r, ""));
@@ -153,6 +169,11 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     fmt::print(stderr, "kaizen import: cannot write the reject file {}\n", reject_file);
     return kExitSystem;
   }
+  auto taxonomy = LoadTaxonomy(c.home);
+  if (!taxonomy.ok()) {
+    fmt::print(stderr, "kaizen import: {}\n", taxonomy.status().message());
+    return kExitUsage;
+  }
   const bool tty = ::isatty(2);
   const auto start = std::chrono::steady_clock::now();
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
@@ -167,6 +188,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     }
     ingest::IngestOptions options;
     options.now_ms = *now;
+    if (*taxonomy) options.taxonomy = &**taxonomy;
     const size_t size = input->size();
     options.on_line = [&](const ingest::LineResult& r) {
       if (c.json) fmt::print("{}\n", LineResultJson(r, file));

@@ -126,7 +126,11 @@ Status RawLog::Append(const std::map<std::string, std::string>& lines_by_day) {
     }
   }
   if (created_any) {
+    // A new file is durable only once its directory entry is, and on a fresh home so must be the
+    // entries of feedback/raw and feedback themselves.
     Status s = fs_->SyncDir(PathIn(home_, kRawDir));
+    if (s.ok()) s = fs_->SyncDir(PathIn(home_, "feedback"));
+    if (s.ok()) s = fs_->SyncDir(home_);
     if (!s.ok()) {
       poisoned_ = true;
       poison_reason_ = s.message();
