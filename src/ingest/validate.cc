@@ -33,17 +33,15 @@ std::string Show(element v) {
       return "null";
     case element_type::STRING: {
       std::string_view s = v.get_string().value();
-      std::string shown(s.substr(0, 60));
+      size_t cut = std::min<size_t>(s.size(), 60);
+      // Do not cut a UTF-8 sequence in half: back off to the start of the character.
+      while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+        --cut;
+      std::string shown(s.substr(0, cut));
       for (char& c : shown) {
         if (static_cast<unsigned char>(c) < 0x20) c = ' ';
       }
-      // Do not cut a UTF-8 sequence in half.
-      while (!shown.empty() && s.size() > 60 &&
-             (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80)
-        shown.pop_back();
-      if (s.size() > 60 && !shown.empty() && static_cast<unsigned char>(shown.back()) >= 0xC0)
-        shown.pop_back();
-      return fmt::format("\"{}{}\"", shown, s.size() > 60 ? "..." : "");
+      return fmt::format("\"{}{}\"", shown, cut < s.size() ? "..." : "");
     }
     default:
       return simdjson::to_string(v);
@@ -83,30 +81,9 @@ class Validator {
 
   void Object(element value, const ObjectSpec& spec, std::string& path) {
     object obj = value.get_object().value();
-    // Duplicate keys: JSON permits them, but which one wins is undefined across readers, so the
-    // log refuses them. Objects are small; a sorted copy on the stack keeps this allocation-free.
-    constexpr size_t kInline = 48;
-    std::string_view inline_keys[kInline];
-    std::vector<std::string_view> heap_keys;
-    size_t n = 0;
-    for (auto [key, v] : obj) {
-      if (n < kInline) {
-        inline_keys[n] = key;
-      } else {
-        if (heap_keys.empty()) heap_keys.assign(inline_keys, inline_keys + kInline);
-        heap_keys.push_back(key);
-      }
-      ++n;
-    }
-    std::string_view* keys = heap_keys.empty() ? inline_keys : heap_keys.data();
-    std::sort(keys, keys + n);
-    for (size_t i = 1; i < n; ++i) {
-      if (keys[i] == keys[i - 1] && (i == 1 || keys[i] != keys[i - 2])) {
-        Error(Join(path, keys[i]), "duplicate key (each field may appear once)");
-      }
-    }
+    CheckDuplicateKeys(obj, path);
     if (spec.open) {
-      Free(value, path);
+      for (auto [key, item] : obj) Free(item, Join(path, key));
       return;
     }
     const bool reference_form = &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
@@ -149,6 +126,31 @@ class Validator {
   bool kind_given = true;
 
  private:
+  // JSON permits duplicate keys, but which one wins is undefined across readers, so the log
+  // refuses them, at every depth. Objects are small: a sorted copy on the stack, no allocation.
+  void CheckDuplicateKeys(object obj, const std::string& path) {
+    constexpr size_t kInline = 48;
+    std::string_view inline_keys[kInline];
+    std::vector<std::string_view> heap_keys;
+    size_t n = 0;
+    for (auto [key, v] : obj) {
+      if (n < kInline) {
+        inline_keys[n] = key;
+      } else {
+        if (heap_keys.empty()) heap_keys.assign(inline_keys, inline_keys + kInline);
+        heap_keys.push_back(key);
+      }
+      ++n;
+    }
+    std::string_view* keys = heap_keys.empty() ? inline_keys : heap_keys.data();
+    std::sort(keys, keys + n);
+    for (size_t i = 1; i < n; ++i) {
+      if (keys[i] == keys[i - 1] && (i == 1 || keys[i] != keys[i - 2])) {
+        Error(Join(path, keys[i]), "duplicate key (each field may appear once)");
+      }
+    }
+  }
+
   static bool IsReferenceForm(object obj) {
     bool has_id = false;
     for (auto [key, v] : obj) {
@@ -274,11 +276,16 @@ class Validator {
       return;
     }
     if (*d < f.min || *d > f.max) {
-      if (std::isinf(f.max)) {
-        Error(path, fmt::format("{} is below the minimum {}", Show(v), FormatBound(f.min)));
-      } else {
+      // Small ranges are part of the meaning (scores 1..10) and are stated whole; large upper
+      // bounds only guard against absurd values, so the bound that was crossed is named.
+      const bool meaningful_range = !std::isinf(f.min) && f.max < 1e6;
+      if (meaningful_range) {
         Error(path, fmt::format("{} is out of range {}..{}", Show(v), FormatBound(f.min),
                                 FormatBound(f.max)));
+      } else if (*d < f.min) {
+        Error(path, fmt::format("{} is below the minimum {}", Show(v), FormatBound(f.min)));
+      } else {
+        Error(path, fmt::format("{} is above the maximum {}", Show(v), FormatBound(f.max)));
       }
     }
   }
@@ -322,10 +329,11 @@ class Validator {
         for (simdjson::dom::array a = v.get_array().value_unsafe(); element item : a)
           Free(item, path);
         return;
-      case element_type::OBJECT:
-        for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, item] : o) {
-          Free(item, path + "." + std::string(key));
-        }
+      case element_type::OBJECT: {
+        simdjson::dom::object o = v.get_object().value_unsafe();
+        CheckDuplicateKeys(o, path);
+        for (auto [key, item] : o) Free(item, Join(path, key));
+      }
         return;
       default:
         return;
@@ -335,6 +343,12 @@ class Validator {
   const ValidateOptions& options_;
   EventFacts* facts_;
 };
+
+// A field that is there and not null (null means "not given").
+bool Present(object o, std::string_view key) {
+  element e;
+  return o.at_key(key).get(e) == simdjson::SUCCESS && !e.is_null();
+}
 
 // Lookups on a validated document: the caller knows the shapes are right.
 std::string_view StringAt(object o, std::string_view key) {
@@ -353,7 +367,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
         double p;
         if (wp.at_key("bubaScorePrediction").get_double().get(p) == simdjson::SUCCESS)
           facts->prediction = p;
-        facts->has_work_product_inline = wp.at_key("summary").error() == simdjson::SUCCESS;
+        facts->has_work_product_inline = Present(wp, "summary");
         facts->artifact_id = StringAt(wp, "id");
         facts->artifact_version = StringAt(wp, "version");
       }
@@ -384,9 +398,9 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
       if (event.at_key("annotations").get_array().get(annotations) == simdjson::SUCCESS) {
         size_t i = 0;
         for (element a : annotations) {
-          int64_t start, end;
-          if (a["target"]["lineStart"].get_int64().get(start) == simdjson::SUCCESS &&
-              a["target"]["lineEnd"].get_int64().get(end) == simdjson::SUCCESS && end < start) {
+          double start, end;  // integers, possibly written as 12.0
+          if (a["target"]["lineStart"].get_double().get(start) == simdjson::SUCCESS &&
+              a["target"]["lineEnd"].get_double().get(end) == simdjson::SUCCESS && end < start) {
             v.Error(fmt::format("annotations[{}].target.lineEnd", i),
                     fmt::format("{} is before lineStart {}", end, start));
           }
@@ -416,17 +430,15 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
       if (!resolves.empty()) {
         facts->resolves = model::ParseUuid(resolves);
       } else {
-        if (event.at_key("error_type").error())
+        if (!Present(event, "error_type"))
           v.Error("error_type", "missing (required unless the event resolves an earlier error)");
-        if (event.at_key("message").error())
+        if (!Present(event, "message"))
           v.Error("message", "missing (required unless the event resolves an earlier error)");
       }
       return;
     }
     case EventKind::kReward: {
-      if (event.at_key("signal_value").error() == simdjson::SUCCESS &&
-          !event.at_key("signal_value").is_null())
-        return;
+      if (Present(event, "signal_value")) return;
       std::string_view type = StringAt(event, "signal_type");
       element raw;
       if (event.at_key("raw_value").get(raw) != simdjson::SUCCESS || raw.is_null()) {
@@ -454,7 +466,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
     case EventKind::kCorrection: {
       std::string_view original = StringAt(event, "original");
       std::string_view corrected = StringAt(event, "corrected");
-      if (!original.empty() && original == corrected) {
+      if (Present(event, "original") && original == corrected) {
         v.Error("corrected", "is identical to original (a correction must change something)");
       }
       return;
@@ -462,7 +474,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
     case EventKind::kAdmin: {
       std::string_view action = StringAt(event, "action");
       auto need = [&](std::string_view field) {
-        if (event.at_key(field).error())
+        if (!Present(event, field))
           v.Error(std::string(field), fmt::format("missing (required for action {})", action));
       };
       if (action == "rule_audit") {
@@ -472,7 +484,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
         need("user_id");
         need("learning_mode");
       } else if (action == "deletion_request") {
-        if (event.at_key("user_id").error() && event.at_key("session_id").error()) {
+        if (!Present(event, "user_id") && !Present(event, "session_id")) {
           v.Error("user_id", "missing (deletion_request needs user_id or session_id)");
         }
       }
