@@ -18,7 +18,7 @@ Status ScanLog(store::RawLog& log,
                const std::function<void(const BadLine&)>& bad) {
   KZ_ASSIGN_OR_RETURN(auto files, log.ListRawFiles());
   simdjson::dom::parser parser;
-  if (parser.allocate(model::kMaxEventBytes, model::kMaxDepth) != simdjson::SUCCESS) {
+  if (parser.allocate(model::kMaxStoredEventBytes, model::kMaxDepth) != simdjson::SUCCESS) {
     return ResourceExhausted("cannot allocate the JSON parser");
   }
   for (const auto& [file, size] : files) {
@@ -28,7 +28,7 @@ Status ScanLog(store::RawLog& log,
     store::ForEachLine(std::string_view(padded.data(), padded.size()), 1,
                        [&](std::string_view line, uint64_t n) {
                          simdjson::dom::element e;
-                         auto err = line.size() > model::kMaxEventBytes
+                         auto err = line.size() > model::kMaxStoredEventBytes
                                         ? simdjson::CAPACITY
                                         : parser.parse(line.data(), line.size(), false).get(e);
                          if (err) {

@@ -154,7 +154,8 @@ void DerivedBuilder::Add(simdjson::dom::element e) {
     ++st.count;
     st.ids.emplace_back(id);
     simdjson::dom::element decision;
-    if (e["decision"].get(decision) == simdjson::SUCCESS) {
+    // A null decision (an optional field given as null) is no decision.
+    if (e["decision"].get(decision) == simdjson::SUCCESS && decision.is_object()) {
       auto& d = by_decision_[std::string(StringAt(decision, "decision"))];
       ++d.count;
       d.ids.emplace_back(id);

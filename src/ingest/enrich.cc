@@ -8,6 +8,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "model/limits.h"
+
 namespace kaizen::ingest {
 namespace {
 
@@ -123,6 +125,9 @@ void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxon
   out->themes = ExtractThemes(all, taxonomy);
   out->sentiment = std::round(Sentiment(all) * 1e4) / 1e4;
   out->actionable_items = ActionableItems(all);
+  if (out->actionable_items.size() > model::kMaxActionableItems) {
+    out->actionable_items.resize(model::kMaxActionableItems);
+  }
 }
 
 void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLine* out) {

@@ -115,6 +115,14 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
       break;
   }
   WriteStoredEvent(event.get_object().value_unsafe(), e, &out->stored);
+  // Room for the session count and prediction delta FinishStoredEvent adds.
+  if (out->stored.text.size() + 64 > model::kMaxStoredEventBytes) {
+    refuse("(event)",
+           fmt::format("with enrichment would be {} bytes, larger than the stored limit of "
+                       "{} bytes (shorten its free text)",
+                       out->stored.text.size(), model::kMaxStoredEventBytes));
+    return;
+  }
   out->record = *RecordOf(event, &facts.kind, &out->id);
 }
 
@@ -146,8 +154,10 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     // Cut the next chunk into lines.
     std::vector<PreparedLine> lines;
     size_t chunk_bytes = 0;
-    while (pos < input.size() && lines.size() < options.chunk_events &&
-           chunk_bytes < options.chunk_bytes) {
+    // At least one line per chunk, whatever the options say, so the loop always advances.
+    const size_t max_events = std::max<size_t>(1, options.chunk_events);
+    const size_t max_bytes = std::max<size_t>(1, options.chunk_bytes);
+    while (pos < input.size() && lines.size() < max_events && chunk_bytes < max_bytes) {
       size_t nl = input.find('\n', pos);
       size_t end = nl == std::string_view::npos ? input.size() : nl;
       std::string_view raw = input.substr(pos, end - pos);

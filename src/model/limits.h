@@ -12,4 +12,11 @@ inline constexpr size_t kMaxDepth = 16;              // nesting of objects and a
 inline constexpr size_t kMaxArrayItems = 10000;      // elements of any one array
 inline constexpr size_t kMaxIdentifierBytes = 256;   // ids, names, enum-like strings
 
+// A stored line is the received event plus what ingest adds (free-text analysis, computed meta),
+// so readers of the log accept more than writers receive. Ingest refuses an event whose stored
+// form would exceed this, so every stored line can be read back.
+inline constexpr size_t kMaxStoredEventBytes = 4 << 20;
+inline constexpr size_t kMaxActionableItems = 100;  // freeText._actionableItems kept per event
+static_assert(kMaxStoredEventBytes >= 2 * kMaxEventBytes, "room for enrichment");
+
 }  // namespace kaizen::model
