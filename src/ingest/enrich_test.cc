@@ -1,0 +1,303 @@
+#include "ingest/enrich.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
+namespace kaizen::ingest {
+namespace {
+
+constexpr char kId[] = "0197f6a2-3b4c-7d5e-8f60-718293a4b5c6";
+constexpr char kStoredTs[] = "2025-07-11T07:30:00.000Z";
+
+// ---- TimeOfDay / DayOfWeek -------------------------------------------------------------------
+
+TEST(Enrich, TimeOfDayBoundaries) {
+  EXPECT_EQ(TimeOfDay(0), "night");
+  EXPECT_EQ(TimeOfDay(4), "night");
+  EXPECT_EQ(TimeOfDay(5), "morning");
+  EXPECT_EQ(TimeOfDay(11), "morning");
+  EXPECT_EQ(TimeOfDay(12), "afternoon");
+  EXPECT_EQ(TimeOfDay(16), "afternoon");
+  EXPECT_EQ(TimeOfDay(17), "evening");
+  EXPECT_EQ(TimeOfDay(20), "evening");
+  EXPECT_EQ(TimeOfDay(21), "night");
+  EXPECT_EQ(TimeOfDay(23), "night");
+}
+
+TEST(Enrich, DayOfWeekStartsOnMonday) {
+  EXPECT_EQ(DayOfWeek(0), "monday");
+  EXPECT_EQ(DayOfWeek(1), "tuesday");
+  EXPECT_EQ(DayOfWeek(2), "wednesday");
+  EXPECT_EQ(DayOfWeek(3), "thursday");
+  EXPECT_EQ(DayOfWeek(4), "friday");
+  EXPECT_EQ(DayOfWeek(5), "saturday");
+  EXPECT_EQ(DayOfWeek(6), "sunday");
+}
+
+// ---- CorrectionCategory (seed 004 taxonomy) --------------------------------------------------
+
+TEST(Enrich, CorrectionCategoryContent) {
+  EXPECT_EQ(CorrectionCategory("factual_error"), "content");
+  EXPECT_EQ(CorrectionCategory("missing_detail"), "content");
+  EXPECT_EQ(CorrectionCategory("excessive_detail"), "content");
+}
+
+TEST(Enrich, CorrectionCategoryStyleIncludingFormatting) {
+  EXPECT_EQ(CorrectionCategory("tone_mismatch"), "style");
+  EXPECT_EQ(CorrectionCategory("passive_to_active"), "style");
+  EXPECT_EQ(CorrectionCategory("jargon_overuse"), "style");
+  EXPECT_EQ(CorrectionCategory("formatting"), "style");
+}
+
+TEST(Enrich, CorrectionCategoryStructural) {
+  EXPECT_EQ(CorrectionCategory("missing_section"), "structural");
+  EXPECT_EQ(CorrectionCategory("section_order"), "structural");
+  EXPECT_EQ(CorrectionCategory("bullet_structure"), "structural");
+}
+
+TEST(Enrich, CorrectionCategoryDomainSpecific) {
+  EXPECT_EQ(CorrectionCategory("ats_keyword_missing"), "domain:jseeker");
+  EXPECT_EQ(CorrectionCategory("metric_vague"), "domain:jseeker");
+  EXPECT_EQ(CorrectionCategory("experience_inflated"), "domain:jseeker");
+  EXPECT_EQ(CorrectionCategory("claim_too_vague"), "domain:via");
+  EXPECT_EQ(CorrectionCategory("source_missing"), "domain:via");
+  EXPECT_EQ(CorrectionCategory("claim_unsupported"), "domain:via");
+}
+
+TEST(Enrich, CorrectionCategoryOfUnknownTypeIsEmpty) {
+  EXPECT_EQ(CorrectionCategory("typo"), "");
+  EXPECT_EQ(CorrectionCategory(""), "");
+  EXPECT_EQ(CorrectionCategory("Factual_Error"), "");
+}
+
+// ---- WriteStoredEvent / FinishStoredEvent ----------------------------------------------------
+
+class EnrichStored : public ::testing::Test {
+ protected:
+  StoredLine Write(std::string_view json, const Enrichment& e) {
+    simdjson::dom::element doc;
+    EXPECT_EQ(input_parser_.parse(json.data(), json.size()).get(doc), simdjson::SUCCESS) << json;
+    simdjson::dom::object obj;
+    EXPECT_EQ(doc.get_object().get(obj), simdjson::SUCCESS);
+    StoredLine line;
+    WriteStoredEvent(obj, e, &line);
+    return line;
+  }
+
+  static Enrichment Base(std::string_view kind) {
+    Enrichment e;
+    e.kind = kind;
+    e.id = kId;
+    e.timestamp = kStoredTs;
+    return e;
+  }
+
+  // Parses a finished line (without its '\n').
+  simdjson::dom::element ParseOutput(const std::string& line) {
+    simdjson::dom::element doc;
+    auto err = output_parser_.parse(line).get(doc);
+    EXPECT_EQ(err, simdjson::SUCCESS) << "not valid JSON: " << line;
+    return doc;
+  }
+
+  simdjson::dom::parser input_parser_, output_parser_;
+};
+
+constexpr char kFeedbackInput[] =
+    R"({"sessionId":"s1","_predictionDelta":3,"timestamp":"2025-07-11T09:30:00+02:00",)"
+    R"("kind":"feedback","meta":{"timeToDecisionMs":5,"timeOfDay":"night",)"
+    R"("dayOfWeek":"sunday","sessionFatigue":99,"revisits":1},)"
+    R"("freeText":{"liked":"clear names","_sentiment":0.9,"_extractedThemes":["x"]},)"
+    R"("pipelineStage":"build","_junk":{"a":1},"id":"0197f6a2-3b4c-7d5e-8f60-718293a4b5c6"})";
+
+Enrichment FeedbackEnrichment() {
+  Enrichment e;
+  e.kind = "feedback";
+  e.id = kId;
+  e.timestamp = kStoredTs;
+  e.time_of_day = "morning";
+  e.day_of_week = "friday";
+  e.free_text = true;
+  e.themes = {"naming"};
+  e.sentiment = 0.5;
+  e.actionable_items = {"keep names clear"};
+  return e;
+}
+
+TEST_F(EnrichStored, FeedbackPutsKindIdTimestampFirstAndReplacesComputedFields) {
+  StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
+  EXPECT_EQ(line.text, std::string(R"({"kind":"feedback","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","sessionId":"s1","meta":{"timeToDecisionMs":5,"revisits":1,)"
+                           R"("timeOfDay":"morning","dayOfWeek":"friday","sessionFatigue":0},)"
+                           R"("freeText":{"liked":"clear names","_extractedThemes":["naming"],)"
+                           R"("_sentiment":0.5,"_actionableItems":["keep names clear"]},)"
+                           R"("pipelineStage":"build"})");
+}
+
+TEST_F(EnrichStored, FatigueOffsetPointsAtThePlaceholderDigit) {
+  StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
+  ASSERT_NE(line.fatigue_at, std::string::npos);
+  ASSERT_LT(line.fatigue_at, line.text.size());
+  EXPECT_EQ(line.text[line.fatigue_at], '0');
+  const std::string_view key = "\"sessionFatigue\":";
+  ASSERT_GE(line.fatigue_at, key.size());
+  EXPECT_EQ(line.text.substr(line.fatigue_at - key.size(), key.size()), key);
+}
+
+TEST_F(EnrichStored, FinishReplacesFatigueAndAppendsPredictionDelta) {
+  StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
+  std::string out;
+  FinishStoredEvent(line, 12, 1.5, &out);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back(), '\n');
+  EXPECT_EQ(out.find('\n'), out.size() - 1);
+  EXPECT_NE(out.find(R"("sessionFatigue":12})"), std::string::npos) << out;
+  const std::string_view tail = R"("pipelineStage":"build","_predictionDelta":1.5})"
+                                "\n";
+  ASSERT_GE(out.size(), tail.size());
+  EXPECT_EQ(std::string_view(out).substr(out.size() - tail.size()), tail) << out;
+
+  simdjson::dom::element doc = ParseOutput(out.substr(0, out.size() - 1));
+  int64_t fatigue = 0;
+  EXPECT_EQ(doc["meta"]["sessionFatigue"].get_int64().get(fatigue), simdjson::SUCCESS);
+  EXPECT_EQ(fatigue, 12);
+  double delta = 0;
+  EXPECT_EQ(doc["_predictionDelta"].get_double().get(delta), simdjson::SUCCESS);
+  EXPECT_DOUBLE_EQ(delta, 1.5);
+  std::string_view kind;
+  EXPECT_EQ(doc["kind"].get_string().get(kind), simdjson::SUCCESS);
+  EXPECT_EQ(kind, "feedback");
+  // The input's own _predictionDelta and _junk are gone; only the computed one remains.
+  EXPECT_EQ(out.find("_junk"), std::string::npos);
+  EXPECT_EQ(out.find("_predictionDelta"), out.rfind("_predictionDelta"));
+  EXPECT_EQ(out.find("99"), std::string::npos);
+  EXPECT_EQ(out.find("night"), std::string::npos);
+  EXPECT_EQ(out.find("sunday"), std::string::npos);
+}
+
+TEST_F(EnrichStored, FinishWithoutPredictionOnlyReplacesFatigue) {
+  StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
+  std::string out;
+  FinishStoredEvent(line, 1234567, std::nullopt, &out);
+  std::string expected = line.text;
+  expected.replace(line.fatigue_at, 1, "1234567");
+  EXPECT_EQ(out, expected + "\n");
+  simdjson::dom::element doc = ParseOutput(expected);
+  int64_t fatigue = 0;
+  EXPECT_EQ(doc["meta"]["sessionFatigue"].get_int64().get(fatigue), simdjson::SUCCESS);
+  EXPECT_EQ(fatigue, 1234567);
+  EXPECT_EQ(out.find("_predictionDelta"), std::string::npos);
+}
+
+TEST_F(EnrichStored, NegativeAndRoundedPredictionDeltaIsValidJson) {
+  StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
+  std::string out;
+  FinishStoredEvent(line, 3, -1.0 / 3.0, &out);
+  EXPECT_NE(out.find(R"(,"_predictionDelta":-0.333333})"), std::string::npos) << out;
+  simdjson::dom::element doc = ParseOutput(out.substr(0, out.size() - 1));
+  double delta = 0;
+  EXPECT_EQ(doc["_predictionDelta"].get_double().get(delta), simdjson::SUCCESS);
+  EXPECT_DOUBLE_EQ(delta, -0.333333);
+
+  std::string whole;
+  FinishStoredEvent(line, 3, 2.0, &whole);
+  simdjson::dom::element doc2 = ParseOutput(whole.substr(0, whole.size() - 1));
+  EXPECT_EQ(doc2["_predictionDelta"].get_double().get(delta), simdjson::SUCCESS);
+  EXPECT_DOUBLE_EQ(delta, 2.0);
+}
+
+TEST_F(EnrichStored, FinishAppendsToWhatIsAlreadyInTheBuffer) {
+  StoredLine line = Write(R"({"kind":"outcome","bead_id":"b"})", Base("outcome"));
+  std::string out = "previous line\n";
+  FinishStoredEvent(line, 0, std::nullopt, &out);
+  EXPECT_EQ(out, "previous line\n" + line.text + "\n");
+}
+
+TEST_F(EnrichStored, EventWithoutMetaHasNoFatiguePlaceholder) {
+  StoredLine line =
+      Write(R"({"bead_id":"b","kind":"outcome","success":true,"files_touched":["a","b"],)"
+            R"("duration_ms":1.25,"error_count":0,"_x":1})",
+            Base("outcome"));
+  EXPECT_EQ(line.fatigue_at, std::string::npos);
+  EXPECT_EQ(line.text, std::string(R"({"kind":"outcome","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","bead_id":"b","success":true,"files_touched":["a","b"],)"
+                           R"("duration_ms":1.25,"error_count":0})");
+  std::string out;
+  FinishStoredEvent(line, 0, std::nullopt, &out);
+  EXPECT_EQ(out, line.text + "\n");
+}
+
+TEST_F(EnrichStored, GeneratedIdAndTimestampReplaceTheInputOnes) {
+  StoredLine line = Write(
+      R"({"kind":"loop","id":"00000000-0000-7000-8000-000000000000","timestamp":"2025-07-11 09:30:00Z","loop_id":"l"})",
+      Base("loop"));
+  EXPECT_EQ(line.text, std::string(R"({"kind":"loop","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs + R"(","loop_id":"l"})");
+}
+
+TEST_F(EnrichStored, FreeTextWithoutAnalysisIsCopied) {
+  Enrichment e = Base("feedback");
+  e.time_of_day = "night";
+  e.day_of_week = "monday";
+  StoredLine line =
+      Write(R"({"kind":"feedback","freeText":{"liked":"a"},"meta":{"timeToDecisionMs":1}})", e);
+  EXPECT_EQ(line.text, std::string(R"({"kind":"feedback","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","freeText":{"liked":"a"},"meta":{"timeToDecisionMs":1,)"
+                           R"("timeOfDay":"night","dayOfWeek":"monday","sessionFatigue":0}})");
+}
+
+TEST_F(EnrichStored, RewardSignalValueIsReplacedByTheComputedOneAtTheEnd) {
+  Enrichment e = Base("reward");
+  e.signal_value = 1.0 / 3.0;
+  StoredLine line = Write(R"({"kind":"reward","signal_type":"iteration_count","signal_value":null,)"
+                          R"("raw_value":3,"source":"automatic"})",
+                          e);
+  EXPECT_EQ(line.text, std::string(R"({"kind":"reward","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","signal_type":"iteration_count","raw_value":3,)"
+                           R"("source":"automatic","signal_value":0.333333})");
+}
+
+TEST_F(EnrichStored, RewardWithGivenSignalValueKeepsItInPlace) {
+  StoredLine line =
+      Write(R"({"kind":"reward","signal_type":"x","signal_value":0.25,"source":"human"})",
+            Base("reward"));
+  EXPECT_EQ(line.text, std::string(R"({"kind":"reward","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","signal_type":"x","signal_value":0.25,"source":"human"})");
+}
+
+TEST_F(EnrichStored, CorrectionGetsItsCategoryAndDropsAGivenOne) {
+  Enrichment e = Base("correction");
+  e.correction_category = "style";
+  StoredLine line =
+      Write(R"({"kind":"correction","_category":"content","correction_type":"formatting",)"
+            R"("original":"a","corrected":"b","context":{"_keep":true,"n":[1,{"m":null}]}})",
+            e);
+  EXPECT_EQ(line.text, std::string(R"({"kind":"correction","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","correction_type":"formatting","original":"a","corrected":"b",)"
+                           R"("context":{"_keep":true,"n":[1,{"m":null}]},"_category":"style"})");
+}
+
+TEST_F(EnrichStored, StringsAreEscapedInTheStoredLine) {
+  StoredLine line = Write(R"({"kind":"correction","original":"say \"hi\"\n","corrected":"é\\"})",
+                          Base("correction"));
+  std::string out;
+  FinishStoredEvent(line, 0, std::nullopt, &out);
+  simdjson::dom::element doc = ParseOutput(out.substr(0, out.size() - 1));
+  std::string_view original, corrected;
+  EXPECT_EQ(doc["original"].get_string().get(original), simdjson::SUCCESS);
+  EXPECT_EQ(original, "say \"hi\"\n");
+  EXPECT_EQ(doc["corrected"].get_string().get(corrected), simdjson::SUCCESS);
+  EXPECT_EQ(corrected, "é\\");
+}
+
+}  // namespace
+}  // namespace kaizen::ingest
