@@ -1,7 +1,9 @@
 // `kaizen gen` and `kaizen demo`.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "cli/commands.h"
@@ -15,22 +17,35 @@ int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file) {
   GenOptions options;
   options.events = events;
   options.seed = seed;
-  std::string out;
-  GenerateHistory(options, &out);
-  if (out_file.empty() || out_file == "-") {
-    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
-      fmt::print(stderr, "kaizen gen: cannot write to standard output\n");
-      return kExitSystem;
-    }
-    return kExitOk;
-  }
-  Status s = store::DefaultFileSystem()->WriteFileAtomic(out_file, out, /*durable=*/false);
-  if (!s.ok()) {
-    fmt::print(stderr, "kaizen gen: {}\n", s.message());
+  const bool to_stdout = out_file.empty() || out_file == "-";
+  // Streamed in pieces: a million events are ~800 MB that need not sit in memory at once.
+  std::string tmp = out_file + ".tmp";
+  std::FILE* out = to_stdout ? stdout : std::fopen(tmp.c_str(), "wb");
+  if (out == nullptr) {
+    fmt::print(stderr, "kaizen gen: cannot write {}: {}\n", tmp, std::strerror(errno));
     return kExitSystem;
   }
-  fmt::print(stderr, "wrote {} events ({:.1f} MB) to {}\n", events,
-             static_cast<double>(out.size()) / 1e6, out_file);
+  bool ok = true;
+  uint64_t bytes = 0;
+  GenerateHistory(options, 1 << 20, [&](std::string_view piece) {
+    ok = ok && std::fwrite(piece.data(), 1, piece.size(), out) == piece.size();
+    bytes += piece.size();
+  });
+  ok = std::fflush(out) == 0 && ok;
+  if (!to_stdout) {
+    ok = std::fclose(out) == 0 && ok;
+    ok = ok && std::rename(tmp.c_str(), out_file.c_str()) == 0;
+    if (!ok) std::remove(tmp.c_str());
+  }
+  if (!ok) {
+    fmt::print(stderr, "kaizen gen: cannot write {}: {}\n",
+               to_stdout ? "standard output" : out_file, std::strerror(errno));
+    return kExitSystem;
+  }
+  if (!to_stdout) {
+    fmt::print(stderr, "wrote {} events ({:.1f} MB) to {}\n", events,
+               static_cast<double>(bytes) / 1e6, out_file);
+  }
   return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/input.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,9 +21,15 @@ Result<simdjson::padded_string> ReadInput(const std::string& file) {
     }
     return simdjson::padded_string(data);
   }
+  struct stat st;
+  if (::stat(file.c_str(), &st) != 0) {
+    return IoError("cannot read " + file + ": " + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) return IoError("cannot read " + file + ": it is a directory");
+  errno = 0;
   simdjson::padded_string data;
   if (simdjson::padded_string::load(file).get(data) != simdjson::SUCCESS) {
-    return IoError("cannot read " + file + ": " + std::strerror(errno ? errno : ENOENT));
+    return IoError("cannot read " + file + ": " + (errno ? std::strerror(errno) : "read failed"));
   }
   return data;
 }

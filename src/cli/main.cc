@@ -72,9 +72,15 @@ int main(int argc, char** argv) {
       app.add_subcommand("demo", "generate, import, verify and summarize a history in the home");
   add_common(demo, false, false);
 
-  auto* schema = app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
+  auto* schema =
+      app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 prints the message (or the help); kaizen's usage errors all exit 2.
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
 
   if (record->parsed()) return RecordCommand(c, kind, file, reject);
   if (import->parsed()) return ImportCommand(c, files, reject);

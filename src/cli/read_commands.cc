@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/derived_files.h"
+#include "cli/json_text.h"
 #include "model/event_kind.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
@@ -68,9 +69,9 @@ int StatsCommand(const Common& c) {
     a.pop_back();
     r.pop_back();
     fmt::print(
-        "{{\"home\":\"{}\",\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
+        "{{\"home\":{},\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
         "\"rolling30d\":{}}}\n",
-        c.home, builder.events(), files->size(), bytes, a, r);
+        JsonQuote(c.home), builder.events(), files->size(), bytes, a, r);
     return kExitOk;
   }
   fmt::print("home        {}\n", c.home);

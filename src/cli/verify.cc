@@ -7,6 +7,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/derived_files.h"
+#include "cli/json_text.h"
 #include "ingest/ingest_state.h"
 #include "ingest/validate.h"
 #include "model/timestamp.h"
@@ -91,21 +92,9 @@ int VerifyCommand(const Common& c) {
   if (c.json) {
     std::string out = fmt::format("{{\"events\":{},\"files\":{},\"ok\":{},\"repairs\":[", events,
                                   files->size(), problems.empty() ? "true" : "false");
-    auto quote = [](const std::string& s) {
-      std::string q = "\"";
-      for (char ch : s) {
-        if (ch == '"' || ch == '\\') q += '\\';
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          q += ' ';
-          continue;
-        }
-        q += ch;
-      }
-      return q + "\"";
-    };
-    for (size_t i = 0; i < repairs.size(); ++i) out += (i ? "," : "") + quote(repairs[i]);
+    for (size_t i = 0; i < repairs.size(); ++i) out += (i ? "," : "") + JsonQuote(repairs[i]);
     out += "],\"problems\":[";
-    for (size_t i = 0; i < problems.size(); ++i) out += (i ? "," : "") + quote(problems[i]);
+    for (size_t i = 0; i < problems.size(); ++i) out += (i ? "," : "") + JsonQuote(problems[i]);
     out += "]}";
     fmt::print("{}\n", out);
   } else {

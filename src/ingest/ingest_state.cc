@@ -125,21 +125,20 @@ void IngestState::Clear() {
 }
 
 Status IngestCache::Reset() {
-  state_.Clear();
-  journal_applied_ = 0;
-  covered_.clear();
+  Forget();
+  generation_ = 0;  // the next watermark starts a new generation
   KZ_RETURN_IF_ERROR(log_->fs()->Remove(store::PathIn(log_->home(), kWatermark)));
   return log_->fs()->Remove(store::PathIn(log_->home(), kJournal));
 }
 
-Status IngestCache::ReadWatermark(uint64_t* journal_bytes, std::map<std::string, uint64_t>* covered,
-                                  bool* found) {
+Status IngestCache::ReadWatermark(uint64_t* generation, uint64_t* journal_bytes,
+                                  std::map<std::string, uint64_t>* covered, bool* found) {
   const std::string path = store::PathIn(log_->home(), kWatermark);
   *found = false;
   if (!log_->fs()->Exists(path)) return Status::Ok();
   KZ_ASSIGN_OR_RETURN(std::string text, log_->fs()->ReadFrom(path, 0));
   std::map<std::string, uint64_t> result;
-  uint64_t journal = 0;
+  uint64_t journal = 0, gen = 0;
   bool magic = false;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -158,11 +157,14 @@ Status IngestCache::ReadWatermark(uint64_t* journal_bytes, std::map<std::string,
     std::string key(line.substr(0, sp));
     if (key == "journal") {
       journal = value;
+    } else if (key == "generation") {
+      gen = value;
     } else {
       result[key] = value;
     }
   }
   if (!magic) return Status::Ok();
+  *generation = gen;
   *journal_bytes = journal;
   *covered = std::move(result);
   *found = true;
@@ -170,7 +172,11 @@ Status IngestCache::ReadWatermark(uint64_t* journal_bytes, std::map<std::string,
 }
 
 Status IngestCache::WriteWatermark() {
-  std::string text = fmt::format("{}\njournal {}\n", kWatermarkMagic, journal_applied_);
+  while (generation_ == 0) {
+    generation_ = (uint64_t{randombytes_random()} << 32) | randombytes_random();
+  }
+  std::string text = fmt::format("{}\ngeneration {}\njournal {}\n", kWatermarkMagic, generation_,
+                                 journal_applied_);
   for (const auto& [file, size] : covered_) text += fmt::format("{} {}\n", file, size);
   // Derived data: no fsync. A stale watermark only makes the next open rescan more raw bytes.
   return log_->fs()->WriteFileAtomic(store::PathIn(log_->home(), kWatermark), text, false);
@@ -192,10 +198,15 @@ Status IngestCache::AppendJournal(const std::vector<CacheRecord>& records) {
 Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
   KZ_RETURN_IF_ERROR(log_->EnsureLayout());
   for (int attempt = 0; attempt < 2; ++attempt) {
-    uint64_t wm_journal = 0;
+    uint64_t wm_generation = 0, wm_journal = 0;
     std::map<std::string, uint64_t> wm_covered;
     bool found = false;
-    KZ_RETURN_IF_ERROR(ReadWatermark(&wm_journal, &wm_covered, &found));
+    KZ_RETURN_IF_ERROR(ReadWatermark(&wm_generation, &wm_journal, &wm_covered, &found));
+    if (found && wm_generation != generation_) {
+      // Another process rebuilt the cache: what this one folded in may no longer match it.
+      if (generation_ != 0) Forget();
+      generation_ = wm_generation;
+    }
     const std::string journal_path = store::PathIn(log_->home(), kJournal);
     uint64_t journal_size =
         log_->fs()->Exists(journal_path) ? log_->fs()->FileSize(journal_path).value() : 0;

@@ -102,13 +102,16 @@ class IngestCache {
   IngestState& state() { return state_; }
 
  private:
-  Status ReadWatermark(uint64_t* journal_bytes, std::map<std::string, uint64_t>* covered,
-                       bool* found);
+  Status ReadWatermark(uint64_t* generation, uint64_t* journal_bytes,
+                       std::map<std::string, uint64_t>* covered, bool* found);
   Status WriteWatermark();
   Status AppendJournal(const std::vector<CacheRecord>& records);
 
   store::RawLog* log_;
   IngestState state_;
+  // Changes whenever the cache is rebuilt (by any process): a rebuilt journal can have the same
+  // size but another order, so offsets into the old one mean nothing.
+  uint64_t generation_ = 0;
   uint64_t journal_applied_ = 0;             // bytes of the journal folded into state_
   std::map<std::string, uint64_t> covered_;  // raw file -> bytes the journal covers
 };

@@ -63,7 +63,7 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
     return;
   }
   if (auto err = parser.parse(raw.data(), raw.size(), false).get(event)) {
-    refuse("(event)", DescribeParseError(err));
+    refuse("(event)", DescribeParseError(err, raw));
     return;
   }
   EventFacts facts;

@@ -547,7 +547,19 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
   return std::move(v.errors);
 }
 
-std::string DescribeParseError(simdjson::error_code code) {
+static std::string DescribeParseErrorCode(simdjson::error_code code);
+
+std::string DescribeParseError(simdjson::error_code code, std::string_view text) {
+  std::string message = DescribeParseErrorCode(code);
+  const bool non_finite =
+      text.find("NaN") != std::string_view::npos || text.find("Infinity") != std::string_view::npos;
+  if (non_finite && message.find("NaN") == std::string::npos) {
+    message += " (NaN and Infinity are not JSON numbers)";
+  }
+  return message;
+}
+
+static std::string DescribeParseErrorCode(simdjson::error_code code) {
   switch (code) {
     case simdjson::DEPTH_ERROR:
       return fmt::format("is nested deeper than the limit of {} levels", model::kMaxDepth);

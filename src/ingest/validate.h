@@ -64,7 +64,8 @@ struct ValidateOptions {
 std::vector<FieldError> ValidateEvent(simdjson::dom::element event, const ValidateOptions& options,
                                       EventFacts* facts);
 
-// A parse failure from simdjson, phrased for a person.
-std::string DescribeParseError(simdjson::error_code code);
+// A parse failure from simdjson, phrased for a person; `text` (the input) adds a hint when it
+// holds NaN or Infinity, which JSON does not allow.
+std::string DescribeParseError(simdjson::error_code code, std::string_view text = {});
 
 }  // namespace kaizen::ingest
