@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <charconv>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -22,12 +22,11 @@ constexpr int64_t kSecond = 1000;
 constexpr int64_t kMinute = 60 * kSecond;
 constexpr int64_t kHour = 60 * kMinute;
 constexpr int64_t kDay = 24 * kHour;
-constexpr uint32_t kNone = ~0u;
 
 // ---- Randomness ------------------------------------------------------------------------------
 
-// xoshiro256** seeded through splitmix64: fast, and the same stream on every platform, which
-// std::mt19937 + std::*_distribution do not promise.
+// xoshiro256** seeded through splitmix64: fast, and fully specified, which the output of
+// std::*_distribution is not (it differs between standard libraries).
 class Rng {
  public:
   explicit Rng(uint64_t seed) {
@@ -131,107 +130,144 @@ class Rng {
 };
 
 double Clamp(double v, double lo, double hi) { return std::min(hi, std::max(lo, v)); }
+// Half away from zero, like std::llround, without the call into libm.
+int64_t Round(double x) { return static_cast<int64_t>(x < 0 ? x - 0.5 : x + 0.5); }
 
 // ---- JSON ------------------------------------------------------------------------------------
 
+// Copies a short piece with fixed-size moves: most pieces are a few bytes, and a call into libc's
+// memcpy per piece costs more than the copy.
+[[gnu::always_inline]] inline char* Copy(char* to, std::string_view s) {
+  const char* from = s.data();
+  size_t n = s.size();
+  if (n > 64) {
+    std::memcpy(to, from, n);
+    return to + n;
+  }
+  for (; n >= 8; n -= 8, from += 8, to += 8) std::memcpy(to, from, 8);
+  if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else if (n > 0) {
+    to[0] = from[0];
+    to[n / 2] = from[n / 2];
+    to[n - 1] = from[n - 1];
+  }
+  return to + n;
+}
+
 // Writes through a raw pointer into a buffer that the generator keeps at least kMaxLineBytes
 // ahead of the cursor, so no write checks capacity: a million events are several hundred MB, and
-// per-character bounds checks or a DOM would dominate the run time.
+// per-character bounds checks or a DOM would dominate the run time. Every method works on a local
+// copy of the cursor: a store through char* may alias any member, so writing through p_ directly
+// would reload and store it around every byte.
 class Json {
  public:
   void Reset(char* at) { p_ = at; }
   char* pos() const { return p_; }
 
   [[gnu::always_inline]] Json& Key(std::string_view k) {
-    if (!first_[depth_]) *p_++ = ',';
+    char* p = p_;
+    if (!first_[depth_]) *p++ = ',';
     first_[depth_] = false;
-    *p_++ = '"';
-    Put(k);
-    *p_++ = '"';
-    *p_++ = ':';
     after_key_ = true;
+    *p++ = '"';
+    p = Copy(p, k);
+    p[0] = '"';
+    p[1] = ':';
+    p_ = p + 2;
     return *this;
   }
-  void Object() {
-    Value();
-    *p_++ = '{';
-    Push();
-  }
-  void EndObject() {
-    *p_++ = '}';
-    --depth_;
-  }
-  void Array() {
-    Value();
-    *p_++ = '[';
-    Push();
-  }
-  void EndArray() {
-    *p_++ = ']';
-    --depth_;
-  }
+  [[gnu::always_inline]] void Object() { Open('{'); }
+  [[gnu::always_inline]] void EndObject() { Close('}'); }
+  [[gnu::always_inline]] void Array() { Open('['); }
+  [[gnu::always_inline]] void EndArray() { Close(']'); }
   void Str(std::string_view s) {
-    Value();
-    *p_++ = '"';
-    Escaped(s);
-    *p_++ = '"';
+    char* p = Value(p_);
+    *p++ = '"';
+    p = Escaped(p, s);
+    *p++ = '"';
+    p_ = p;
+  }
+  // A string from this file's own tables, which hold no character JSON must escape: skipping
+  // the check is a good part of the cost of writing a line.
+  [[gnu::always_inline]] void Lit(std::string_view s) {
+    assert(!NeedsEscaping(s));
+    char* p = Value(p_);
+    *p++ = '"';
+    p = Copy(p, s);
+    *p++ = '"';
+    p_ = p;
   }
   // A string assembled from pieces: BeginStr(), then Esc/Raw/RawNum/RawHex..., then EndStr().
-  void BeginStr() {
-    Value();
-    *p_++ = '"';
+  [[gnu::always_inline]] void BeginStr() {
+    char* p = Value(p_);
+    *p++ = '"';
+    p_ = p;
   }
-  void EndStr() { *p_++ = '"'; }
-  void Esc(std::string_view s) { Escaped(s); }
+  [[gnu::always_inline]] void EndStr() { *p_++ = '"'; }
+  void Esc(std::string_view s) { p_ = Escaped(p_, s); }
   // REQUIRES: no '"', '\\' or control characters (slugs, digits, fixed words).
-  void Raw(std::string_view s) { Put(s); }
+  [[gnu::always_inline]] void Raw(std::string_view s) { p_ = Copy(p_, s); }
   void Raw(std::initializer_list<std::string_view> parts) {
-    for (std::string_view s : parts) Put(s);
+    char* p = p_;
+    for (std::string_view s : parts) p = Copy(p, s);
+    p_ = p;
   }
+  // Decimal digits, zero-padded to `width`.
   void RawNum(uint64_t v, int width = 0) {
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    for (int pad = width - static_cast<int>(r.ptr - b); pad > 0; --pad) *p_++ = '0';
-    Put(std::string_view(b, static_cast<size_t>(r.ptr - b)));
+    char b[40];  // digits end at b[20]; a fixed 20-byte copy beats a variable one
+    int n = 0;
+    do {
+      b[19 - n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    char* p = p_;
+    for (int pad = width - n; pad > 0; --pad) *p++ = '0';
+    std::memcpy(p, b + 20 - n, 20);
+    p_ = p + n;
   }
-  void RawHex(uint64_t v, int digits) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (int i = digits - 1; i >= 0; --i) *p_++ = kHex[(v >> (4 * i)) & 15];
-  }
+  void RawHex(uint64_t v, int digits) { p_ = Hex(p_, v, digits); }
   void Int(int64_t v) {
-    Value();
-    p_ = std::to_chars(p_, p_ + 24, v).ptr;
+    char* p = Value(p_);
+    if (v < 0) {
+      *p++ = '-';
+      v = -v;
+    }
+    p_ = p;
+    RawNum(static_cast<uint64_t>(v));
   }
   // Fixed-point with trailing zeros dropped: 0.850 -> 0.85, 7.0 -> 7. REQUIRES: |v| < 1e12.
   // (std::to_chars with a precision costs hundreds of instructions per number.)
   void Num(double v, int decimals) {
     static constexpr std::array<int64_t, 7> kScale = {1, 10, 100, 1000, 10000, 100000, 1000000};
-    Value();
+    char* p = Value(p_);
     const double x = v * static_cast<double>(kScale[decimals]);
     int64_t scaled = static_cast<int64_t>(x < 0 ? x - 0.5 : x + 0.5);
     if (scaled < 0) {
-      *p_++ = '-';
+      *p++ = '-';
       scaled = -scaled;
     }
-    const int64_t whole = scaled / kScale[decimals];
+    p_ = p;
+    RawNum(static_cast<uint64_t>(scaled / kScale[decimals]));
+    p = p_;
     int64_t frac = scaled % kScale[decimals];
-    p_ = std::to_chars(p_, p_ + 24, whole).ptr;
-    if (frac == 0) return;
-    int digits = decimals;
-    while (frac % 10 == 0) {
-      frac /= 10;
-      --digits;
+    if (frac != 0) {
+      int digits = decimals;
+      while (frac % 10 == 0) {
+        frac /= 10;
+        --digits;
+      }
+      *p++ = '.';
+      for (int i = digits - 1; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+      p += digits;
     }
-    *p_++ = '.';
-    for (int i = digits - 1; i >= 0; --i, frac /= 10) p_[i] = static_cast<char>('0' + frac % 10);
-    p_ += digits;
+    p_ = p;
   }
-  void Bool(bool v) {
-    Value();
-    Put(v ? std::string_view("true") : std::string_view("false"));
+  [[gnu::always_inline]] void Bool(bool v) {
+    p_ = Copy(Value(p_), v ? std::string_view("true") : std::string_view("false"));
   }
   void Timestamp(int64_t unix_ms) {
-    Value();
     // Most consecutive events fall on the same day: reuse its calendar date.
     const int64_t day = unix_ms >= 0 ? unix_ms / kDay : (unix_ms - kDay + 1) / kDay;
     if (day != cached_day_) {
@@ -243,9 +279,10 @@ class Json {
       cached_day_ = day;
     }
     const int64_t ms = unix_ms - day * kDay;
-    *p_++ = '"';
-    std::memcpy(p_, date_, 11);
-    char* t = p_ + 11;
+    char* p = Value(p_);
+    *p++ = '"';
+    std::memcpy(p, date_, 11);
+    char* t = p + 11;
     std::memcpy(t, "00:00:00.000Z\"", 14);
     Digits(t, static_cast<int>(ms / kHour), 2);
     Digits(t + 3, static_cast<int>(ms / kMinute % 60), 2);
@@ -263,14 +300,13 @@ class Json {
       }
       return t;
     }();
-    Value();
-    *p_++ = '"';
-    for (size_t i = 0; i < 16; ++i) {
-      if (i == 4 || i == 6 || i == 8 || i == 10) *p_++ = '-';
-      std::memcpy(p_, &kPairs[2 * u.bytes[i]], 2);
-      p_ += 2;
-    }
-    *p_++ = '"';
+    // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx": byte i goes to kAt[i].
+    static constexpr std::array<uint8_t, 16> kAt = {1,  3,  5,  7,  10, 12, 15, 17,
+                                                    20, 22, 25, 27, 29, 31, 33, 35};
+    char* p = Value(p_);
+    std::memcpy(p, "\"------------------------------------\"", 38);
+    for (size_t i = 0; i < 16; ++i) std::memcpy(p + kAt[i], &kPairs[2 * u.bytes[i]], 2);
+    p_ = p + 38;
   }
   void EndLine() { *p_++ = '\n'; }
 
@@ -278,43 +314,63 @@ class Json {
   static void Digits(char* at, int v, int n) {
     for (int i = n - 1; i >= 0; --i, v /= 10) at[i] = static_cast<char>('0' + v % 10);
   }
-  // Most pieces are a few bytes: fixed-size moves beat a call into libc's memcpy.
-  [[gnu::always_inline]] void Put(std::string_view s) {
-    const char* from = s.data();
-    size_t n = s.size();
-    if (n > 64) {
-      std::memcpy(p_, from, n);
-      p_ += n;
-      return;
-    }
-    for (; n >= 8; n -= 8, from += 8, p_ += 8) std::memcpy(p_, from, 8);
-    if (n >= 4) {
-      std::memcpy(p_, from, 4);
-      std::memcpy(p_ + n - 4, from + n - 4, 4);
-    } else if (n > 0) {
-      p_[0] = from[0];
-      p_[n / 2] = from[n / 2];
-      p_[n - 1] = from[n - 1];
-    }
-    p_ += n;
+  static char* Hex(char* p, uint64_t v, int digits) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; --i) *p++ = kHex[(v >> (4 * i)) & 15];
+    return p;
   }
-  void Value() {
+  // The separator before a value: none after a key, a comma between array elements.
+  [[gnu::always_inline]] char* Value(char* p) {
     if (after_key_) {
       after_key_ = false;
-      return;
+      return p;
     }
     if (depth_ > 0) {
-      if (!first_[depth_]) *p_++ = ',';
+      if (!first_[depth_]) *p++ = ',';
       first_[depth_] = false;
     }
+    return p;
   }
-  void Push() { first_[++depth_] = true; }
-  void Escaped(std::string_view s) {
-    if (!NeedsEscaping(s)) {
-      Put(s);
-      return;
+  [[gnu::always_inline]] void Open(char c) {
+    char* p = Value(p_);
+    *p++ = c;
+    p_ = p;
+    first_[++depth_] = true;
+  }
+  [[gnu::always_inline]] void Close(char c) {
+    *p_++ = c;
+    --depth_;
+  }
+  static char* Escaped(char* p, std::string_view s) {
+    if (!NeedsEscaping(s)) return Copy(p, s);
+    for (char ch : s) {
+      const unsigned char c = static_cast<unsigned char>(ch);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        *p++ = ch;
+        continue;
+      }
+      *p++ = '\\';
+      switch (c) {
+        case '"':
+          *p++ = '"';
+          break;
+        case '\\':
+          *p++ = '\\';
+          break;
+        case '\n':
+          *p++ = 'n';
+          break;
+        case '\t':
+          *p++ = 't';
+          break;
+        default:
+          *p++ = 'u';
+          *p++ = '0';
+          *p++ = '0';
+          p = Hex(p, c, 2);
+      }
     }
-    for (char c : s) EscapedChar(c);
+    return p;
   }
   // Generated text almost never needs escaping: test eight bytes at a time for '"', '\\' and
   // control characters. A word with none of them has no bit set (the borrow trick can only
@@ -342,31 +398,6 @@ class Json {
     }
     std::memcpy(&v, d + n - 8, 8);
     return (found | special(v)) != 0;
-  }
-  void EscapedChar(char ch) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      *p_++ = ch;
-      return;
-    }
-    *p_++ = '\\';
-    switch (c) {
-      case '"':
-        *p_++ = '"';
-        break;
-      case '\\':
-        *p_++ = '\\';
-        break;
-      case '\n':
-        *p_++ = 'n';
-        break;
-      case '\t':
-        *p_++ = 't';
-        break;
-      default:
-        Put("u00");
-        RawHex(c, 2);
-    }
   }
 
   char* p_ = nullptr;
@@ -414,8 +445,8 @@ constexpr std::array<std::string_view, kDimCount> kDimNames = {"code-quality",
 
 // The agent's mean quality per dimension on day 0 and at the end of the history. Error handling
 // and security start worst and improve most: that is what the reviewers push hardest on.
-constexpr std::array<double, kDimCount> kQualityStart = {5.8, 5.5, 5.5, 5.0, 5.1, 6.0, 4.5,
-                                                         6.2, 5.3, 6.0, 6.0, 5.6, 5.8};
+constexpr std::array<double, kDimCount> kQualityStart = {5.5, 5.2, 5.2, 4.7, 4.8, 5.7, 4.2,
+                                                         5.9, 5.0, 5.7, 5.7, 5.3, 5.5};
 constexpr std::array<double, kDimCount> kQualityEnd = {7.4, 6.8, 7.0, 7.3, 7.1, 7.2, 7.7,
                                                        7.0, 7.5, 6.6, 7.6, 7.4, 7.2};
 
@@ -515,15 +546,19 @@ struct Reviewer {
   double approve_at;                     // mean score from which the reviewer approves
   double ttd_scale;                      // how long this reviewer deliberates
   double scroll;                         // how much of a work product this reviewer reads
-  std::array<double, 24> weekday_hours;  // when this reviewer reviews (relative intensity)
+  std::array<double, 24> weekday_hours;  // when this reviewer reviews: intensity per UTC hour
   double weekend;
   std::vector<std::string_view> notes_negative, notes_positive;
 };
 
-std::array<double, 24> Hours(std::initializer_list<std::pair<int, double>> set, double rest = 0) {
+// `w` for the hours from..to (inclusive), `rest` elsewhere, then the exceptions.
+std::array<double, 24> Hours(int from, int to, double w,
+                             std::initializer_list<std::pair<int, double>> except = {},
+                             double rest = 0) {
   std::array<double, 24> h;
   h.fill(rest);
-  for (auto [hour, w] : set) h[hour] = w;
+  for (int hour = from; hour <= to; ++hour) h[hour] = w;
+  for (auto [hour, x] : except) h[hour] = x;
   return h;
 }
 
@@ -541,20 +576,8 @@ const std::vector<Reviewer>& Reviewers() {
         6.8,
         1.2,
         0.85,
-        Hours({{8, 0.6},
-               {9, 1.6},
-               {10, 1.7},
-               {11, 1.2},
-               {12, 0.4},
-               {13, 0.8},
-               {14, 1.5},
-               {15, 1.5},
-               {16, 1.0},
-               {17, 0.6},
-               {18, 0.2},
-               {19, 0.15},
-               {20, 0.15},
-               {21, 0.1}}),
+        {0,   0,   0,   0,   0,   0,   0,   0,    0.6,  1.6, 1.7, 1.2,
+         0.4, 0.8, 1.5, 1.5, 1.0, 0.6, 0.2, 0.15, 0.15, 0.1, 0,   0},
         0.05,
         {"Error handling is the first thing I read, and it is not there yet.",
          "Not shippable without retries and specific error types.",
@@ -572,7 +595,7 @@ const std::vector<Reviewer>& Reviewers() {
             6.3,
             1.0,
             0.7,
-            Hours({{9, 0.5}, {19, 0.3}}, 1.0),
+            Hours(10, 18, 1.0, {{9, 0.5}, {19, 0.3}}),
             0.03,
             {"Names and docs are how the next person understands this.",
              "Please document the environment variables before this goes out.",
@@ -580,9 +603,6 @@ const std::vector<Reviewer>& Reviewers() {
              "The README should answer the first three questions a new user has."},
             {"Reads well, thanks for the clear docs.", "Easy to follow, good naming throughout.",
              "Exactly the level of documentation I want to see."}};
-    // Clear the morning hours the default fill set for maria.
-    for (int h = 0; h < 9; ++h) v[1].weekday_hours[h] = 0;
-    for (int h = 20; h < 24; ++h) v[1].weekday_hours[h] = 0;
     v[2] = {"sam",
             0.22,
             Bit(kDesignAesthetics) | Bit(kDesignUx) | Bit(kArchitecture) | Bit(kCreativity),
@@ -594,46 +614,30 @@ const std::vector<Reviewer>& Reviewers() {
             6.5,
             1.1,
             0.6,
-            Hours({{12, 0.6},
-                   {13, 1.0},
-                   {14, 1.0},
-                   {15, 1.0},
-                   {16, 1.0},
-                   {17, 1.0},
-                   {18, 0.9},
-                   {19, 0.9},
-                   {20, 0.8},
-                   {21, 0.5},
-                   {22, 0.2}}),
+            {0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+             0.6, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.9, 0.8, 0.5, 0.2, 0},
             0.15,
             {"The layout needs another pass.", "The structure fights the use case.",
              "Let's rethink the component boundaries.", "Too much going on visually; simplify."},
             {"Clean design, nice work.", "Good separation, easy to extend.",
              "Calm, professional look. Ship it."}};
-    v[3] = {"priya",
-            0.18,
-            Bit(kTestCoverage) | Bit(kPerformance) | Bit(kCompleteness),
-            {0.1f, 0.1f, 0.1f, -0.8f, 0.1f, 0.1f, 0.1f, -0.4f, 0.1f, 0.1f, -0.2f, 0.1f, 0.1f},
-            {{kTestCoverage, 5, kNeedsWork, 0.9},
-             {kPerformance, 4, kNeedsWork, 0.7},
-             {kErrorHandling, 5, kRejected, 0.9}},
-            6.5,
-            0.9,
-            0.75,
-            Hours({{7, 0.8},
-                   {8, 1.2},
-                   {9, 1.2},
-                   {10, 1.2},
-                   {11, 1.2},
-                   {12, 0.5},
-                   {13, 1.2},
-                   {14, 1.0},
-                   {15, 0.6}}),
-            0.02,
-            {"Show me the test for the failure path.", "Needs tests before I can approve this.",
-             "Performance will bite us at scale."},
-            {"Well tested, good job.", "Tests cover the edge cases I care about.",
-             "Fast and well covered."}};
+    v[3] = {
+        "priya",
+        0.18,
+        Bit(kTestCoverage) | Bit(kPerformance) | Bit(kCompleteness),
+        {0.1f, 0.1f, 0.1f, -0.8f, 0.1f, 0.1f, 0.1f, -0.4f, 0.1f, 0.1f, -0.2f, 0.1f, 0.1f},
+        {{kTestCoverage, 5, kNeedsWork, 0.9},
+         {kPerformance, 4, kNeedsWork, 0.7},
+         {kErrorHandling, 5, kRejected, 0.9}},
+        6.5,
+        0.9,
+        0.75,
+        {0, 0, 0, 0, 0, 0, 0, 0.8, 1.2, 1.2, 1.2, 1.2, 0.5, 1.2, 1.0, 0.6, 0, 0, 0, 0, 0, 0, 0, 0},
+        0.02,
+        {"Show me the test for the failure path.", "Needs tests before I can approve this.",
+         "Performance will bite us at scale."},
+        {"Well tested, good job.", "Tests cover the edge cases I care about.",
+         "Fast and well covered."}};
     return v;
   }();
   return r;
@@ -801,7 +805,7 @@ constexpr std::array<std::string_view, 12> kPatternNames = {"Split by file type"
                                                             "Respect dependency chain"};
 // How often a subtask planned with the pattern succeeds: file-type splits cause reservation
 // conflicts (seed 002's anti-pattern example), feature splits with tests alongside rarely fail.
-constexpr std::array<double, 12> kPatternSuccess = {0.30, 0.74, 0.62, 0.86, 0.38, 0.82,
+constexpr std::array<double, 12> kPatternSuccess = {0.20, 0.74, 0.62, 0.86, 0.30, 0.82,
                                                     0.72, 0.88, 0.55, 0.60, 0.70, 0.84};
 
 struct Plan {
@@ -1088,7 +1092,7 @@ struct Item {  // one version of a work product
 
 struct Session {
   int64_t start = 0;
-  uint32_t number = 0, salt = 0;
+  uint32_t number = 0, salt = 0, date = 0;
   uint8_t reviewer = 0, size = 0;
   bool mobile = false;
 };
@@ -1105,6 +1109,7 @@ struct Subtask {
 
 struct CorrectionSession {
   int64_t start = 0;
+  uint32_t date = 0;
   uint8_t user = 0, project = 0, size = 0, model = 0;
 };
 
@@ -1166,6 +1171,7 @@ class Generator {
     buffer_ = std::make_unique<char[]>(chunk_bytes_ + kMaxLineBytes);
     w_.Reset(buffer_.get());
     span_ms_ = std::max<int64_t>(1, o.span_days) * kDay;
+    end_ms_ = o.start_unix_ms + span_ms_;
     const double per_ms = static_cast<double>(o.events) / static_cast<double>(span_ms_);
     const auto& reviewers = Reviewers();
     double mean_session = 0, weight = 0;
@@ -1185,35 +1191,9 @@ class Generator {
       const double natural_ms = 90.0 * kSecond;
       compress_[r] = Clamp(0.5 * (8.0 * kHour / std::max(per_day, 1e-9)) / natural_ms, 0.02, 1.0);
     }
-    agent_cal_ = Calendar(Hours({{7, 1.4},
-                                 {8, 1.4},
-                                 {9, 1.4},
-                                 {10, 1.4},
-                                 {11, 1.4},
-                                 {12, 1.4},
-                                 {13, 1.4},
-                                 {14, 1.4},
-                                 {15, 1.4},
-                                 {16, 1.4},
-                                 {17, 1.4},
-                                 {18, 1.4},
-                                 {19, 1.4}},
-                                0.35),
-                          0.6);
-    human_cal_ = Calendar(Hours({{8, 0.4},
-                                 {19, 0.4},
-                                 {9, 1},
-                                 {10, 1},
-                                 {11, 1},
-                                 {12, 1},
-                                 {13, 1},
-                                 {14, 1},
-                                 {15, 1},
-                                 {16, 1},
-                                 {17, 1},
-                                 {18, 1}}),
-                          0.1);
-    flat_cal_ = Calendar(Hours({}, 1.0), 1.0);
+    agent_cal_ = Calendar(Hours(7, 19, 1.4, {}, 0.35), 0.6);
+    human_cal_ = Calendar(Hours(9, 18, 1.0, {{8, 0.4}, {19, 0.4}}), 0.1);
+    flat_cal_ = Calendar(Hours(0, 23, 1.0), 1.0);
     work_gap_ = 1.0 / (kShareWork * per_ms);
     epic_gap_ = kSwarmLinesPerEpic / (kShareSwarm * per_ms);
     reward_gap_ = 1.0 / (kShareReward * per_ms);
@@ -1225,11 +1205,16 @@ class Generator {
   void Run() {
     if (options_.events == 0) return;
     const int64_t t0 = options_.start_unix_ms;
-    // The history opens with a work event, so even a one-line history is a sensible start and a
-    // ten-line one has something for its feedback to name.
-    Schedule(t0, kWorkStep);
+    now_ = t0;
+    // The history opens with a work event and its reviewer's first session, so even a short
+    // history shows the loop the engine learns from: work, then feedback naming it.
+    EmitWork(t0);
+    Schedule(Next(agent_cal_, t0, work_gap_), kWorkStep);
+    const int first = items_.front().reviewer;
     for (size_t r = 0; r < Reviewers().size(); ++r) {
-      Schedule(Next(reviewer_cal_[r], t0, session_gap_[r]), kSessionStep, static_cast<uint32_t>(r));
+      const double gap =
+          static_cast<int>(r) == first ? std::min(session_gap_[r], 1.0 * kHour) : session_gap_[r];
+      Schedule(Next(reviewer_cal_[r], t0, gap), kSessionStep, static_cast<uint32_t>(r));
     }
     Schedule(Next(agent_cal_, t0, epic_gap_), kEpicStep);
     Schedule(Next(flat_cal_, t0, reward_gap_), kRewardStep);
@@ -1307,16 +1292,29 @@ class Generator {
       // (and copying) a string of hundreds of MB.
       reserved_ = true;
       const double per_line = static_cast<double>(chunk.size()) / static_cast<double>(emitted_);
-      const double rest = static_cast<double>(options_.events - emitted_) * per_line * 1.05;
+      // Generously: later lines run longer than the first ones, and pages never written cost
+      // nothing.
+      const double rest = static_cast<double>(options_.events - emitted_) * per_line * 1.6;
       out_->reserve(out_->size() + chunk.size() + static_cast<size_t>(rest) + 4096);
     }
     out_->append(chunk);
   }
+  // Nothing is scheduled past the end of the span: a short history that ran long would otherwise
+  // drift towards (or past) the present, where the validator refuses timestamps.
   void Schedule(int64_t t, Step step, uint32_t a = 0, uint32_t b = 0) {
-    heap_.push({std::max(t, now_), seq_++, step, a, b});
+    heap_.push({std::clamp(t, now_, std::max(now_, end_ms_)), seq_++, step, a, b});
   }
   int64_t Next(const Calendar& cal, int64_t t, double mean_gap) {
-    return cal.Advance(t, rng_.Exp(mean_gap));
+    return cal.Advance(t, rng_.Exp(mean_gap) * Pace(t));
+  }
+  // With few events, chance alone can leave a history bunched in its first weeks or cut off
+  // early; this stretches or squeezes the gaps so the lines still spread over the whole span.
+  // Large histories keep their natural rhythm (weekends included), which the rates already hit.
+  double Pace(int64_t t) const {
+    if (options_.events >= 20000) return 1.0;
+    const double expected = (1.0 - Progress(t)) * static_cast<double>(options_.events);
+    const double remaining = static_cast<double>(options_.events - emitted_);
+    return Clamp(expected / std::max(1.0, remaining), 0.1, 10.0);
   }
   double Progress(int64_t t) const {
     return Clamp(static_cast<double>(t - options_.start_unix_ms) / static_cast<double>(span_ms_),
@@ -1329,15 +1327,16 @@ class Generator {
   }
   // Starts a line: kind, a v7 id for the timestamp, the timestamp. Returns the id.
   model::Uuid Begin(std::string_view kind, int64_t t) {
-    uint8_t random[16];
-    const uint64_t a = rng_.Next(), b = rng_.Next();
+    // RFC 9562 v7: 48-bit milliseconds big-endian, version 7, variant 10, the rest random.
+    model::Uuid id;
+    const uint64_t hi = (static_cast<uint64_t>(t) << 16) | 0x7000 | (rng_.Next() >> 52);
+    const uint64_t lo = (rng_.Next() >> 2) | (uint64_t{2} << 62);
     for (int i = 0; i < 8; ++i) {
-      random[i] = static_cast<uint8_t>(a >> (8 * i));
-      random[8 + i] = static_cast<uint8_t>(b >> (8 * i));
+      id.bytes[i] = static_cast<uint8_t>(hi >> (56 - 8 * i));
+      id.bytes[8 + i] = static_cast<uint8_t>(lo >> (56 - 8 * i));
     }
-    const model::Uuid id = model::MakeUuidV7(t, random);
     w_.Object();
-    w_.Key("kind").Str(kind);
+    w_.Key("kind").Lit(kind);
     w_.Key("id").Uuid(id);
     w_.Key("timestamp").Timestamp(t);
     return id;
@@ -1347,11 +1346,9 @@ class Generator {
     w_.EndLine();
     ++emitted_;
   }
-  void RawDate(int64_t t) {
+  static uint32_t Yyyymmdd(int64_t t) {
     const model::CivilTime c = model::ToCivil(t);
-    w_.RawNum(static_cast<uint64_t>(c.year), 4);
-    w_.RawNum(static_cast<uint64_t>(c.month), 2);
-    w_.RawNum(static_cast<uint64_t>(c.day), 2);
+    return static_cast<uint32_t>(c.year * 10000 + c.month * 100 + c.day);
   }
   void ProductId(const Item& it) {
     w_.BeginStr();
@@ -1379,15 +1376,17 @@ class Generator {
     return n ? sum / n : 6.0;
   }
 
-  // Buba's self-assessment: right on average about which work is better, but optimistic, and less
-  // so as calibration learns (seed 000: "90%+ raw -> 78% actual").
+  // Buba's self-assessment (seed 000): it ranks work roughly right but scores it
+  // high, and grows less optimistic as the history goes on.
   void Predict(Item* it, double p) {
     const double truth = ExpectedScore(*it) - 0.2;
     it->prediction =
         static_cast<float>(Clamp(truth + (1.1 - 0.7 * p) + 0.7 * rng_.Normal(), 1.0, 10.0));
-    const double approve = 1.0 / (1.0 + std::exp(-1.5 * (truth - 6.4)));
+    // Most optimistic in the middle: "50-69% raw -> 35% actual", "90%+ raw -> 78% actual".
+    const double approve = 1.0 / (1.0 + std::exp(-1.4 * (truth - 6.5)));
+    const double optimism = (0.36 - 0.2 * approve) * (1.0 - 0.4 * p);
     it->confidence =
-        static_cast<float>(Clamp(approve + (0.2 - 0.1 * p) + 0.08 * rng_.Normal(), 0.05, 0.98));
+        static_cast<float>(Clamp(approve + optimism + 0.06 * rng_.Normal(), 0.05, 0.98));
   }
 
   uint32_t NewItem(int64_t t, bool external, int reviewer) {
@@ -1457,7 +1456,7 @@ class Generator {
     const Server& s = kServers[it.server];
     const std::string_view domain = s.domains[it.domain];
     w_.Object();
-    w_.Key("type").Str(kTypes[it.type].name);
+    w_.Key("type").Lit(kTypes[it.type].name);
     w_.Key("id");
     ProductId(it);
     w_.Key("version").BeginStr();
@@ -1516,16 +1515,16 @@ class Generator {
     w_.RawHex(it.prompt_hash, 16);
     w_.EndStr();
     w_.Key("memorySnapshot").Array();
-    w_.Str("memory/feedback-patterns.md");
-    w_.Str("memory/quality-standards.md");
+    w_.Lit("memory/feedback-patterns.md");
+    w_.Lit("memory/quality-standards.md");
     w_.BeginStr();
     w_.Raw("memory/");
     w_.Raw(Reviewers()[it.reviewer].id);
     w_.Raw("-preferences.md");
     w_.EndStr();
-    if (Progress(it.created) > 0.3) w_.Str("memory/improvement-log.md");
+    if (Progress(it.created) > 0.3) w_.Lit("memory/improvement-log.md");
     w_.EndArray();
-    w_.Key("modelUsed").Str(kModels[it.model]);
+    w_.Key("modelUsed").Lit(kModels[it.model]);
     w_.Key("generationTimeMs").Int(it.generation_ms);
     w_.Key("iterationCount").Int(it.iterations);
     w_.EndObject();
@@ -1552,9 +1551,9 @@ class Generator {
     w_.Raw("buba-run-");
     w_.RawNum(agent_run_, 6);
     w_.EndStr();
-    w_.Key("pipelineStage").Str(kStages[it.stage]);
-    w_.Key("mcpServerType").Str(kServers[it.server].slug);
-    w_.Key("priority").Str(kPriorities[it.priority]);
+    w_.Key("pipelineStage").Lit(kStages[it.stage]);
+    w_.Key("mcpServerType").Lit(kServers[it.server].slug);
+    w_.Key("priority").Lit(kPriorities[it.priority]);
     End();
     pending_[it.reviewer].push_back(idx);
     recent_work_[recent_work_count_++ % recent_work_.size()] = idx;
@@ -1565,6 +1564,7 @@ class Generator {
   void StartSession(int64_t t, int reviewer) {
     Session s;
     s.start = t;
+    s.date = Yyyymmdd(t);
     s.number = ++session_count_;
     s.salt = static_cast<uint32_t>(rng_.Next() & 0xFFFFFF);
     s.reviewer = static_cast<uint8_t>(reviewer);
@@ -1644,7 +1644,7 @@ class Generator {
     for (int d = 0; d < kDimCount; ++d) {
       if (!(chosen & (1u << d))) continue;
       score[d] =
-          static_cast<int>(Clamp(std::lround(it.q[d] + rv.bias[d] + noise * rng_.Normal()), 1, 10));
+          static_cast<int>(Clamp(Round(it.q[d] + rv.bias[d] + noise * rng_.Normal()), 1, 10));
       dims[n_scores++] = d;
       sum += score[d];
     }
@@ -1696,7 +1696,7 @@ class Generator {
     w_.Raw("sess-");
     w_.Raw(rv.id);
     w_.Raw("-");
-    RawDate(s.start);
+    w_.RawNum(s.date, 8);
     w_.Raw("-");
     w_.RawNum(s.number, 5);
     w_.EndStr();
@@ -1707,7 +1707,7 @@ class Generator {
     w_.RawNum(pos + 1);
     w_.EndStr();
     const bool diff_view = p >= 0.4;  // seed 000: reviews switched to diff-based presentation
-    w_.Key("modalVersion").Str(diff_view ? "review-modal-3" : "review-modal-2");
+    w_.Key("modalVersion").Lit(diff_view ? "review-modal-3" : "review-modal-2");
     w_.Key("workProduct");
     if (inline_ref) {
       WriteRef(it, false);
@@ -1721,34 +1721,34 @@ class Generator {
       w_.EndStr();
       w_.EndObject();
     }
-    w_.Key("pipelineStage").Str(kStages[it.stage]);
-    w_.Key("mcpServerType").Str(kServers[it.server].slug);
-    w_.Key("reviewerId").Str(rv.id);
+    w_.Key("pipelineStage").Lit(kStages[it.stage]);
+    w_.Key("mcpServerType").Lit(kServers[it.server].slug);
+    w_.Key("reviewerId").Lit(rv.id);
 
     w_.Key("decision").Object();
-    w_.Key("decision").Str(kDecisionNames[decision]);
+    w_.Key("decision").Lit(kDecisionNames[decision]);
     if (decision == kApproved) {
-      w_.Key("reason").Str(rng_.Pick(kApprovedReasons));
+      w_.Key("reason").Lit(rng_.Pick(kApprovedReasons));
     } else if (decision == kDeferred) {
-      w_.Key("reason").Str(rng_.Pick(kDeferredReasons));
+      w_.Key("reason").Lit(rng_.Pick(kDeferredReasons));
     } else {
-      w_.Key("reason").Str(headline);
+      w_.Key("reason").Lit(headline);
       const int low = score[worst];
       w_.Key("severity")
-          .Str(low <= 2   ? "critical"
+          .Lit(low <= 2   ? "critical"
                : low <= 4 ? "major"
                : low <= 5 ? "moderate"
                           : "minor");
       if (decision == kRejected) {
         w_.Key("blockers").Array();
-        w_.Str(headline);
-        if (has_second) w_.Str(second);
+        w_.Lit(headline);
+        if (has_second) w_.Lit(second);
         w_.EndArray();
       }
       w_.Key("suggestions").Array();
-      w_.Str(rng_.Pick(texts[worst].fixes));
+      w_.Lit(rng_.Pick(texts[worst].fixes));
       if (n_scores > 1 && score[order[1]] <= 6 && rng_.Chance(0.5)) {
-        w_.Str(rng_.Pick(texts[order[1]].fixes));
+        w_.Lit(rng_.Pick(texts[order[1]].fixes));
       }
       w_.EndArray();
     }
@@ -1758,9 +1758,9 @@ class Generator {
     for (int i = 0; i < n_scores; ++i) {
       const int d = dims[i];
       w_.Object();
-      w_.Key("dimension").Str(kDimNames[d]);
+      w_.Key("dimension").Lit(kDimNames[d]);
       w_.Key("score").Int(score[d]);
-      if (score[d] <= 4 && rng_.Chance(0.3)) w_.Key("comment").Str(rng_.Pick(texts[d].disliked));
+      if (score[d] <= 4 && rng_.Chance(0.3)) w_.Key("comment").Lit(rng_.Pick(texts[d].disliked));
       w_.EndObject();
     }
     w_.EndArray();
@@ -1794,7 +1794,7 @@ class Generator {
       }
       if (notes) {
         w_.Key("generalNotes")
-            .Str(decision == kApproved ? rng_.Pick(rv.notes_positive)
+            .Lit(decision == kApproved ? rng_.Pick(rv.notes_positive)
                                        : rng_.Pick(rv.notes_negative));
       }
       w_.EndObject();
@@ -1823,14 +1823,14 @@ class Generator {
       w_.Key("optionB");
       WriteRef(alt, true);
       w_.Key("preferred")
-          .Str(qa >= 7.5 && qb >= 7.5 ? "both-good"
+          .Lit(qa >= 7.5 && qb >= 7.5 ? "both-good"
                : qa < 5 && qb < 5     ? "neither"
                : qa >= qb             ? "A"
                                       : "B");
-      w_.Key("reason").Str(qa >= qb ? rng_.Pick(texts[best].liked)
+      w_.Key("reason").Lit(qa >= qb ? rng_.Pick(texts[best].liked)
                                     : rng_.Pick(texts[worst].disliked));
       w_.Key("preferenceStrength")
-          .Str(gap < 0.5   ? "slight"
+          .Lit(gap < 0.5   ? "slight"
                : gap < 1.2 ? "moderate"
                : gap < 2   ? "strong"
                            : "overwhelming");
@@ -1839,8 +1839,8 @@ class Generator {
         const int d = dims[i];
         const double delta = it.q[d] - alt.q[d];
         w_.Object();
-        w_.Key("dimension").Str(kDimNames[d]);
-        w_.Key("winner").Str(std::fabs(delta) < 0.3 ? "tie" : delta > 0 ? "A" : "B");
+        w_.Key("dimension").Lit(kDimNames[d]);
+        w_.Key("winner").Lit(std::fabs(delta) < 0.3 ? "tie" : delta > 0 ? "A" : "B");
         w_.EndObject();
       }
       w_.EndArray();
@@ -1873,7 +1873,7 @@ class Generator {
         } else {
           type = "question", text = rng_.Pick(kQuestions);
         }
-        w_.Key("type").Str(type);
+        w_.Key("type").Lit(type);
         w_.Key("target").Object();
         w_.Key("file").BeginStr();
         w_.Raw("servers/");
@@ -1885,9 +1885,9 @@ class Generator {
         w_.Key("lineStart").Int(start);
         w_.Key("lineEnd").Int(end);
         w_.EndObject();
-        w_.Key("text").Str(text);
-        if (!severity.empty()) w_.Key("severity").Str(severity);
-        w_.Key("category").Str(kDimNames[d]);
+        w_.Key("text").Lit(text);
+        if (!severity.empty()) w_.Key("severity").Lit(severity);
+        w_.Key("category").Lit(kDimNames[d]);
         w_.EndObject();
       }
       w_.EndArray();
@@ -1905,7 +1905,7 @@ class Generator {
           (chosen & Bit(kSecurity)) && r != 0 &&
           (score[kSecurity] <= 5 || (SecuritySensitive(it.server) && rng_.Chance(0.3)));
       w_.Key("confidence").Object();
-      w_.Key("level").Str(level);
+      w_.Key("level").Lit(level);
       w_.Key("wouldDelegateToAI").Bool(decision == kApproved && mean >= 7.5 && rng_.Chance(0.7));
       w_.Key("needsExpertReview").Bool(security_doubt);
       w_.EndObject();
@@ -1922,25 +1922,25 @@ class Generator {
     ttd *= std::max(0.6, 1.0 - 0.03 * pos);
     ttd = Clamp(rng_.LogNormal(ttd, 0.5), 3000, 3600000);
     w_.Key("meta").Object();
-    w_.Key("timeToDecisionMs").Int(std::llround(ttd));
+    w_.Key("timeToDecisionMs").Int(Round(ttd));
     if (rng_.Chance(0.9)) {
       const double first = std::min(ttd * 0.8, rng_.LogNormal(s.mobile ? 4000 : 2500, 0.6));
-      w_.Key("timeToFirstInteractionMs").Int(std::llround(first));
+      w_.Key("timeToFirstInteractionMs").Int(Round(first));
     }
     w_.Key("fieldsModified").Array();
-    w_.Str("decision");
-    w_.Str("scores");
-    if (wrote_text) w_.Str("freeText");
-    if (wrote_comparison) w_.Str("comparison");
-    if (wrote_annotations) w_.Str("annotations");
-    if (wrote_confidence) w_.Str("confidence");
+    w_.Lit("decision");
+    w_.Lit("scores");
+    if (wrote_text) w_.Lit("freeText");
+    if (wrote_comparison) w_.Lit("comparison");
+    if (wrote_annotations) w_.Lit("annotations");
+    if (wrote_confidence) w_.Lit("confidence");
     w_.EndArray();
     const double scroll =
         rv.scroll + (decision != kApproved ? 0.15 : 0) - (evening ? 0.2 : 0) + 0.1 * rng_.Normal();
     w_.Key("scrollDepth").Num(Clamp(scroll, 0.05, 1.0), 2);
     const bool deliberated = decision == kRejected || decision == kDeferred;
     w_.Key("revisits").Int(deliberated ? rng_.Below(4) : (rng_.Chance(0.15) ? 1 : 0));
-    w_.Key("deviceType").Str(s.mobile ? "mobile" : "desktop");
+    w_.Key("deviceType").Lit(s.mobile ? "mobile" : "desktop");
     w_.Key("concurrentModals").Int(rng_.Below(2) + (pos >= 3 && rng_.Chance(0.4) ? 1 : 0));
     w_.EndObject();
 
@@ -1948,10 +1948,10 @@ class Generator {
     const int low = score[worst];
     if ((decision == kRejected && low <= 3 && rng_.Chance(0.4)) ||
         (decision == kApproved && mean >= 8.5 && rng_.Chance(0.4))) {
-      w_.Key("override").Str("strong");
+      w_.Key("override").Lit("strong");
     } else if ((wrote_confidence && level.ends_with("unsure") && rng_.Chance(0.5)) ||
                rng_.Chance(0.01)) {
-      w_.Key("override").Str("weak");
+      w_.Key("override").Lit("weak");
     }
     End();
 
@@ -1974,7 +1974,7 @@ class Generator {
 
     if (pos + 1 < s.size) {
       const double pause = rng_.LogNormal(20000, 0.6) + rng_.LogNormal(60000, 0.8);
-      Schedule(t + std::llround(std::max(1000.0, pause * compress_[r])), kReviewStep, si, pos + 1);
+      Schedule(t + Round(std::max(1000.0, pause * compress_[r])), kReviewStep, si, pos + 1);
     }
   }
 
@@ -2034,7 +2034,7 @@ class Generator {
       const double dur = st.success
                              ? rng_.LogNormal(240 * kSecond, 0.6)
                              : rng_.LogNormal(timed_out ? 2100 * kSecond : 1500 * kSecond, 0.5);
-      st.duration = std::max<int64_t>(60 * kSecond, std::llround(dur));
+      st.duration = std::max<int64_t>(60 * kSecond, Round(dur));
       st.retries =
           static_cast<uint8_t>(st.success ? std::popcount(static_cast<unsigned>(st.resolved))
                                           : st.errors + rng_.Below(2));
@@ -2046,10 +2046,10 @@ class Generator {
       subtasks_.push_back(st);
       const uint32_t si = static_cast<uint32_t>(subtasks_.size() - 1);
       for (int e = 0; e < st.errors; ++e) {
-        const int64_t at = st.start + std::llround(st.duration * (0.15 + 0.3 * e + 0.1 * rng_.U()));
+        const int64_t at = st.start + Round(st.duration * (0.15 + 0.3 * e + 0.1 * rng_.U()));
         Schedule(at, kErrorStep, si, static_cast<uint32_t>(e));
         if (st.resolved & (1u << e)) {
-          Schedule(at + std::llround(st.duration * (0.05 + 0.08 * rng_.U())) + 1, kResolveStep, si,
+          Schedule(at + Round(st.duration * (0.05 + 0.08 * rng_.U())) + 1, kResolveStep, si,
                    static_cast<uint32_t>(e));
         }
       }
@@ -2073,8 +2073,8 @@ class Generator {
     st.error_ids[e] = Begin("error", t);
     w_.Key("bead_id");
     BeadId(st);
-    w_.Key("error_type").Str(kErrorTypes[type]);
-    w_.Key("message").Str(kErrorTexts[type].messages[(st.message + e) % 3]);
+    w_.Key("error_type").Lit(kErrorTypes[type]);
+    w_.Key("message").Lit(kErrorTexts[type].messages[(st.message + e) % 3]);
     if (rng_.Chance(0.2)) {
       w_.Key("stack_trace").BeginStr();
       w_.Raw("at validateInput (servers/");
@@ -2086,8 +2086,8 @@ class Generator {
       w_.Esc(":11)\n    at processBatch (src/sync.ts:88:5)");
       w_.EndStr();
     }
-    w_.Key("tool_name").Str(rng_.Pick(kErrorTexts[type].tools));
-    if (rng_.Chance(0.7)) w_.Key("context").Str(rng_.Pick(kErrorContexts));
+    w_.Key("tool_name").Lit(rng_.Pick(kErrorTexts[type].tools));
+    if (rng_.Chance(0.7)) w_.Key("context").Lit(rng_.Pick(kErrorContexts));
     End();
   }
 
@@ -2097,7 +2097,7 @@ class Generator {
     w_.Key("bead_id");
     BeadId(st);
     w_.Key("resolves").Uuid(st.error_ids[e]);
-    w_.Key("context").Str(rng_.Pick(kResolutions));
+    w_.Key("context").Lit(rng_.Pick(kResolutions));
     End();
   }
 
@@ -2128,28 +2128,28 @@ class Generator {
       w_.EndStr();
     }
     w_.EndArray();
-    w_.Key("strategy").Str(kStrategies[pl.strategy]);
+    w_.Key("strategy").Lit(kStrategies[pl.strategy]);
     if (!st.success) {
       if (st.errors > 0) {
         const int type = st.error_types[0];
-        w_.Key("failure_mode").Str(kFailureModes[type]);
-        w_.Key("failure_details").Str(kErrorTexts[type].messages[st.message % 3]);
+        w_.Key("failure_mode").Lit(kFailureModes[type]);
+        w_.Key("failure_details").Lit(kErrorTexts[type].messages[st.message % 3]);
       } else {
         const bool tests = rng_.Chance(0.6);
-        w_.Key("failure_mode").Str(tests ? "tests_failing" : "scope_creep");
+        w_.Key("failure_mode").Lit(tests ? "tests_failing" : "scope_creep");
         w_.Key("failure_details")
-            .Str(tests ? "Subtask finished but its tests fail on main"
+            .Lit(tests ? "Subtask finished but its tests fail on main"
                        : "Subtask touched files outside its reservation and was rolled back");
       }
     }
     w_.Key("criteria").Array();
     for (size_t c = 0; c < kCriteria.size(); ++c) {
-      if (st.criteria & (1u << c)) w_.Str(kCriteria[c]);
+      if (st.criteria & (1u << c)) w_.Lit(kCriteria[c]);
     }
     w_.EndArray();
     w_.Key("patterns").Array();
     for (Pattern pt : pl.patterns) {
-      if (pt != kNoPattern) w_.Str(kPatternNames[pt]);
+      if (pt != kNoPattern) w_.Lit(kPatternNames[pt]);
     }
     w_.EndArray();
     w_.Key("description").BeginStr();
@@ -2198,30 +2198,30 @@ class Generator {
     switch (type) {
       case kCi: {
         const bool pass = rng_.Chance(1.0 / (1.0 + std::exp(-1.3 * (quality - 5.3))));
-        w_.Key("signal_type").Str("ci_result");
+        w_.Key("signal_type").Lit("ci_result");
         if (rng_.Chance(0.25)) w_.Key("signal_value").Int(pass ? 1 : 0);
         if (rng_.Chance(0.15)) {
-          w_.Key("raw_value").Str(pass ? "passed" : "failed");
+          w_.Key("raw_value").Lit(pass ? "passed" : "failed");
         } else {
-          w_.Key("raw_value").Str(pass ? "pass" : "fail");
+          w_.Key("raw_value").Lit(pass ? "pass" : "fail");
         }
-        w_.Key("source").Str("automatic");
+        w_.Key("source").Lit("automatic");
         break;
       }
       case kCoverage: {
         const double delta =
             Clamp(0.8 * (quality - 6.0) + 1.5 * p + 2.5 * rng_.Normal(), -100, 100);
-        w_.Key("signal_type").Str("coverage_delta");
+        w_.Key("signal_type").Lit("coverage_delta");
         w_.Key("raw_value").Num(delta, 1);
-        w_.Key("source").Str("automatic");
+        w_.Key("source").Lit("automatic");
         break;
       }
       case kMerge: {
         const double u = rng_.U();
         const double revert = quality < 6.5 ? 0.12 : 0.03;
-        w_.Key("signal_type").Str("merge_outcome");
-        w_.Key("raw_value").Str(u < revert ? "reverted" : u < revert + 0.1 ? "closed" : "merged");
-        w_.Key("source").Str("automatic");
+        w_.Key("signal_type").Lit("merge_outcome");
+        w_.Key("raw_value").Lit(u < revert ? "reverted" : u < revert + 0.1 ? "closed" : "merged");
+        w_.Key("source").Lit("automatic");
         w_.Key("delay_days").Int(std::max<int64_t>(0, (t - task->created) / kDay));
         break;
       }
@@ -2229,50 +2229,49 @@ class Generator {
         const Session& s =
             sessions_[recent_sessions_[rng_.Below(static_cast<uint32_t>(session_n))]];
         const int rating =
-            static_cast<int>(Clamp(std::lround(2.5 + 1.8 * p + 0.8 * rng_.Normal()), 1, 5));
+            static_cast<int>(Clamp(Round(2.5 + 1.8 * p + 0.8 * rng_.Normal()), 1, 5));
         w_.Key("session_id").BeginStr();
         w_.Raw("sess-");
         w_.Raw(Reviewers()[s.reviewer].id);
         w_.Raw("-");
-        RawDate(s.start);
+        w_.RawNum(s.date, 8);
         w_.Raw("-");
         w_.RawNum(s.number, 5);
         w_.EndStr();
-        w_.Key("signal_type").Str("satisfaction");
+        w_.Key("signal_type").Lit("satisfaction");
         if (rng_.Chance(0.3)) {
           w_.Key("signal_value").Num((rating - 1) / 4.0, 2);
         } else {
           w_.Key("raw_value").Int(rating);
         }
-        w_.Key("source").Str("human");
+        w_.Key("source").Lit("human");
         break;
       }
       case kIterations:
-        w_.Key("signal_type").Str("iteration_count");
+        w_.Key("signal_type").Lit("iteration_count");
         w_.Key("raw_value")
-            .Int(1 + static_cast<int>(Clamp(std::lround(2.5 - 1.5 * p + rng_.Normal()), 0, 6)));
-        w_.Key("source").Str("agent");
+            .Int(1 + static_cast<int>(Clamp(Round(2.5 - 1.5 * p + rng_.Normal()), 0, 6)));
+        w_.Key("source").Lit("agent");
         break;
       case kTime: {
         const double baseline = 1800;
-        w_.Key("signal_type").Str("time_efficiency");
-        w_.Key("raw_value")
-            .Int(std::llround(Clamp(rng_.LogNormal(2400 - 900 * p, 0.4), 60, 20000)));
+        w_.Key("signal_type").Lit("time_efficiency");
+        w_.Key("raw_value").Int(Round(Clamp(rng_.LogNormal(2400 - 900 * p, 0.4), 60, 20000)));
         w_.Key("baseline_seconds").Int(static_cast<int64_t>(baseline));
-        w_.Key("source").Str("automatic");
+        w_.Key("source").Lit("automatic");
         break;
       }
       case kApproach:
-        w_.Key("signal_type").Str("approach_correctness");
-        w_.Key("raw_value").Str(rng_.Chance(0.55 + 0.3 * p) ? "yes" : "no");
-        w_.Key("source").Str("human");
+        w_.Key("signal_type").Lit("approach_correctness");
+        w_.Key("raw_value").Lit(rng_.Chance(0.55 + 0.3 * p) ? "yes" : "no");
+        w_.Key("source").Lit("human");
         w_.Key("confidence").Num(0.6 + 0.4 * rng_.U(), 2);
         break;
       default:
         // No normalization rule for this one: the signal is given already normalized.
-        w_.Key("signal_type").Str("review_turnaround");
+        w_.Key("signal_type").Lit("review_turnaround");
         w_.Key("signal_value").Num(Clamp(0.45 + 0.3 * p + 0.12 * rng_.Normal(), 0, 1), 2);
-        w_.Key("source").Str("automatic");
+        w_.Key("source").Lit("automatic");
         w_.Key("confidence").Num(0.8, 1);
         break;
     }
@@ -2284,6 +2283,7 @@ class Generator {
   void StartCorrections(int64_t t) {
     CorrectionSession cs;
     cs.start = t;
+    cs.date = Yyyymmdd(t);
     cs.user = static_cast<uint8_t>(rng_.Below(kUsers.size()));
     cs.project = cs.user == 0 ? 0 : cs.user == 1 ? 1 : (rng_.Chance(0.6) ? 0 : 1);
     cs.size = static_cast<uint8_t>(1 + rng_.Weighted(std::array<double, 4>{0.35, 0.3, 0.2, 0.15}));
@@ -2307,42 +2307,42 @@ class Generator {
     Begin("correction", t);
     w_.Key("session_id").BeginStr();
     w_.Raw(cs.project == 0 ? "jseeker_" : "via_");
-    const model::CivilTime c = model::ToCivil(cs.start);
-    RawDate(cs.start);
+    w_.RawNum(cs.date, 8);
     w_.Raw("_");
-    w_.RawNum(static_cast<uint64_t>(c.hour), 2);
-    w_.RawNum(static_cast<uint64_t>(c.minute), 2);
-    w_.RawNum(static_cast<uint64_t>(c.second), 2);
+    w_.RawNum(
+        static_cast<uint64_t>(cs.start % kDay / kSecond / 3600 * 10000 +
+                              cs.start % kHour / kMinute * 100 + cs.start % kMinute / kSecond),
+        6);
     w_.EndStr();
-    w_.Key("correction_type").Str(ct.name);
+    w_.Key("correction_type").Lit(ct.name);
     w_.Key("original").Str(pair.first);
     w_.Key("corrected").Str(pair.second);
     w_.Key("context").Object();
     if (cs.project == 0) {
-      w_.Key("project").Str("jSeeker");
-      w_.Key("operation").Str("resume_adaptation");
-      w_.Key("section").Str(rng_.Pick(kResumeSections));
-      w_.Key("prompt_template").Str(p > 0.5 ? "adaptation_v3" : "adaptation_v2");
+      w_.Key("project").Lit("jSeeker");
+      w_.Key("operation").Lit("resume_adaptation");
+      w_.Key("section").Lit(rng_.Pick(kResumeSections));
+      w_.Key("prompt_template").Lit(p > 0.5 ? "adaptation_v3" : "adaptation_v2");
     } else {
-      w_.Key("project").Str("VIA");
-      w_.Key("operation").Str("claim_extraction");
+      w_.Key("project").Lit("VIA");
+      w_.Key("operation").Lit("claim_extraction");
       w_.Key("document_id").BeginStr();
       w_.Raw("doc-");
       w_.RawNum(1000 + rng_.Below(9000));
       w_.EndStr();
-      w_.Key("prompt_template").Str("claims_v1");
+      w_.Key("prompt_template").Lit("claims_v1");
     }
-    w_.Key("model").Str(cs.model ? "claude-sonnet-4.5" : "claude-sonnet-4");
+    w_.Key("model").Lit(cs.model ? "claude-sonnet-4.5" : "claude-sonnet-4");
     w_.EndObject();
-    w_.Key("user_id").Str(kUsers[cs.user]);
+    w_.Key("user_id").Lit(kUsers[cs.user]);
     const int method = rng_.Weighted(std::array<double, 3>{0.65, cs.project == 1 ? 0.3 : 0.1, 0.2});
     w_.Key("correction_method")
-        .Str(method == 0   ? "manual_edit"
+        .Lit(method == 0   ? "manual_edit"
              : method == 1 ? "rejection"
                            : "feedback_form");
     End();
     if (pos + 1 < cs.size) {
-      Schedule(t + std::llround(rng_.LogNormal(90 * kSecond, 0.8)), kCorrectionStep, ci, pos + 1);
+      Schedule(t + Round(rng_.LogNormal(90 * kSecond, 0.8)), kCorrectionStep, ci, pos + 1);
     }
   }
 
@@ -2425,7 +2425,7 @@ class Generator {
       w_.Raw(" vulnerabilities in dependencies; upgrade and validate inputs");
     } else if (l.coverage < 0.8) {
       w_.Raw("Coverage at ");
-      w_.RawNum(static_cast<uint64_t>(std::lround(l.coverage * 100)));
+      w_.RawNum(static_cast<uint64_t>(Round(l.coverage * 100)));
       w_.Raw("%; add tests for the error paths in ");
       w_.Raw(domain);
     } else if (l.docs < 0.7) {
@@ -2437,7 +2437,7 @@ class Generator {
     }
     w_.EndStr();
     End();
-    if (!halt) Schedule(t + std::llround(elapsed * kSecond), kLoopStep, li);
+    if (!halt) Schedule(t + Round(elapsed * kSecond), kLoopStep, li);
   }
 
   // ---- admin ----
@@ -2447,18 +2447,18 @@ class Generator {
     if (rng_.Chance(0.75)) {
       const int rule = static_cast<int>(rng_.Below(kRules.size()));
       const bool retire = rng_.Chance(kRuleRetire[rule]);
-      w_.Key("action").Str("rule_audit");
-      w_.Key("rule_id").Str(kRules[rule]);
-      w_.Key("verdict").Str(retire ? "retire" : "confirm");
-      w_.Key("reviewerId").Str(Reviewers()[rng_.Below(4)].id);
-      w_.Key("note").Str(retire ? kAuditNotes[1 + 2 * rng_.Below(2)]
+      w_.Key("action").Lit("rule_audit");
+      w_.Key("rule_id").Lit(kRules[rule]);
+      w_.Key("verdict").Lit(retire ? "retire" : "confirm");
+      w_.Key("reviewerId").Lit(Reviewers()[rng_.Below(4)].id);
+      w_.Key("note").Lit(retire ? kAuditNotes[1 + 2 * rng_.Below(2)]
                                 : kAuditNotes[2 * rng_.Below(2)]);
     } else {
       const bool on = rng_.Chance(0.85);
-      w_.Key("action").Str("consent");
-      w_.Key("user_id").Str(rng_.Pick(kUsers));
+      w_.Key("action").Lit("consent");
+      w_.Key("user_id").Lit(rng_.Pick(kUsers));
       w_.Key("learning_mode").Bool(on);
-      w_.Key("note").Str(on ? "Opted in from settings: Learning Mode ON"
+      w_.Key("note").Lit(on ? "Opted in from settings: Learning Mode ON"
                             : "Turned Learning Mode OFF");
     }
     End();
@@ -2475,7 +2475,7 @@ class Generator {
   const std::function<void(std::string_view)>* sink_;
   std::unique_ptr<char[]> buffer_;
   bool reserved_ = false;
-  int64_t span_ms_ = kDay;
+  int64_t span_ms_ = kDay, end_ms_ = 0;
   int64_t now_ = 0;
   uint64_t emitted_ = 0, seq_ = 0;
   std::priority_queue<Scheduled, std::vector<Scheduled>, Later> heap_;

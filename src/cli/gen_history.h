@@ -19,10 +19,11 @@ struct GenOptions {
   int64_t span_days = 90;
 };
 
-// Appends exactly options.events lines of JSONL to *out, each ending in '\n', in timestamp order.
-// Every line passes ingest::ValidateEvent, and the whole stream passes the log's checks (unique
-// ids, work recorded before feedback names it, resolutions after the errors they resolve). Same
-// options: same bytes.
+// Appends exactly options.events lines of JSONL to *out, each ending in '\n', in timestamp order
+// within [start, start + span_days]. Every line passes ingest::ValidateEvent (so the span must end
+// before tomorrow), and the whole stream passes the log's checks: unique ids, work recorded
+// before feedback names it, one answer per (modalId, sessionId), resolutions after the errors
+// they resolve. Same options: same bytes.
 void GenerateHistory(const GenOptions& options, std::string* out);
 
 // The same bytes, handed to `sink` in pieces of roughly `chunk_bytes` (whole lines), so a caller
