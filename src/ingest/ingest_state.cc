@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::string_view kJournal = "feedback/indexes/ingest.cache";
 constexpr std::string_view kWatermark = "feedback/indexes/ingest.watermark";
-constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 1";
+constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 2";  // 2: 80-byte records
 
 uint64_t Fnv1a(const uint8_t* p, size_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -74,7 +74,7 @@ std::optional<CacheRecord> RecordOf(simdjson::dom::element e, const model::Event
       r.key_b = HashKey(artifact, StringAt(wp, "version"));
       double p;
       if (wp["bubaScorePrediction"].get_double().get(p) == simdjson::SUCCESS) {
-        r.prediction = static_cast<float>(p);
+        r.prediction = p;
         r.flags |= CacheRecord::kHasPrediction;
       }
     }
@@ -110,7 +110,7 @@ void IngestState::Apply(const CacheRecord& r) {
     modal_sessions_.insert(r.key_a);
     ++session_reviews_[r.session];
   } else if (r.kind == static_cast<uint8_t>(model::EventKind::kWork)) {
-    float p = (r.flags & CacheRecord::kHasPrediction) ? r.prediction : NAN;
+    double p = (r.flags & CacheRecord::kHasPrediction) ? r.prediction : NAN;
     artifacts_[r.key_a] = p;  // the latest version's prediction
     versions_[r.key_b] = p;
   }

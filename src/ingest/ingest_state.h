@@ -37,13 +37,14 @@ struct Key128Hash {
 Key128 HashKey(std::string_view a, std::string_view b = {});
 uint64_t HashSession(std::string_view session_id);
 
-// One stored event's contribution to the state. 72 bytes on disk in host byte order (the cache
+// One stored event's contribution to the state. 80 bytes on disk in host byte order (the cache
 // is rebuilt, never migrated).
 struct CacheRecord {
   uint8_t kind = 0;
   uint8_t flags = 0;  // kHasPrediction
   uint16_t reserved = 0;
-  float prediction = 0;  // work: bubaScorePrediction
+  uint32_t reserved2 = 0;
+  double prediction = 0;  // work: bubaScorePrediction, exact so deltas do not depend on the path
   uint8_t id[16] = {};
   Key128 key_a;          // feedback: (modalId, sessionId); work: artifact id
   Key128 key_b;          // work: (artifact id, version)
@@ -51,7 +52,7 @@ struct CacheRecord {
   uint64_t checksum = 0;
   static constexpr uint8_t kHasPrediction = 1;
 };
-static_assert(sizeof(CacheRecord) == 72, "the cache file format depends on this size");
+static_assert(sizeof(CacheRecord) == 80, "the cache file format depends on this size");
 
 // The record for a stored event; nullopt if it has no valid kind or id. At ingest the input event
 // is passed with the kind and id it will be stored with.
@@ -77,8 +78,8 @@ class IngestState {
  private:
   std::unordered_map<model::Uuid, uint8_t, model::UuidHash> ids_;
   std::unordered_set<Key128, Key128Hash> modal_sessions_;
-  std::unordered_map<Key128, float, Key128Hash> artifacts_;  // NaN: no prediction
-  std::unordered_map<Key128, float, Key128Hash> versions_;
+  std::unordered_map<Key128, double, Key128Hash> artifacts_;  // NaN: no prediction
+  std::unordered_map<Key128, double, Key128Hash> versions_;
   std::unordered_map<uint64_t, uint32_t> session_reviews_;
 };
 

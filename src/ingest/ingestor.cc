@@ -73,7 +73,10 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
   model::Timestamp ts = facts.timestamp.value_or(model::Timestamp{now_ms, 0});
   out->kind = facts.kind;
   out->id_given = facts.id.has_value();
-  out->id = facts.id.value_or(model::NewUuidV7(ts.unix_ms));
+  out->id =
+      facts.id
+          ? *facts.id
+          : model::NewUuidV7(ts.unix_ms);  // not value_or: it would draw randomness for every event
   Enrichment e;
   e.kind = model::KindName(facts.kind);
   e.id = out->id.ToString();

@@ -81,33 +81,41 @@ class Validator {
 
   void Object(element value, const ObjectSpec& spec, std::string& path) {
     object obj = value.get_object().value();
-    CheckDuplicateKeys(obj, path);
     if (spec.open) {
+      CheckDuplicateKeys(obj, path);
       for (auto [key, item] : obj) Free(item, Join(path, key));
       return;
     }
+    // One pass over the keys: each known field validated once; a second occurrence is a
+    // duplicate key (JSON permits them, but which one wins is undefined across readers).
     const bool reference_form = &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
-    for (const FieldSpec& f : spec.fields) {
-      element child;
-      if (obj.at_key(f.name).get(child) != simdjson::SUCCESS) {
-        if (f.required && !reference_form && !(path.empty() && f.name == "kind" && !kind_given)) {
-          Error(Join(path, f.name),
-                fmt::format("missing (required {})", model::JsonTypeName(f.type)));
-        }
-        continue;
-      }
-    }
+    const size_t first_error = errors.size();
+    uint64_t seen = 0, duplicated = 0;
     for (auto [key, child] : obj) {
-      const FieldSpec* f = spec.Find(key);
+      const int index = spec.IndexOf(key);
       size_t mark = path.size();
       AppendKey(path, key);
-      if (f == nullptr) {
+      if (index < 0) {
         Error(path, fmt::format("unknown field (not part of {})", spec.name));
+      } else if (const uint64_t bit = uint64_t{1} << index; seen & bit) {
+        if (!(duplicated & bit)) Error(path, "duplicate key (each field may appear once)");
+        duplicated |= bit;
       } else {
-        Field(child, *f, path);
+        seen |= bit;
+        Field(child, spec.fields[static_cast<size_t>(index)], path);
       }
       path.resize(mark);
     }
+    // Missing fields are reported first, in the schema's order.
+    std::vector<FieldError> missing;
+    for (size_t i = 0; i < spec.fields.size(); ++i) {
+      const FieldSpec& f = spec.fields[i];
+      if (!f.required || (seen & (uint64_t{1} << i)) || reference_form) continue;
+      if (path.empty() && f.name == "kind" && !kind_given) continue;
+      missing.push_back(
+          {Join(path, f.name), fmt::format("missing (required {})", model::JsonTypeName(f.type))});
+    }
+    errors.insert(errors.begin() + static_cast<long>(first_error), missing.begin(), missing.end());
     if (reference_form) {
       WorkReference ref;
       ref.path = path.empty() ? "workProduct" : path;

@@ -365,11 +365,16 @@ std::string_view JsonTypeName(JsonType type) {
   return "?";
 }
 
-const FieldSpec* ObjectSpec::Find(std::string_view field) const {
-  for (const FieldSpec& f : fields) {
-    if (f.name == field) return &f;
+int ObjectSpec::IndexOf(std::string_view field) const {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name == field) return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
+}
+
+const FieldSpec* ObjectSpec::Find(std::string_view field) const {
+  int i = IndexOf(field);
+  return i < 0 ? nullptr : &fields[static_cast<size_t>(i)];
 }
 
 const std::vector<std::string_view>& QualityDimensions() {

@@ -69,9 +69,11 @@ struct FieldSpec {
 
 struct ObjectSpec {
   std::string_view name;
-  std::vector<FieldSpec> fields;
+  std::vector<FieldSpec> fields;  // at most kMaxFields: the validator tracks them in a bitset
   bool open = false;  // free-form metadata: any keys, any values (still size- and depth-capped)
   const FieldSpec* Find(std::string_view field) const;
+  int IndexOf(std::string_view field) const;  // -1 when unknown
+  static constexpr size_t kMaxFields = 64;
 };
 
 // The top-level shape of one kind, including the common `kind`, `id`, `timestamp`.

@@ -206,3 +206,20 @@ TEST(Schema, KindNamesRoundTripAndListInOrder) {
 
 }  // namespace
 }  // namespace kaizen::model
+
+namespace kaizen::model {
+namespace {
+
+// The validator tracks which fields it has seen in a 64-bit set.
+TEST(Schema, EveryShapeFitsTheValidatorsFieldBitset) {
+  for (int k = 0; k < kEventKindCount; ++k) {
+    const ObjectSpec& spec = SchemaFor(static_cast<EventKind>(k));
+    EXPECT_LE(spec.fields.size(), ObjectSpec::kMaxFields) << spec.name;
+    for (const FieldSpec& f : spec.fields) {
+      if (f.object) EXPECT_LE(f.object->fields.size(), ObjectSpec::kMaxFields) << f.object->name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kaizen::model

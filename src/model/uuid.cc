@@ -4,12 +4,17 @@
 
 namespace kaizen::model {
 namespace {
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// Parsed for every event at ingest, so a table rather than branches.
+constexpr auto kHexTable = [] {
+  std::array<int8_t, 256> t{};
+  for (auto& v : t) v = -1;
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
+  return t;
+}();
+
+int HexValue(char c) { return kHexTable[static_cast<unsigned char>(c)]; }
 }  // namespace
 
 std::string Uuid::ToString() const {
