@@ -153,8 +153,8 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
 
   size_t pos = 0;
   uint64_t line_number = 0;
-  while (pos < input.size()) {
-    // Cut the next chunk into lines.
+  // Cuts the next chunk of the input into lines.
+  auto next_chunk = [&] {
     std::vector<PreparedLine> lines;
     size_t chunk_bytes = 0;
     // At least one line per chunk, whatever the options say, so the loop always advances.
@@ -176,8 +176,10 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       lines.back().line_number = line_number;
       lines.back().text = raw;
     }
-
-    // Stateless stages, in parallel: contiguous slices, one parser each.
+    return std::pair(std::move(lines), pos);
+  };
+  // The stateless stages, in parallel: contiguous slices, one parser each.
+  auto prepare = [&](std::vector<PreparedLine>& lines) {
     const size_t workers = std::min(threads, std::max<size_t>(1, lines.size() / 64));
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
@@ -189,6 +191,20 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     for (size_t w = 1; w < workers; ++w) pool.emplace_back(prepare_slice, w);
     prepare_slice(0);
     for (auto& t : pool) t.join();
+  };
+
+  auto [lines, chunk_end] = next_chunk();
+  prepare(lines);
+  while (!lines.empty()) {
+    // Pipelined: the next chunk is prepared while this one is checked, written and fsynced.
+    auto [next, next_end] = next_chunk();
+    std::thread preparer([&, &next = next] { prepare(next); });
+    struct JoinOnExit {  // an early return must not leave the thread running
+      std::thread& t;
+      ~JoinOnExit() {
+        if (t.joinable()) t.join();
+      }
+    } join_preparer{preparer};
 
     // Stateful stages, in order, under the home's writer lock.
     KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
@@ -277,7 +293,10 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       }
       if (options.on_line) options.on_line(r);
     }
-    if (options.on_progress) options.on_progress(pos);
+    if (options.on_progress) options.on_progress(chunk_end);
+    preparer.join();
+    lines = std::move(next);
+    chunk_end = next_end;
   }
   return Status::Ok();
 }

@@ -19,14 +19,14 @@ int HexValue(char c) { return kHexTable[static_cast<unsigned char>(c)]; }
 
 std::string Uuid::ToString() const {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(36);
+  char out[36];
+  size_t j = 0;
   for (size_t i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[bytes[i] >> 4]);
-    out.push_back(kHex[bytes[i] & 15]);
+    if (i == 4 || i == 6 || i == 8 || i == 10) out[j++] = '-';
+    out[j++] = kHex[bytes[i] >> 4];
+    out[j++] = kHex[bytes[i] & 15];
   }
-  return out;
+  return std::string(out, sizeof out);
 }
 
 std::optional<Uuid> ParseUuid(std::string_view s) {
