@@ -55,7 +55,7 @@ fuzz: deps
 	cmake --build $(FUZZ) -j$(JOBS) --target ingest_fuzz
 	mkdir -p $(FUZZ)/corpus
 	cp fuzz/corpus/* $(FUZZ)/corpus/ 2>/dev/null || true
-	./$(FUZZ)/ingest_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	./$(FUZZ)/ingest_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ)/ \
 	  -dict=fuzz/json.dict $(FUZZ)/corpus
 
 # unit, integration, unit again under ASan+UBSan, then a bounded fuzz run.

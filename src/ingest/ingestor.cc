@@ -142,8 +142,10 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   // The stateless stages run on every core; the machine this was tuned on has two.
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   std::vector<simdjson::dom::parser> parsers(threads);
+  // No line is longer than the input: a single small event does not need 1 MiB parsers.
+  const size_t capacity = std::clamp<size_t>(input.size(), 4096, model::kMaxEventBytes);
   for (auto& p : parsers) {
-    if (p.allocate(model::kMaxEventBytes, model::kMaxDepth) != simdjson::SUCCESS) {
+    if (p.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
       return ResourceExhausted("cannot allocate the JSON parser");
     }
   }

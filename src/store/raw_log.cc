@@ -93,9 +93,15 @@ Status RawLog::Append(const std::map<std::string, std::string>& lines_by_day) {
   std::vector<Touched> touched;
   auto undo = [&] {
     for (auto& t : touched) {
-      // Best effort: if this fails too, the bytes are there but unacknowledged, and a torn tail
-      // is cut on the next open.
-      if (t.file->Truncate(t.original_size).ok()) (void)t.file->Sync();
+      Status undone = t.file->Truncate(t.original_size);
+      if (undone.ok()) undone = t.file->Sync();
+      if (!undone.ok()) {
+        // Complete lines of the failed batch may remain: unacknowledged, yet readable as
+        // events. A retry of events with ids is refused as duplicates; events without ids would
+        // be stored twice. Refuse further writes so this process adds nothing on top.
+        poisoned_ = true;
+        poison_reason_ = "could not undo a failed append: " + undone.message();
+      }
     }
   };
   bool created_any = false;
