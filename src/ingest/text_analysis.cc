@@ -3,33 +3,37 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstddef>
-#include <iterator>
+#include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
+
+// The tokenizer classifies 64 bytes at a time with SSE2 (baseline on x86-64); elsewhere, or with
+// KAIZEN_TEXT_ANALYSIS_PORTABLE defined, it walks the bytes one by one. Both give the same tokens
+// and hashes.
+#if defined(__SSE2__) && !defined(KAIZEN_TEXT_ANALYSIS_PORTABLE)
+#include <emmintrin.h>
+#define KAIZEN_TEXT_ANALYSIS_SSE2 1
+#else
+#define KAIZEN_TEXT_ANALYSIS_SSE2 0
+#endif
 
 namespace kaizen::ingest {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Tokenizing. Every function below sees text as a sequence of lowercase words with "break"
-// markers (an empty string_view) where a sentence or clause ends, so that phrases and negation do
-// not reach across "Looks good. Not sure about retries".
-
-enum class ByteClass { kWord, kSeparator, kBreak };
-
-struct Classified {
-  ByteClass cls;
-  size_t len;  // bytes consumed, >= 1 so every loop advances
-};
-
-bool IsAsciiAlnum(unsigned char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+// markers where a sentence or clause ends, so that phrases and negation do not reach across
+// "Looks good. Not sure about retries". The text is scanned once, in place: a word is reported as
+// its byte range and looked up by its ASCII-lowercased bytes without being copied, so nothing is
+// allocated per word.
 
 bool IsAsciiSpace(unsigned char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -43,119 +47,713 @@ std::string ToLowerAscii(std::string_view s) {
   return out;
 }
 
+// What a byte is on its own. kLead bytes (0xC2, 0xE2) start the typographic separators below and
+// need a look at the following bytes; every other non-ASCII byte is a word byte.
+enum ByteKind : uint8_t {
+  kWordByte,   // ASCII letter or digit, or non-ASCII
+  kSeparator,  // any other ASCII byte
+  kLineBreak,  // \n \r: always a break and a sentence end
+  kStop,       // . ! ? ;  a break and a sentence end before a non-word byte or the end
+  kPause,      // : ,      a break (but no sentence end) before a non-word byte or the end
+  kLead,       // 0xC2, 0xE2
+};
+
+constexpr std::array<uint8_t, 256> kByteKind = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    uint8_t k = kSeparator;
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80) {
+      k = kWordByte;
+    }
+    if (c == 0xC2 || c == 0xE2) k = kLead;
+    if (c == '\n' || c == '\r') k = kLineBreak;
+    if (c == '.' || c == '!' || c == '?' || c == ';') k = kStop;
+    if (c == ':' || c == ',') k = kPause;
+    t[c] = k;
+  }
+  return t;
+}();
+
+constexpr std::array<unsigned char, 256> kLower = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[c] = static_cast<unsigned char>((c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c);
+  }
+  return t;
+}();
+
 // Non-ASCII bytes count as word bytes so "café" stays one word and invalid UTF-8 needs no special
 // case; the exceptions are the common typographic separators reviewers paste from editors
 // (curly quotes, dashes, bullets, ellipsis in U+2000..U+203F; no-break space; guillemets), which
-// would otherwise glue `“tests”` into one word.
-Classified ClassifyNonAscii(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  const size_t n = s.size();
-  if (c == 0xE2 && i + 2 < n && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-      (static_cast<unsigned char>(s[i + 2]) & 0xC0) == 0x80) {
-    const bool ellipsis = static_cast<unsigned char>(s[i + 2]) == 0xA6;  // U+2026
-    return {ellipsis ? ByteClass::kBreak : ByteClass::kSeparator, 3};
+// would otherwise glue `“tests”` into one word. Returns 0 when the lead byte p[i] is a word byte,
+// else the length of the separator it starts.
+size_t LeadSeparatorLength(const unsigned char* p, size_t i, size_t n) {
+  if (p[i] == 0xE2) {
+    return (i + 2 < n && p[i + 1] == 0x80 && (p[i + 2] & 0xC0) == 0x80) ? 3 : 0;
   }
-  if (c == 0xC2 && i + 1 < n) {
-    const auto d = static_cast<unsigned char>(s[i + 1]);
-    if (d == 0xA0 || d == 0xAB || d == 0xBB) return {ByteClass::kSeparator, 2};
-  }
-  return {ByteClass::kWord, 1};
+  return (i + 1 < n && (p[i + 1] == 0xA0 || p[i + 1] == 0xAB || p[i + 1] == 0xBB)) ? 2 : 0;
 }
 
-bool IsWordAt(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return IsAsciiAlnum(c);
-  return ClassifyNonAscii(s, i).cls == ByteClass::kWord;
+bool IsWordAt(const unsigned char* p, size_t i, size_t n) {
+  const uint8_t k = kByteKind[p[i]];
+  return k == kWordByte || (k == kLead && LeadSeparatorLength(p, i, n) == 0);
 }
 
 // A terminator only ends a sentence before a non-word byte or the end, which keeps "foo.bar()",
 // "1.5" and "node.js" whole.
-bool EndsSentenceAt(std::string_view s, size_t i) {
-  return i + 1 >= s.size() || !IsWordAt(s, i + 1);
+bool EndsSentenceAt(const unsigned char* p, size_t i, size_t n) {
+  return i + 1 >= n || !IsWordAt(p, i + 1, n);
 }
 
-Classified ClassifyAt(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c >= 0x80) return ClassifyNonAscii(s, i);
-  if (IsAsciiAlnum(c)) return {ByteClass::kWord, 1};
-  if (c == '\n' || c == '\r') return {ByteClass::kBreak, 1};
-  if (c == '.' || c == '!' || c == '?' || c == ';' || c == ':' || c == ',') {
-    return {EndsSentenceAt(s, i) ? ByteClass::kBreak : ByteClass::kSeparator, 1};
+const unsigned char* Bytes(std::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
+
+// A word of a text: text[begin, begin + len), len >= 1.
+struct WordRef {
+  const unsigned char* text;
+  size_t text_size;
+  size_t begin;
+  size_t len;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Word hash over the ASCII-lowercased bytes, taken 16 at a time as two little-endian 64-bit lanes
+// (zero-padded), so the SSE2 path and the portable path compute the same value. Words never
+// contain NUL bytes (NUL separates words), so the lanes of a word of up to 16 bytes identify it.
+
+constexpr uint64_t kHashSeed = 0x243F6A8885A308D3ull;
+
+inline uint64_t MixLanes(uint64_t h, uint64_t lo, uint64_t hi) {
+  h ^= lo * 0x9E3779B97F4A7C15ull;
+  h = ((h << 31) | (h >> 33)) ^ (hi * 0xC2B2AE3D27D4EB4Full);
+  return h * 0x165667B19E3779F9ull;
+}
+
+inline uint64_t FinishHash(uint64_t h, size_t len) {
+  h ^= len;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 32;
+  return h;
+}
+
+// The lanes of p[0, r), r <= 16, lowercased.
+inline void LoadLanesPortable(const unsigned char* p, size_t r, uint64_t* lo, uint64_t* hi) {
+  uint64_t a = 0;
+  uint64_t b = 0;
+  for (size_t k = 0; k < r && k < 8; ++k) a |= uint64_t{kLower[p[k]]} << (8 * k);
+  for (size_t k = 8; k < r; ++k) b |= uint64_t{kLower[p[k]]} << (8 * (k - 8));
+  *lo = a;
+  *hi = b;
+}
+
+#if KAIZEN_TEXT_ANALYSIS_SSE2
+alignas(16) constexpr unsigned char kPrefixMask[32] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
+
+// Same as LoadLanesPortable; needs 16 readable bytes at p.
+inline void LoadLanesSse2(const unsigned char* p, size_t r, uint64_t* lo, uint64_t* hi) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i upper = _mm_cmpgt_epi8(  // v in ['A', 'Z'], as in ClassifyBlock
+      _mm_set1_epi8(-128 + 26), _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(128 - 'A'))));
+  v = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+  v = _mm_and_si128(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kPrefixMask + 16 - r)));
+  *lo = static_cast<uint64_t>(_mm_cvtsi128_si64(v));
+  *hi = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)));
+}
+#endif
+
+// The lanes of text[at, at + r), r <= 16, of a text of n bytes.
+inline void LoadLanes(const unsigned char* text, size_t at, size_t r, size_t n, uint64_t* lo,
+                      uint64_t* hi) {
+#if KAIZEN_TEXT_ANALYSIS_SSE2
+  if (at + 16 <= n) return LoadLanesSse2(text + at, r, lo, hi);
+#else
+  (void)n;
+#endif
+  LoadLanesPortable(text + at, r, lo, hi);
+}
+
+// The hash of a word of up to 16 bytes from its lanes: two independent multiplies, so it is
+// cheap on the critical path of a lookup; the folds bring the bits that depend on every byte of a
+// lane into both halves.
+inline uint64_t HashShortWord(uint64_t lo, uint64_t hi, size_t len) {
+  const uint64_t a = (lo ^ kHashSeed) * 0x9E3779B97F4A7C15ull;
+  const uint64_t b = (hi ^ len) * 0xC2B2AE3D27D4EB4Full;
+  const uint64_t h = a ^ ((b << 32) | (b >> 32));
+  return h ^ (h >> 32);
+}
+
+uint64_t HashWord(const WordRef& w) {
+  if (w.len <= 16) {
+    uint64_t lo;
+    uint64_t hi;
+    LoadLanes(w.text, w.begin, w.len, w.text_size, &lo, &hi);
+    return HashShortWord(lo, hi, w.len);
   }
-  return {ByteClass::kSeparator, 1};
+  uint64_t h = kHashSeed;
+  for (size_t o = 0; o < w.len; o += 16) {
+    uint64_t lo;
+    uint64_t hi;
+    LoadLanes(w.text, w.begin + o, std::min<size_t>(16, w.len - o), w.text_size, &lo, &hi);
+    h = MixLanes(h, lo, hi);
+  }
+  return FinishHash(h, w.len);
 }
 
-// Appends the words of `lowered` to `out`, with one empty view per run of breaks. Views point
-// into `lowered`, which must outlive them.
-void Tokenize(std::string_view lowered, std::vector<std::string_view>* out) {
+WordRef WholeWord(std::string_view s) { return {Bytes(s), s.size(), 0, s.size()}; }
+
+// ---------------------------------------------------------------------------------------------
+// The scan. Calls on_word(const WordRef& word, bool break_before) for each word, in order, where
+// break_before says whether a break lies between the previous word and this one (a false return
+// stops the scan). With kSentenceEnds it also calls on_sentence_end(position) for each break byte
+// that ends a sentence (. ! ? ; before a non-word byte, \n, \r), in order with the words.
+
+template <bool kSentenceEnds, typename OnWord, typename OnSentenceEnd>
+void ScanWordsPortable(std::string_view text, OnWord&& on_word, OnSentenceEnd&& on_sentence_end) {
+  const unsigned char* p = Bytes(text);
+  const size_t n = text.size();
+  bool break_before = false;
   size_t i = 0;
-  size_t word_start = std::string_view::npos;
-  const auto push_break = [out] {
-    if (!out->empty() && !out->back().empty()) out->push_back({});
-  };
-  while (i < lowered.size()) {
-    const Classified k = ClassifyAt(lowered, i);
-    if (k.cls == ByteClass::kWord) {
-      if (word_start == std::string_view::npos) word_start = i;
-    } else {
-      if (word_start != std::string_view::npos) {
-        out->push_back(lowered.substr(word_start, i - word_start));
-        word_start = std::string_view::npos;
+  while (i < n) {
+    const uint8_t k = kByteKind[p[i]];
+    if (k == kWordByte || (k == kLead && LeadSeparatorLength(p, i, n) == 0)) {
+      const size_t begin = i;
+      while (++i < n && IsWordAt(p, i, n)) {
       }
-      if (k.cls == ByteClass::kBreak) push_break();
+      if (!on_word(WordRef{p, n, begin, i - begin}, break_before)) return;
+      break_before = false;
+      continue;
     }
-    i += k.len;
+    switch (k) {
+      case kLineBreak:
+        break_before = true;
+        if constexpr (kSentenceEnds) on_sentence_end(i);
+        ++i;
+        break;
+      case kStop:
+        if (EndsSentenceAt(p, i, n)) {
+          break_before = true;
+          if constexpr (kSentenceEnds) on_sentence_end(i);
+        }
+        ++i;
+        break;
+      case kPause:
+        if (EndsSentenceAt(p, i, n)) break_before = true;
+        ++i;
+        break;
+      case kLead: {
+        const size_t len = LeadSeparatorLength(p, i, n);  // non-zero: words were handled above
+        if (len == 3 && p[i + 2] == 0xA6) break_before = true;  // U+2026 ellipsis
+        i += len;
+        break;
+      }
+      default:
+        ++i;
+        break;
+    }
   }
-  if (word_start != std::string_view::npos) out->push_back(lowered.substr(word_start));
 }
 
-// True when `phrase` (non-empty, no breaks) occurs as consecutive words of `tokens`.
-bool ContainsPhrase(const std::vector<std::string_view>& tokens,
-                    const std::vector<std::string_view>& phrase) {
-  if (phrase.empty() || phrase.size() > tokens.size()) return false;
-  const size_t last = tokens.size() - phrase.size();
-  for (size_t i = 0; i <= last; ++i) {
-    size_t j = 0;
-    while (j < phrase.size() && tokens[i + j] == phrase[j]) ++j;
-    if (j == phrase.size()) return true;
+#if KAIZEN_TEXT_ANALYSIS_SSE2
+// Bit j of each mask describes byte j of a 64-byte block.
+struct BlockClass {
+  uint64_t word;        // word byte on its own: ASCII letter or digit, or non-ASCII
+  uint64_t lead;        // 0xC2 or 0xE2
+  uint64_t line_break;  // \n \r
+  uint64_t stop;        // . ! ? ;
+  uint64_t pause;       // : ,
+};
+
+inline uint64_t Movemask(__m128i v) { return static_cast<uint16_t>(_mm_movemask_epi8(v)); }
+
+inline __m128i Eq(__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); }
+
+inline BlockClass ClassifyBlock(const unsigned char* b) {
+  BlockClass c{0, 0, 0, 0, 0};
+  for (int q = 0; q < 4; ++q) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * q));
+    // c in [lo, lo + n) as one signed compare: c + (128 - lo) wraps to [-128, -128 + n).
+    const __m128i digit = _mm_cmpgt_epi8(
+        _mm_set1_epi8(-128 + 10), _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(128 - '0'))));
+    const __m128i letter = _mm_cmpgt_epi8(
+        _mm_set1_epi8(-128 + 26), _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)),
+                                               _mm_set1_epi8(static_cast<char>(128 - 'a'))));
+    const __m128i word = _mm_or_si128(_mm_or_si128(digit, letter), v);  // v: sign = non-ASCII
+    const __m128i lead =
+        _mm_or_si128(Eq(v, static_cast<char>(0xC2)), Eq(v, static_cast<char>(0xE2)));
+    const __m128i line_break = _mm_or_si128(Eq(v, '\n'), Eq(v, '\r'));
+    const __m128i stop =
+        _mm_or_si128(_mm_or_si128(Eq(v, '.'), Eq(v, '!')), _mm_or_si128(Eq(v, '?'), Eq(v, ';')));
+    const __m128i pause = _mm_or_si128(Eq(v, ':'), Eq(v, ','));
+    c.word |= Movemask(word) << (16 * q);
+    c.lead |= Movemask(lead) << (16 * q);
+    c.line_break |= Movemask(line_break) << (16 * q);
+    c.stop |= Movemask(stop) << (16 * q);
+    c.pause |= Movemask(pause) << (16 * q);
   }
-  return false;
+  return c;
 }
 
-// Splits a keyword into its words, reusing the caller's buffers so matching a whole taxonomy
-// allocates nothing once they have grown.
-void KeywordWords(std::string_view keyword, std::string* lowered,
-                  std::vector<std::string_view>* words) {
-  lowered->assign(keyword);
-  for (char& c : *lowered) c = LowerAscii(c);
-  words->clear();
-  Tokenize(*lowered, words);
-  std::erase_if(*words, [](std::string_view w) { return w.empty(); });
+// ScanWordsPortable, 64 bytes at a time: classify the block with SSE2, fix up the rare typographic
+// separators, derive the breaks from the masks, then pair up word starts and ends. Branches
+// depend on the text once per block or sentence rather than per byte or word, and the block's
+// tokens are collected first so the callbacks have a single call site each (and get inlined).
+template <bool kSentenceEnds, typename OnWord, typename OnSentenceEnd>
+void ScanWordsSse2(std::string_view text, OnWord&& on_word, OnSentenceEnd&& on_sentence_end) {
+  const unsigned char* p = Bytes(text);
+  const size_t n = text.size();
+  struct Token {
+    size_t begin;
+    size_t len;  // 0: a sentence end at `begin`
+    bool break_before;
+  };
+  Token tokens[32 + 1 + 64];  // a block's words (at most 32, plus one carried in) and sentence ends
+  alignas(16) unsigned char tail[64];
+  uint64_t carried_clear = 0;  // word bits cleared by a separator begun in the previous block
+  uint64_t prev_word = 0;      // 1 when the byte before the block is a word byte
+  size_t open_begin = 0;       // the word open at the end of the previous block
+  bool open_break_before = false;
+  bool break_pending = false;  // a break after the last word start seen
+  for (size_t base = 0; base < n; base += 64) {
+    const unsigned char* b = p + base;
+    if (n - base < 64) {  // the last partial block, padded with NULs (non-word, non-break)
+      std::memset(tail, 0, sizeof(tail));
+      std::memcpy(tail, b, n - base);
+      b = tail;
+    }
+    const BlockClass c = ClassifyBlock(b);
+    uint64_t word = c.word & ~carried_clear;
+    carried_clear = 0;
+    uint64_t breaks = c.line_break;
+    for (uint64_t lead = c.lead; lead != 0; lead &= lead - 1) {
+      const int j = std::countr_zero(lead);
+      const size_t len = LeadSeparatorLength(p, base + j, n);
+      if (len == 0) continue;
+      const uint64_t bits = (uint64_t{1} << len) - 1;
+      word &= ~(bits << j);
+      if (j + len > 64) carried_clear |= bits >> (64 - j);
+      if (len == 3 && p[base + j + 2] == 0xA6) breaks |= uint64_t{1} << j;  // U+2026 ellipsis
+    }
+    // Punctuation breaks only before a non-word byte or the end.
+    uint64_t next_is_word = word >> 1;
+    if (((c.stop | c.pause) >> 63) != 0 && !EndsSentenceAt(p, base + 63, n)) {
+      next_is_word |= uint64_t{1} << 63;
+    }
+    breaks |= (c.stop | c.pause) & ~next_is_word;
+    uint64_t sentence_ends = c.line_break | (c.stop & ~next_is_word);
+
+    size_t count = 0;
+    const uint64_t shifted = (word << 1) | prev_word;
+    uint64_t starts = word & ~shifted;
+    uint64_t ends = ~word & shifted;    // the byte after a word's last byte
+    if (prev_word != 0 && ends != 0) {  // the word carried in ends here
+      const size_t end = base + std::countr_zero(ends);
+      ends &= ends - 1;
+      tokens[count++] = {open_begin, end - open_begin, open_break_before};
+    }
+    prev_word = word >> 63;
+    while (starts != 0) {
+      const int j = std::countr_zero(starts);
+      starts &= starts - 1;
+      const uint64_t before = (uint64_t{1} << j) - 1;
+      const bool break_before = break_pending || (breaks & before) != 0;
+      breaks &= ~before;
+      break_pending = false;
+      if constexpr (kSentenceEnds) {
+        for (uint64_t here = sentence_ends & before; here != 0; here &= here - 1) {
+          tokens[count++] = {base + std::countr_zero(here), 0, false};
+        }
+        sentence_ends &= ~before;
+      }
+      if (ends == 0) {  // open at the end of the block
+        open_begin = base + j;
+        open_break_before = break_before;
+        break;
+      }
+      const int k = std::countr_zero(ends);
+      ends &= ends - 1;
+      tokens[count++] = {base + j, static_cast<size_t>(k - j), break_before};
+    }
+    break_pending = break_pending || breaks != 0;
+    if constexpr (kSentenceEnds) {
+      for (; sentence_ends != 0; sentence_ends &= sentence_ends - 1) {
+        tokens[count++] = {base + std::countr_zero(sentence_ends), 0, false};
+      }
+    }
+    if (prev_word != 0 && base + 64 >= n) {  // a word open at the end of the text
+      tokens[count++] = {open_begin, n - open_begin, open_break_before};
+    }
+
+    for (size_t t = 0; t < count; ++t) {
+      if constexpr (kSentenceEnds) {
+        if (tokens[t].len == 0) {
+          on_sentence_end(tokens[t].begin);
+          continue;
+        }
+      }
+      if (!on_word(WordRef{p, n, tokens[t].begin, tokens[t].len}, tokens[t].break_before)) {
+        return;
+      }
+    }
+  }
+}
+#endif
+
+template <bool kSentenceEnds = false, typename OnWord, typename OnSentenceEnd>
+void ScanWords(std::string_view text, OnWord&& on_word, OnSentenceEnd&& on_sentence_end) {
+#if KAIZEN_TEXT_ANALYSIS_SSE2
+  ScanWordsSse2<kSentenceEnds>(text, on_word, on_sentence_end);
+#else
+  ScanWordsPortable<kSentenceEnds>(text, on_word, on_sentence_end);
+#endif
 }
 
-// The first word of `keyword`, lowercased (into `buffer` only when it has uppercase letters): a
-// cheap pre-check, since most keywords of a taxonomy do not occur in a given text.
-std::string_view FirstWord(std::string_view keyword, std::string* buffer) {
-  size_t i = 0;
-  while (i < keyword.size()) {
-    const Classified k = ClassifyAt(keyword, i);
-    if (k.cls == ByteClass::kWord) break;
-    i += k.len;
-  }
-  size_t j = i;
-  while (j < keyword.size()) {
-    const Classified k = ClassifyAt(keyword, j);
-    if (k.cls != ByteClass::kWord) break;
-    j += k.len;
-  }
-  const std::string_view word = keyword.substr(i, j - i);
-  if (std::none_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
-    return word;
-  }
-  buffer->assign(word);
-  for (char& c : *buffer) c = LowerAscii(c);
-  return *buffer;
+template <typename OnWord>
+void ScanWords(std::string_view text, OnWord&& on_word) {
+  ScanWords<false>(text, on_word, [](size_t) {});
 }
+
+// The lowercase words of a keyword or cue, breaks dropped: "Retry-Logic" is {"retry", "logic"}.
+std::vector<std::string> SplitWords(std::string_view phrase) {
+  std::vector<std::string> words;
+  ScanWords(phrase, [&](const WordRef& w, bool) {
+    words.push_back(ToLowerAscii(phrase.substr(w.begin, w.len)));
+    return true;
+  });
+  return words;
+}
+
+bool HasWord(std::string_view s) {
+  bool found = false;
+  ScanWords(s, [&](const WordRef&, bool) {
+    found = true;
+    return false;
+  });
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Word table: lowercase words -> ids 1..n (0: not a word of the table). A filter on (length,
+// first byte, last byte) turns most words of a text away in a few instructions; the rest are
+// hashed and looked up with cuckoo hashing, which reads two slots and two entries and decides
+// without further branches (a branch on the outcome would be mispredicted on every hit).
+
+class WordTable {
+ public:
+  WordTable() = default;
+  explicit WordTable(const std::vector<std::string>& words) {
+    std::vector<uint64_t> hashes(1, 0);
+    for (const std::string& word : words) {
+      Entry e{0, 0, static_cast<uint32_t>(word.size()), static_cast<uint32_t>(arena_.size())};
+      if (word.size() <= 16) LoadLanesPortable(Bytes(word), word.size(), &e.lo, &e.hi);
+      entries_.push_back(e);
+      arena_ += word;
+      const size_t bit = FilterBit(word.size(), Bytes(word)[0], Bytes(word)[word.size() - 1]);
+      filter_[bit / 64] |= uint64_t{1} << (bit % 64);
+      hashes.push_back(HashWord(WholeWord(word)));
+    }
+    // At most 1/4 full: cuckoo insertion then practically never fails; what does fails goes to
+    // the stash, which lookups scan only when it is not empty.
+    size_t capacity = 16;
+    while (capacity < 4 * words.size()) capacity *= 2;
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    for (uint32_t id = 1; id < entries_.size(); ++id) {
+      uint32_t item = id;
+      size_t at = hashes[item] & mask_;
+      for (int kicks = 0; item != 0 && kicks < 64; ++kicks) {
+        if (slots_[at] != 0) {
+          const size_t other = (hashes[item] >> 32) & mask_;
+          if (slots_[other] == 0) at = other;
+        }
+        std::swap(item, slots_[at]);
+        if (item != 0) {  // evicted: to its other slot
+          const size_t first = hashes[item] & mask_;
+          at = at == first ? (hashes[item] >> 32) & mask_ : first;
+        }
+      }
+      if (item != 0) stash_.push_back(item);
+    }
+  }
+
+  // The id of the word (compared ASCII-case-insensitively), or 0.
+  uint32_t Find(const WordRef& w) const {
+    const size_t bit = FilterBit(w.len, w.text[w.begin], w.text[w.begin + w.len - 1]);
+    if (((filter_[bit / 64] >> (bit % 64)) & 1) == 0) return 0;
+    if (w.len > 16) return FindLong(w);
+    uint64_t lo;
+    uint64_t hi;
+    LoadLanes(w.text, w.begin, w.len, w.text_size, &lo, &hi);
+    const uint64_t h = HashShortWord(lo, hi, w.len);
+    const uint32_t a = slots_[h & mask_];
+    const uint32_t b = slots_[(h >> 32) & mask_];
+    const Entry& ea = entries_[a];
+    const Entry& eb = entries_[b];
+    // Lanes identify a word of up to 16 bytes (no NULs); a longer entry has zero lanes.
+    const bool in_a = (ea.lo == lo) & (ea.hi == hi);
+    const bool in_b = (eb.lo == lo) & (eb.hi == hi);
+    uint32_t id = in_a ? a : 0;
+    id = in_b ? b : id;
+    if (!stash_.empty()) [[unlikely]] {
+      for (uint32_t s : stash_) {
+        const Entry& e = entries_[s];
+        if (e.lo == lo && e.hi == hi) id = s;
+      }
+    }
+    return id;
+  }
+
+ private:
+  struct Entry {
+    uint64_t lo;  // lanes, for words of up to 16 bytes
+    uint64_t hi;
+    uint32_t len;
+    uint32_t offset;  // in arena_
+  };
+
+  bool LongEquals(uint32_t id, const WordRef& w) const {
+    const Entry& e = entries_[id];
+    return e.len == w.len &&
+           std::equal(w.text + w.begin, w.text + w.begin + w.len, arena_.data() + e.offset,
+                      [](unsigned char a, char b) { return static_cast<char>(kLower[a]) == b; });
+  }
+
+  [[gnu::noinline]] uint32_t FindLong(const WordRef& w) const {
+    const uint64_t h = HashWord(w);
+    for (const uint32_t id : {slots_[h & mask_], slots_[(h >> 32) & mask_]}) {
+      if (id != 0 && LongEquals(id, w)) return id;
+    }
+    for (const uint32_t id : stash_) {
+      if (LongEquals(id, w)) return id;
+    }
+    return 0;
+  }
+
+  // The filter: one bit per (length, first byte, last byte) of the table's words, lengths from 31
+  // on together, bytes by their low 5 bits (the same for both cases of a letter).
+  static constexpr size_t kFilterWords = 32 * 32 * 32 / 64;
+  static size_t FilterBit(size_t len, unsigned char first, unsigned char last) {
+    return (std::min<size_t>(len, 31) << 10) | ((first & 31u) << 5) | (last & 31u);
+  }
+  std::array<uint64_t, kFilterWords> filter_{};
+
+  std::vector<uint32_t> slots_ = {0};  // ids; 0: empty
+  size_t mask_ = 0;
+  std::vector<Entry> entries_ = {Entry{0, 0, 0, 0}};  // by id; id 0 matches no word (len 0)
+  std::vector<uint32_t> stash_;
+  std::string arena_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Phrase index: the phrases (keywords or cues) as word-id paths in a trie with Aho-Corasick
+// failure links, so matching a text is one state transition per word whatever the number of
+// phrases; from the root (where the scan is most of the time) a transition is an array read. A
+// phrase matches on consecutive words of the text with no break between them, exactly like
+// scanning the token list for it. Targets (theme indices) of up to 64 are reported as a bit mask
+// per state; with more, as lists.
+
+class PhraseIndex {
+ public:
+  class Builder {
+   public:
+    // Adds a phrase (its words, non-empty) reporting `target` when matched.
+    void Add(const std::vector<std::string>& words, uint32_t target) {
+      uint32_t node = 0;
+      for (const std::string& word : words) {
+        const uint64_t key = EdgeKey(node, Intern(word));
+        const auto [it, inserted] = edges_.emplace(key, static_cast<uint32_t>(outputs_.size()));
+        if (inserted) outputs_.emplace_back();
+        node = it->second;
+      }
+      auto& out = outputs_[node];
+      if (std::find(out.begin(), out.end(), target) == out.end()) out.push_back(target);
+      target_count_ = std::max<size_t>(target_count_, target + 1);
+    }
+
+    PhraseIndex Build() && {
+      PhraseIndex index;
+      const size_t node_count = outputs_.size();
+      index.words_ = WordTable(words_);
+      index.root_next_.assign(words_.size() + 1, 0);
+      std::vector<std::vector<std::pair<uint32_t, uint32_t>>> children(node_count);  // (wid, node)
+      for (const auto& [key, child] : edges_) {
+        const auto parent = static_cast<uint32_t>(key >> 32);
+        const auto wid = static_cast<uint32_t>(key);
+        if (parent == 0) index.root_next_[wid] = child;
+        children[parent].emplace_back(wid, child);
+      }
+      index.edges_ = EdgeTable(edges_);
+      // Failure links in breadth-first order: fail(v) is the longest proper suffix of v's path
+      // that is also a path of the trie.
+      index.fail_.assign(node_count, 0);
+      index.masks_ = target_count_ <= 64;
+      if (index.masks_) index.out_mask_.assign(node_count, 0);
+      index.out_link_.assign(node_count, 0);
+      std::vector<uint32_t> queue = {0};
+      for (size_t q = 0; q < queue.size(); ++q) {
+        const uint32_t u = queue[q];
+        for (const auto& [wid, v] : children[u]) {
+          uint32_t f = 0;
+          if (u != 0) {
+            for (uint32_t g = index.fail_[u];; g = index.fail_[g]) {
+              if (const uint32_t c = index.Goto(g, wid); c != 0) {
+                f = c;
+                break;
+              }
+              if (g == 0) break;
+            }
+          }
+          index.fail_[v] = f;
+          // The nearest state on the failure chain with outputs of its own.
+          index.out_link_[v] = outputs_[f].empty() ? index.out_link_[f] : f;
+          queue.push_back(v);
+        }
+      }
+      index.from_.assign(node_count, 0);
+      for (const uint32_t v : queue) {  // failure states come first
+        // A state from which neither it nor its failure chain continues a phrase moves like the
+        // root; marking it so keeps the common transition an array read.
+        if (v != 0 && (!children[v].empty() || index.from_[index.fail_[v]] != 0)) {
+          index.from_[v] = v;
+        }
+        if (index.masks_) {
+          uint64_t mask = index.out_mask_[index.fail_[v]];
+          for (const uint32_t t : outputs_[v]) mask |= uint64_t{1} << t;
+          index.out_mask_[v] = v == 0 ? 0 : mask;
+          index.all_targets_ |= index.out_mask_[v];
+        }
+      }
+      index.out_begin_.assign(1, 0);
+      for (const auto& out : outputs_) {
+        index.outputs_.insert(index.outputs_.end(), out.begin(), out.end());
+        index.out_begin_.push_back(static_cast<uint32_t>(index.outputs_.size()));
+      }
+      return index;
+    }
+
+   private:
+    uint32_t Intern(const std::string& word) {
+      const auto [it, inserted] = word_ids_.emplace(word, static_cast<uint32_t>(words_.size() + 1));
+      if (inserted) words_.push_back(word);
+      return it->second;
+    }
+
+    std::unordered_map<std::string, uint32_t> word_ids_;  // 1-based, as in the WordTable
+    std::vector<std::string> words_;
+    std::unordered_map<uint64_t, uint32_t> edges_;       // (parent, word id) -> child
+    std::vector<std::vector<uint32_t>> outputs_ = {{}};  // by node; node 0 is the root
+    size_t target_count_ = 0;
+  };
+
+  // Whether targets are reported as masks (at most 64 targets), and the mask of all targets.
+  bool masks() const { return masks_; }
+  uint64_t all_targets() const { return all_targets_; }
+
+  // Matching state for one text.
+  class Matcher {
+   public:
+    explicit Matcher(const PhraseIndex& index) : index_(index) {}
+
+    // Advances over the word `w`, after a break when `break_before`, and returns the mask of the
+    // targets of the phrases that end on it. Requires masks().
+    uint64_t WordMask(const WordRef& w, bool break_before) {
+      Advance(w, break_before);
+      return index_.out_mask_[state_];
+    }
+
+    // Same for any number of targets: calls emit(target) for each target of the phrases that end
+    // on the word (possibly repeatedly for the same target).
+    template <typename Emit>
+    void Word(const WordRef& w, bool break_before, Emit&& emit) {
+      Advance(w, break_before);
+      for (uint32_t s = state_; s != 0; s = index_.out_link_[s]) {
+        for (uint32_t o = index_.out_begin_[s]; o < index_.out_begin_[s + 1]; ++o) {
+          emit(index_.outputs_[o]);
+        }
+      }
+    }
+
+    void Break() { state_ = 0; }
+
+   private:
+    void Advance(const WordRef& w, bool break_before) {
+      const uint32_t wid = index_.words_.Find(w);
+      const uint32_t state = break_before ? 0 : index_.from_[state_];
+      state_ = state == 0 ? index_.root_next_[wid] : index_.Next(state, wid);
+    }
+
+    const PhraseIndex& index_;
+    uint32_t state_ = 0;
+  };
+
+ private:
+  // Non-root edges: open addressing on (node, word id).
+  class EdgeTable {
+   public:
+    EdgeTable() = default;
+    explicit EdgeTable(const std::unordered_map<uint64_t, uint32_t>& edges) {
+      size_t capacity = 16;
+      while (capacity < 2 * edges.size()) capacity *= 2;
+      slots_.assign(capacity, Slot{0, 0});
+      mask_ = capacity - 1;
+      for (const auto& [key, child] : edges) {
+        if ((key >> 32) == 0) continue;  // root edges live in root_next_
+        size_t at = Hash(key) & mask_;
+        while (slots_[at].child != 0) at = (at + 1) & mask_;
+        slots_[at] = {key, child};
+      }
+    }
+    uint32_t Find(uint64_t key) const {
+      for (size_t at = Hash(key) & mask_;; at = (at + 1) & mask_) {
+        const Slot& s = slots_[at];
+        if (s.child == 0 || s.key == key) return s.child;
+      }
+    }
+
+   private:
+    struct Slot {
+      uint64_t key;
+      uint32_t child;  // 0: empty (the root is nobody's child)
+    };
+    static uint64_t Hash(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 24; }
+    std::vector<Slot> slots_ = {Slot{0, 0}};
+    size_t mask_ = 0;
+  };
+
+  static uint64_t EdgeKey(uint32_t node, uint32_t wid) {
+    return (static_cast<uint64_t>(node) << 32) | wid;
+  }
+
+  // The child of `node` by word `wid`, or 0.
+  uint32_t Goto(uint32_t node, uint32_t wid) const {
+    return node == 0 ? root_next_[wid] : edges_.Find(EdgeKey(node, wid));
+  }
+
+  // The Aho-Corasick transition from a non-root state.
+  [[gnu::noinline]] uint32_t Next(uint32_t state, uint32_t wid) const {
+    if (wid == 0) return 0;  // a word in no phrase
+    for (; state != 0; state = fail_[state]) {
+      if (const uint32_t c = edges_.Find(EdgeKey(state, wid)); c != 0) return c;
+    }
+    return root_next_[wid];
+  }
+
+  WordTable words_;
+  std::vector<uint32_t> root_next_ = {0};  // by word id: the root's child, or 0
+  EdgeTable edges_;
+  std::vector<uint32_t> fail_ = {0};
+  std::vector<uint32_t> from_ = {0};  // by state: itself, or 0 when it moves like the root
+  bool masks_ = true;
+  uint64_t all_targets_ = 0;
+  std::vector<uint64_t> out_mask_ = {0};      // by state, when masks_: targets ending here or on
+                                              // the failure chain
+  std::vector<uint32_t> out_link_ = {0};      // by state: next failure state with own outputs
+  std::vector<uint32_t> out_begin_ = {0, 0};  // by state: own outputs in outputs_
+  std::vector<uint32_t> outputs_;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Default taxonomy. Keywords are phrased the way reviewers write in "liked"/"disliked"/notes;
@@ -239,7 +837,7 @@ ThemeTaxonomy BuildDefault() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sentiment lexicon, kept alphabetical for review. Merged into one hash map on first use so each
+// Sentiment lexicon, kept alphabetical for review. Merged into one word table on first use so each
 // word costs one lookup.
 
 constexpr std::string_view kPositiveWords[] = {
@@ -296,35 +894,64 @@ constexpr std::string_view kClauseWords[] = {
     "although", "but", "except", "however", "though", "whereas",
 };
 
-enum class WordKind { kNone, kPositive, kNegative, kNegator, kIntensifier, kDowntoner, kClause };
-
-WordKind KindOf(std::string_view w) {
-  static const auto* const kLexicon = [] {
-    auto* m = new std::unordered_map<std::string_view, WordKind>();
-    const auto add = [m](const auto& list, WordKind kind) {
-      for (std::string_view word : list) m->emplace(word, kind);
-    };
-    add(kPositiveWords, WordKind::kPositive);
-    add(kNegativeWords, WordKind::kNegative);
-    add(kNegators, WordKind::kNegator);
-    add(kIntensifiers, WordKind::kIntensifier);
-    add(kDowntoners, WordKind::kDowntoner);
-    add(kClauseWords, WordKind::kClause);
-    return m;
-  }();
-  const auto it = kLexicon->find(w);
-  return it == kLexicon->end() ? WordKind::kNone : it->second;
-}
+enum class WordKind : uint8_t {
+  kNone,
+  kPositive,
+  kNegative,
+  kNegator,
+  kIntensifier,
+  kDowntoner,
+  kClause
+};
 
 int Polarity(WordKind kind) {
   return kind == WordKind::kPositive ? 1 : kind == WordKind::kNegative ? -1 : 0;
 }
 
-bool IsNegator(const std::vector<std::string_view>& tokens, size_t i, WordKind kind) {
-  if (kind == WordKind::kNegator) return true;
-  // "don't" / "isn't" arrive as "don" "t" / "isn" "t" because the apostrophe separates words.
-  return tokens[i] == "t" && i > 0 && !tokens[i - 1].empty() && tokens[i - 1].back() == 'n';
-}
+// The lexicon merged into one word table, plus the two words the rules look at by spelling: "t"
+// (the tail of "n't") and "too".
+class Lexicon {
+ public:
+  struct Entry {
+    WordKind kind = WordKind::kNone;
+    bool is_t = false;
+    bool is_too = false;
+  };
+
+  static const Lexicon& Get() {
+    static const Lexicon kLexicon;
+    return kLexicon;
+  }
+
+  Entry Find(const WordRef& w) const { return entries_[table_.Find(w)]; }
+
+ private:
+  Lexicon() {
+    std::vector<std::string> words;
+    const auto add = [&](std::string_view word, WordKind kind) {
+      // The first list a word appears in decides its kind.
+      if (std::find(words.begin(), words.end(), word) != words.end()) return;
+      words.emplace_back(word);
+      entries_.push_back({kind, false, false});
+    };
+    for (std::string_view w : kPositiveWords) add(w, WordKind::kPositive);
+    for (std::string_view w : kNegativeWords) add(w, WordKind::kNegative);
+    for (std::string_view w : kNegators) add(w, WordKind::kNegator);
+    for (std::string_view w : kIntensifiers) add(w, WordKind::kIntensifier);
+    for (std::string_view w : kDowntoners) add(w, WordKind::kDowntoner);
+    for (std::string_view w : kClauseWords) add(w, WordKind::kClause);
+    add("t", WordKind::kNone);
+    add("too", WordKind::kNone);
+    for (size_t i = 0; i < words.size(); ++i) {
+      entries_[i + 1].is_t = words[i] == "t";
+      entries_[i + 1].is_too = words[i] == "too";
+    }
+    table_ = WordTable(words);
+  }
+
+  WordTable table_;
+  std::vector<Entry> entries_ = {Entry{}};  // by word id; 0: not in the lexicon
+};
 
 constexpr int kNegationWindow = 3;
 constexpr double kIntensifierScale = 1.5;
@@ -375,23 +1002,156 @@ std::string_view TrimItem(std::string_view s) {
   }
 }
 
-// Dedup key: ASCII-lowercased with whitespace runs collapsed, so "Add tests" and "add  tests"
-// count once.
-std::string DedupKey(std::string_view s) {
-  std::string key;
-  key.reserve(s.size());
-  bool space = false;
-  for (char c : s) {
-    if (IsAsciiSpace(static_cast<unsigned char>(c))) {
-      space = true;
-      continue;
-    }
-    if (space && !key.empty()) key.push_back(' ');
-    space = false;
-    key.push_back(LowerAscii(c));
-  }
-  return key;
+const PhraseIndex& ActionCues() {
+  static const PhraseIndex kCues = [] {
+    PhraseIndex::Builder builder;
+    for (std::string_view cue : kActionCues) builder.Add(SplitWords(cue), 0);
+    return std::move(builder).Build();
+  }();
+  return kCues;
 }
+
+// Duplicate detection compares items ASCII-lowercased with whitespace runs collapsed, so
+// "Add tests" and "add  tests" count once. DedupChars yields that normalized form byte by byte
+// without building it.
+class DedupChars {
+ public:
+  explicit DedupChars(std::string_view s) : s_(s) {}
+  // The next byte of the normalized form, or -1 at its end.
+  int Next() {
+    bool space = false;
+    while (i_ < s_.size() && IsAsciiSpace(static_cast<unsigned char>(s_[i_]))) {
+      space = true;
+      ++i_;
+    }
+    if (i_ == s_.size()) return -1;
+    if (space && emitted_) return ' ';  // the byte at i_ comes next call
+    emitted_ = true;
+    return kLower[static_cast<unsigned char>(s_[i_++])];
+  }
+
+ private:
+  std::string_view s_;
+  size_t i_ = 0;
+  bool emitted_ = false;
+};
+
+uint64_t DedupHash(std::string_view s) {
+  // Usually the normalized form is just the lowercased item (single spaces, no tabs): hash it
+  // like a word. Otherwise build the normalized form first.
+  bool plain = true;
+  for (size_t i = 0; i < s.size() && plain; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c <= ' ' && IsAsciiSpace(c)) {
+      plain = c == ' ' && i > 0 && i + 1 < s.size() && s[i + 1] != ' ' &&
+              !IsAsciiSpace(static_cast<unsigned char>(s[i + 1]));
+    }
+  }
+  if (plain) return HashWord(WholeWord(s));
+  std::string normalized;
+  DedupChars chars(s);
+  for (int c = chars.Next(); c >= 0; c = chars.Next()) normalized.push_back(static_cast<char>(c));
+  return HashWord(WholeWord(normalized));
+}
+
+bool DedupEqual(std::string_view a, std::string_view b) {
+  DedupChars x(a);
+  DedupChars y(b);
+  while (true) {
+    const int c = x.Next();
+    if (c != y.Next()) return false;
+    if (c < 0) return true;
+  }
+}
+
+// The actionable items found so far, as views into the text; the output strings are made at the
+// end, at once. The first 16 need no allocation.
+class ItemViews {
+ public:
+  size_t size() const { return size_; }
+  std::string_view operator[](size_t i) const {
+    return i < kInline ? inline_[i] : heap_[i - kInline];
+  }
+  void push_back(std::string_view item) {
+    if (size_ < kInline) {
+      inline_[size_] = item;
+    } else {
+      heap_.push_back(item);
+    }
+    ++size_;
+  }
+
+ private:
+  static constexpr size_t kInline = 16;
+  std::string_view inline_[kInline];
+  std::vector<std::string_view> heap_;
+  size_t size_ = 0;
+};
+
+// Whether `item` duplicates one of `items` (the output so far). A few items are compared
+// directly (a mismatch shows within a few bytes); from 8 on they are hashed into an open
+// addressing table (the first 8 slots need no allocation), so many items stay linear.
+class SeenItems {
+ public:
+  SeenItems() = default;
+  SeenItems(const SeenItems&) = delete;
+  SeenItems& operator=(const SeenItems&) = delete;
+
+  // Whether `item` is new; if so the caller appends it to `items`.
+  bool Insert(std::string_view item, const ItemViews& items) {
+    if (items.size() < kCompareDirectly) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (DedupEqual(item, items[i])) return false;
+      }
+      return true;
+    }
+    for (; size_ < items.size(); ++size_) Add(DedupHash(items[size_]), size_);
+    const uint64_t h = DedupHash(item);
+    size_t at = h & (capacity_ - 1);
+    for (;; at = (at + 1) & (capacity_ - 1)) {
+      const Slot& s = slots_[at];
+      if (s.index_plus_1 == 0) break;
+      if (s.hash == h && DedupEqual(item, items[s.index_plus_1 - 1])) return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr size_t kCompareDirectly = 8;
+
+  void Add(uint64_t hash, size_t index) {
+    if (2 * (index + 1) > capacity_) Grow();
+    size_t at = hash & (capacity_ - 1);
+    while (slots_[at].index_plus_1 != 0) at = (at + 1) & (capacity_ - 1);
+    slots_[at] = {hash, static_cast<uint32_t>(index + 1)};
+  }
+
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t index_plus_1 = 0;  // 0: empty
+  };
+
+  void Grow() {
+    std::vector<Slot> bigger(2 * capacity_);
+    for (size_t k = 0; k < capacity_; ++k) {
+      const Slot s = slots_[k];
+      if (s.index_plus_1 == 0) continue;
+      size_t at = s.hash & (bigger.size() - 1);
+      while (bigger[at].index_plus_1 != 0) at = (at + 1) & (bigger.size() - 1);
+      bigger[at] = s;
+    }
+    heap_ = std::move(bigger);
+    slots_ = heap_.data();
+    capacity_ = heap_.size();
+  }
+
+  static constexpr size_t kInline = 16;
+  Slot inline_[kInline];
+  std::vector<Slot> heap_;
+  Slot* slots_ = inline_;
+  size_t capacity_ = kInline;
+  size_t size_ = 0;
+};
 
 // ---------------------------------------------------------------------------------------------
 // FromJson helpers.
@@ -492,8 +1252,6 @@ Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
     return InvalidArgument(kw_path + ": " + std::to_string(kws.size()) +
                            " keywords; must have at most " + std::to_string(kMaxKeywordsPerTheme));
   }
-  std::string lowered;
-  std::vector<std::string_view> words;
   size_t k = 0;
   for (simdjson::dom::element kw : kws) {
     const std::string item_path = kw_path + "[" + std::to_string(k++) + "]";
@@ -508,8 +1266,7 @@ Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
     if (trimmed.size() > kMaxKeywordBytes) {
       return FieldError(item_path, ShowString(raw), "must be at most 200 bytes");
     }
-    KeywordWords(trimmed, &lowered, &words);
-    if (words.empty()) {
+    if (!HasWord(trimmed)) {
       return FieldError(item_path, ShowString(raw), "must contain a letter or digit");
     }
     theme.keywords.push_back(ToLowerAscii(trimmed));
@@ -519,8 +1276,93 @@ Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
 
 }  // namespace
 
+namespace detail {
+
+// The taxonomy's keywords as a phrase index whose targets are theme indices, with what it was
+// built from: the storage of `themes` and the keywords themselves.
+struct CompiledThemes {
+  explicit CompiledThemes(const ThemeTaxonomy& taxonomy)
+      : themes_data(taxonomy.themes.data()), phrases(Build(taxonomy)) {
+    storage.reserve(taxonomy.themes.size());
+    keywords.reserve(taxonomy.themes.size());
+    for (const Theme& theme : taxonomy.themes) {
+      storage.emplace_back(theme.keywords.data(), theme.keywords.size());
+      keywords.push_back(theme.keywords);
+    }
+  }
+
+  // Whether `taxonomy.themes` and its keyword vectors are still the storage this was built from.
+  // Cheap (reads no string); see the caveat on ThemeTaxonomy::compiled.
+  bool SameStorage(const ThemeTaxonomy& taxonomy) const {
+    if (taxonomy.themes.data() != themes_data || taxonomy.themes.size() != storage.size()) {
+      return false;
+    }
+    for (size_t i = 0; i < storage.size(); ++i) {
+      const std::vector<std::string>& k = taxonomy.themes[i].keywords;
+      if (k.data() != storage[i].first || k.size() != storage[i].second) return false;
+    }
+    return true;
+  }
+
+  // Whether `taxonomy` has exactly the keywords this was built from (names do not matter).
+  bool SameKeywords(const ThemeTaxonomy& taxonomy) const {
+    if (taxonomy.themes.size() != keywords.size()) return false;
+    for (size_t i = 0; i < keywords.size(); ++i) {
+      if (taxonomy.themes[i].keywords != keywords[i]) return false;
+    }
+    return true;
+  }
+
+  static PhraseIndex Build(const ThemeTaxonomy& taxonomy) {
+    PhraseIndex::Builder builder;
+    for (size_t t = 0; t < taxonomy.themes.size(); ++t) {
+      for (const std::string& keyword : taxonomy.themes[t].keywords) {
+        const std::vector<std::string> words = SplitWords(keyword);
+        if (!words.empty()) builder.Add(words, static_cast<uint32_t>(t));
+      }
+    }
+    return std::move(builder).Build();
+  }
+
+  const Theme* themes_data;
+  std::vector<std::pair<const std::string*, size_t>> storage;
+  std::vector<std::vector<std::string>> keywords;
+  PhraseIndex phrases;
+};
+
+}  // namespace detail
+
+namespace {
+
+void Precompile(ThemeTaxonomy* taxonomy) {
+  taxonomy->compiled.precompiled = std::make_shared<const detail::CompiledThemes>(*taxonomy);
+}
+
+// The index to match `taxonomy` with: its precompiled one while that still applies (no lock, no
+// string compared), else the one cached in the taxonomy, compiled now if missing or stale. `hold`
+// keeps a cached index alive while it is used.
+const detail::CompiledThemes* CompiledFor(const ThemeTaxonomy& taxonomy,
+                                          std::shared_ptr<const detail::CompiledThemes>* hold) {
+  const detail::CompiledThemesHandle& handle = taxonomy.compiled;
+  if (handle.precompiled != nullptr && handle.precompiled->SameStorage(taxonomy)) {
+    return handle.precompiled.get();
+  }
+  std::lock_guard<std::mutex> lock(handle.mutex);
+  if (handle.cache == nullptr || !handle.cache->SameKeywords(taxonomy)) {
+    handle.cache = std::make_shared<const detail::CompiledThemes>(taxonomy);
+  }
+  *hold = handle.cache;
+  return hold->get();
+}
+
+}  // namespace
+
 const ThemeTaxonomy& ThemeTaxonomy::Default() {
-  static const ThemeTaxonomy kDefault = BuildDefault();
+  static const ThemeTaxonomy kDefault = [] {
+    ThemeTaxonomy t = BuildDefault();
+    Precompile(&t);
+    return t;
+  }();
   return kDefault;
 }
 
@@ -566,34 +1408,56 @@ Result<ThemeTaxonomy> ThemeTaxonomy::FromJson(std::string_view json) {
     }
     taxonomy.themes.push_back(std::move(theme).value());
   }
+  Precompile(&taxonomy);
   return taxonomy;
 }
 
 std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonomy& taxonomy) {
   std::vector<std::string> found;
-  if (text.empty()) return found;
-  const std::string lowered = ToLowerAscii(text);
-  std::vector<std::string_view> tokens;
-  Tokenize(lowered, &tokens);
-  if (tokens.empty()) return found;
+  if (text.empty() || taxonomy.themes.empty()) return found;
 
-  // Looking the keyword's first word up in the text's vocabulary avoids scanning the whole text
-  // once per keyword.
-  const std::unordered_set<std::string_view> vocabulary(tokens.begin(), tokens.end());
-  std::string first_buffer;
-  std::string kw_buffer;
-  std::vector<std::string_view> kw_words;
-  for (const Theme& theme : taxonomy.themes) {
-    if (std::find(found.begin(), found.end(), theme.name) != found.end()) continue;
-    for (const std::string& keyword : theme.keywords) {
-      const std::string_view first = FirstWord(keyword, &first_buffer);
-      if (first.empty() || !vocabulary.contains(first)) continue;
-      KeywordWords(keyword, &kw_buffer, &kw_words);
-      if (kw_words.size() == 1 || ContainsPhrase(tokens, kw_words)) {
-        found.push_back(theme.name);
-        break;
-      }
-    }
+  std::shared_ptr<const detail::CompiledThemes> hold;
+  const detail::CompiledThemes* compiled = CompiledFor(taxonomy, &hold);
+
+  const size_t theme_count = taxonomy.themes.size();
+  constexpr size_t kInlineWords = 8;  // up to 512 themes without allocating
+  uint64_t inline_bits[kInlineWords] = {};
+  std::vector<uint64_t> heap_bits;
+  uint64_t* matched = inline_bits;
+  if (theme_count > kInlineWords * 64) {
+    heap_bits.assign((theme_count + 63) / 64, 0);
+    matched = heap_bits.data();
+  }
+
+  const PhraseIndex& phrases = compiled->phrases;
+  PhraseIndex::Matcher matcher(phrases);
+  if (phrases.masks()) {  // up to 64 themes with keywords: no branch per word
+    uint64_t mask = 0;
+    ScanWords(text, [&](const WordRef& w, bool break_before) {
+      mask |= matcher.WordMask(w, break_before);
+      return mask != phrases.all_targets();  // every theme found: nothing left to learn
+    });
+    matched[0] = mask;
+  } else {
+    size_t matched_count = 0;
+    ScanWords(text, [&](const WordRef& w, bool break_before) {
+      matcher.Word(w, break_before, [&](uint32_t theme) {
+        uint64_t& word = matched[theme / 64];
+        const uint64_t bit = uint64_t{1} << (theme % 64);
+        matched_count += (word & bit) == 0;
+        word |= bit;
+      });
+      return matched_count < theme_count;
+    });
+  }
+
+  size_t matched_count = 0;
+  for (size_t k = 0; k < (theme_count + 63) / 64; ++k) matched_count += std::popcount(matched[k]);
+  found.reserve(matched_count);
+  for (size_t t = 0; t < theme_count; ++t) {
+    if ((matched[t / 64] >> (t % 64) & 1) == 0) continue;
+    const std::string& name = taxonomy.themes[t].name;
+    if (std::find(found.begin(), found.end(), name) == found.end()) found.push_back(name);
   }
   return found;
 }
@@ -610,14 +1474,16 @@ std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonom
 // result strictly inside (-1, 1); mixed feedback tends to 0 regardless of length.
 double Sentiment(std::string_view text) {
   if (text.empty()) return 0.0;
-  const std::string lowered = ToLowerAscii(text);
-  std::vector<std::string_view> tokens;
-  Tokenize(lowered, &tokens);
+  const Lexicon& lexicon = Lexicon::Get();
 
   double pos = 0.0;
   double neg = 0.0;
   int negation_left = 0;
   double scale = 1.0;
+  bool prev_ends_with_n = false;  // the previous token is a word ending in 'n'
+  // "too" depends on the token after it, so its effect waits for that token.
+  bool pending_too = false;
+
   const auto add = [&](double v) {
     if (negation_left > 0) v = v > 0 ? -v : -v * kNegatedNegativeScale;
     if (v > 0) {
@@ -626,29 +1492,13 @@ double Sentiment(std::string_view text) {
       neg -= v;
     }
   };
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string_view w = tokens[i];
-    const WordKind kind = w.empty() ? WordKind::kClause : KindOf(w);
-    if (kind == WordKind::kClause) {
-      negation_left = 0;
-      scale = 1.0;
-      continue;
-    }
-    if (IsNegator(tokens, i, kind)) {
-      negation_left = kNegationWindow;
-      scale = 1.0;
-      continue;
-    }
-    if (const int p = Polarity(kind); p != 0) {
-      add(p * scale);
-      scale = 1.0;
-    } else if (kind == WordKind::kIntensifier) {
-      scale = kIntensifierScale;
-    } else if (kind == WordKind::kDowntoner) {
-      scale = kDowntonerScale;
-    } else if (w == "too" && i + 1 < tokens.size() && !tokens[i + 1].empty()) {
+  // Finishes a pending "too" given the next token: a word's lexicon entry, or nullptr for a break
+  // or the end of the text.
+  const auto resolve_too = [&](const Lexicon::Entry* next) {
+    pending_too = false;
+    if (next != nullptr) {
       // "too slow" is just an intensified "slow"; "too short" has no lexicon word to carry it.
-      if (Polarity(KindOf(tokens[i + 1])) != 0) {
+      if (Polarity(next->kind) != 0) {
         scale = kIntensifierScale;
       } else {
         add(-1.0 * scale);
@@ -658,7 +1508,55 @@ double Sentiment(std::string_view text) {
       scale = 1.0;
     }
     if (negation_left > 0) --negation_left;
-  }
+  };
+
+  ScanWords(text, [&](const WordRef& w, bool break_before) {
+    if (break_before) {
+      if (pending_too) resolve_too(nullptr);
+      negation_left = 0;
+      scale = 1.0;
+      prev_ends_with_n = false;
+    }
+    const Lexicon::Entry entry = lexicon.Find(w);
+    if (pending_too) resolve_too(&entry);
+    const bool prev_n = prev_ends_with_n;
+    prev_ends_with_n = kLower[w.text[w.begin + w.len - 1]] == 'n';
+    if (entry.kind == WordKind::kNone && !entry.is_t && !entry.is_too) [[likely]] {
+      scale = 1.0;  // the common case, short of the chain of tests below
+      if (negation_left > 0) --negation_left;
+      return true;
+    }
+    const WordKind kind = entry.kind;
+    if (kind == WordKind::kClause) {
+      negation_left = 0;
+      scale = 1.0;
+      return true;
+    }
+    // "don't" / "isn't" arrive as "don" "t" / "isn" "t" because the apostrophe separates
+    // words.
+    if (kind == WordKind::kNegator || (entry.is_t && prev_n)) {
+      negation_left = kNegationWindow;
+      scale = 1.0;
+      return true;
+    }
+    if (const int polarity = Polarity(kind); polarity != 0) {
+      add(polarity * scale);
+      scale = 1.0;
+    } else if (kind == WordKind::kIntensifier) {
+      scale = kIntensifierScale;
+    } else if (kind == WordKind::kDowntoner) {
+      scale = kDowntonerScale;
+    } else if (entry.is_too) {
+      pending_too = true;
+      return true;
+    } else {
+      scale = 1.0;
+    }
+    if (negation_left > 0) --negation_left;
+    return true;
+  });
+  if (pending_too) resolve_too(nullptr);
+
   const double score = (pos - neg) / (pos + neg + 1.0);
   return std::clamp(score, -1.0, 1.0);
 }
@@ -666,47 +1564,38 @@ double Sentiment(std::string_view text) {
 std::vector<std::string> ActionableItems(std::string_view text) {
   std::vector<std::string> items;
   if (text.empty()) return items;
-  const std::string lowered = ToLowerAscii(text);
 
-  // The cues are lowercase literals, so their word views can point straight into them.
-  static const auto* const kCues = [] {
-    auto* cues = new std::vector<std::vector<std::string_view>>();
-    for (std::string_view cue : kActionCues) {
-      cues->emplace_back();
-      Tokenize(cue, &cues->back());
-      std::erase_if(cues->back(), [](std::string_view w) { return w.empty(); });
-    }
-    return cues;
-  }();
-  const auto& cues = *kCues;
-
-  std::unordered_set<std::string> seen;
-  std::vector<std::string_view> tokens;
+  // A sentence (split on . ! ? ; and line breaks) is actionable when a cue phrase occurs in its
+  // words. The sentence terminators are exactly the scan's sentence-ending breaks, and trimming a
+  // sentence only drops non-word bytes, so one scan of the whole text sees each sentence's words.
+  ItemViews found;
+  SeenItems seen;
+  PhraseIndex::Matcher matcher(ActionCues());
+  bool actionable = false;
   size_t start = 0;
   const auto flush = [&](size_t end) {
+    if (!actionable) return;
+    actionable = false;
     const std::string_view sentence = TrimItem(text.substr(start, end - start));
     if (sentence.empty()) return;
-    const size_t offset = static_cast<size_t>(sentence.data() - text.data());
-    tokens.clear();
-    Tokenize(std::string_view(lowered).substr(offset, sentence.size()), &tokens);
-    const bool actionable = std::any_of(
-        cues.begin(), cues.end(), [&](const auto& cue) { return ContainsPhrase(tokens, cue); });
-    if (!actionable) return;
     const std::string_view item = TrimAscii(CapUtf8(sentence, kMaxActionableBytes));
-    if (item.empty() || !seen.insert(DedupKey(item)).second) return;
-    items.emplace_back(item);
+    if (item.empty() || !seen.Insert(item, found)) return;
+    found.push_back(item);
   };
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const bool terminator =
-        c == '\n' || c == '\r' ||
-        ((c == '.' || c == '!' || c == '?' || c == ';') && EndsSentenceAt(text, i));
-    if (terminator) {
-      flush(i);
-      start = i + 1;
-    }
-  }
+  ScanWords<true>(
+      text,
+      [&](const WordRef& w, bool break_before) {
+        actionable |= matcher.WordMask(w, break_before) != 0;
+        return true;
+      },
+      [&](size_t at) {
+        flush(at);
+        start = at + 1;
+        matcher.Break();
+      });
   flush(text.size());
+  items.reserve(found.size());
+  for (size_t i = 0; i < found.size(); ++i) items.emplace_back(found[i]);
   return items;
 }
 

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace kaizen::ingest {
@@ -339,6 +341,142 @@ TEST(TaxonomyFromJson, ShortensHugeValuesInErrors) {
   auto t = ThemeTaxonomy::FromJson(json);
   ASSERT_FALSE(t.ok());
   EXPECT_LT(t.status().message().size(), 250u);
+}
+
+// ---- Word boundaries at any offset ---------------------------------------------------------
+// The tokenizer works on blocks of bytes; these slide the interesting bytes across every position
+// of a block boundary.
+
+TEST(Offsets, PhrasesAndSeparatorsMatchAtEveryOffset) {
+  const ThemeTaxonomy t = TestTaxonomy();
+  for (size_t pad = 0; pad < 140; ++pad) {
+    const std::string x(pad, 'x');
+    EXPECT_EQ(ExtractThemes(x + " exponential backoff", t), (Strings{"retries"})) << pad;
+    EXPECT_EQ(ExtractThemes(x + " exponential. backoff", t), (Strings{})) << pad;
+    EXPECT_EQ(ExtractThemes(x + " exponential\xE2\x80\xA6 backoff", t), (Strings{})) << pad;
+    EXPECT_EQ(ExtractThemes(x + "\xE2\x80\x9Ctests\xE2\x80\x9D", t), (Strings{"tests"})) << pad;
+    EXPECT_EQ(ExtractThemes(x + "\xC2\xA0test\xC2\xA0", t), (Strings{"tests"})) << pad;
+    EXPECT_EQ(ExtractThemes(x + "\xE2\x80", t), (Strings{})) << pad;
+    EXPECT_EQ(ExtractThemes(x + " test\xC3\xA9", t), (Strings{})) << pad;
+    EXPECT_EQ(ExtractThemes(x + "test", t), pad == 0 ? Strings{"tests"} : Strings{}) << pad;
+    EXPECT_EQ(ExtractThemes(x + ".test", t), (Strings{"tests"})) << pad;  // '.' separates
+    EXPECT_EQ(ExtractThemes(x + "-exponential_backoff", t), (Strings{"retries"})) << pad;
+  }
+}
+
+TEST(Offsets, SentencesAndSentimentAtEveryOffset) {
+  for (size_t pad = 0; pad < 140; ++pad) {
+    const std::string x(pad, 'x');
+    EXPECT_EQ(ActionableItems(x + ". Please add tests. Nice"), (Strings{"Please add tests"}))
+        << pad;
+    EXPECT_EQ(ActionableItems(x + ".bar please"), (Strings{x + ".bar please"})) << pad;
+    EXPECT_EQ(ActionableItems(x + "\nuse it\r\n- add x"), (Strings{"use it", "add x"})) << pad;
+    EXPECT_DOUBLE_EQ(Sentiment(x + " not good"), -0.5) << pad;
+    EXPECT_DOUBLE_EQ(Sentiment(x + " isn't clean"), -0.5) << pad;
+    EXPECT_DOUBLE_EQ(Sentiment(x + " not. good"), 0.5) << pad;
+    EXPECT_DOUBLE_EQ(Sentiment(x + " too, slow"), -0.5) << pad;
+  }
+}
+
+TEST(Offsets, LongWordsAndLongKeywords) {
+  ThemeTaxonomy t;
+  t.themes = {{"i18n", {"internationalization"}},
+              {"long", {std::string(70, 'q') + " tail"}},
+              {"short", {"q"}}};
+  EXPECT_EQ(ExtractThemes("Needs INTERNATIONALIZATION support", t), (Strings{"i18n"}));
+  EXPECT_EQ(ExtractThemes("internationalizations", t), (Strings{}));
+  EXPECT_EQ(ExtractThemes(std::string(70, 'Q') + "-tail", t), (Strings{"long"}));
+  EXPECT_EQ(ExtractThemes(std::string(71, 'q') + " tail", t), (Strings{}));
+  EXPECT_EQ(ExtractThemes(std::string(70, 'q') + " q", t), (Strings{"short"}));
+}
+
+// ---- Taxonomies that were not precompiled --------------------------------------------------
+
+TEST(HandBuiltTaxonomy, MoreThan64Themes) {
+  ThemeTaxonomy t;
+  for (int i = 0; i < 70; ++i) {
+    t.themes.push_back({"t" + std::to_string(i), {"kw" + std::to_string(i)}});
+  }
+  t.themes.push_back({"t3", {"again"}});  // a repeated name is reported once, at its first match
+  EXPECT_EQ(ExtractThemes("kw68 then kw3 and kw65, again", t), (Strings{"t3", "t65", "t68"}));
+  EXPECT_EQ(ExtractThemes("again and kw69", t), (Strings{"t69", "t3"}));
+}
+
+TEST(HandBuiltTaxonomy, FollowsEditsBetweenCalls) {
+  ThemeTaxonomy t;
+  t.themes = {{"a", {"foo"}}, {"b", {"bar baz"}}};
+  EXPECT_EQ(ExtractThemes("foo bar baz", t), (Strings{"a", "b"}));
+  t.themes[0].keywords[0] = "qux";  // in place: same vectors, same sizes
+  EXPECT_EQ(ExtractThemes("foo bar baz", t), (Strings{"b"}));
+  EXPECT_EQ(ExtractThemes("qux", t), (Strings{"a"}));
+  t.themes[1].keywords.push_back("foo");
+  EXPECT_EQ(ExtractThemes("foo", t), (Strings{"b"}));
+  t.themes.pop_back();
+  EXPECT_EQ(ExtractThemes("foo qux", t), (Strings{"a"}));
+}
+
+TEST(HandBuiltTaxonomy, CopiesAndEditsOfTheDefault) {
+  const std::string text = "Missing retry logic; input validation would help. Logs are noisy";
+  const Strings expected = Themes(text);
+  ASSERT_EQ(expected, (Strings{"error-handling", "input-validation", "retries", "logging"}));
+  ThemeTaxonomy copy = ThemeTaxonomy::Default();
+  EXPECT_EQ(ExtractThemes(text, copy), expected);
+  copy.themes.push_back({"noise", {"noisy"}});
+  EXPECT_EQ(ExtractThemes(text, copy),
+            (Strings{"error-handling", "input-validation", "retries", "logging", "noise"}));
+  copy.themes.erase(copy.themes.begin());
+  EXPECT_EQ(ExtractThemes(text, copy),
+            (Strings{"input-validation", "retries", "logging", "noise"}));
+  EXPECT_EQ(Themes(text), expected);  // the default itself is untouched
+}
+
+TEST(HandBuiltTaxonomy, FromJsonResultsSurviveMovesCopiesAndEdits) {
+  auto parsed = ThemeTaxonomy::FromJson(
+      R"({"themes":[{"name":"retries","keywords":["retry logic","backoff"]},)"
+      R"({"name":"naming","keywords":["names"]}]})");
+  ASSERT_TRUE(parsed.ok());
+  ThemeTaxonomy moved = std::move(parsed).value();
+  EXPECT_EQ(ExtractThemes("names and Retry-Logic", moved), (Strings{"retries", "naming"}));
+  ThemeTaxonomy copy = moved;
+  copy.themes[1].keywords = {"naming"};
+  EXPECT_EQ(ExtractThemes("names and Retry-Logic", copy), (Strings{"retries"}));
+  EXPECT_EQ(ExtractThemes("names and Retry-Logic", moved), (Strings{"retries", "naming"}));
+  moved = copy;
+  EXPECT_EQ(ExtractThemes("names and naming", moved), (Strings{"naming"}));
+  moved.themes.push_back({"docs", {"readme"}});
+  EXPECT_EQ(ExtractThemes("see the README", moved), (Strings{"docs"}));
+}
+
+TEST(HandBuiltTaxonomy, ConcurrentUseOfOneTaxonomy) {
+  ThemeTaxonomy t;
+  t.themes = {{"tests", {"test", "unit tests"}}, {"retries", {"exponential backoff"}}};
+  const ThemeTaxonomy& d = ThemeTaxonomy::Default();
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int k = 0; k < 4; ++k) {
+    threads.emplace_back([&, k] {
+      for (int i = 0; i < 200; ++i) {
+        mismatches[k] += ExtractThemes("add unit tests and exponential backoff", t) !=
+                         Strings{"tests", "retries"};
+        mismatches[k] += ExtractThemes("add unit tests", d) != Strings{"tests-and-edge-cases"};
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches, (std::vector<int>(4, 0)));
+}
+
+// ---- Many items ----------------------------------------------------------------------------
+
+TEST(ActionableItems, DropsDuplicatesAmongManyItems) {
+  std::string text;
+  Strings expected;
+  for (int i = 0; i < 40; ++i) {
+    text += "Please add case " + std::to_string(i) + ".\n";
+    expected.push_back("Please add case " + std::to_string(i));
+  }
+  for (int i = 0; i < 40; ++i) text += "PLEASE  add\tcase " + std::to_string(i) + "! ";
+  EXPECT_EQ(ActionableItems(text), expected);
 }
 
 // ---- Robustness ----------------------------------------------------------------------------
