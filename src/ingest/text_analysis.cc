@@ -760,11 +760,10 @@ class PhraseIndex {
 // deliberately absent are words that are common in ordinary prose and would produce noise
 // ("type", "name", "example", "fast" as in "fail fast", "any").
 
-ThemeTaxonomy BuildDefault() {
-  ThemeTaxonomy t;
+std::vector<Theme> DefaultThemes() {
   // One theme per paragraph reads better than the formatter's column packing.
   // clang-format off
-  t.themes = {
+  return {
       {"error-handling",
        {"error handling", "error handler", "handle errors", "handles errors", "handle the error",
         "error types", "error type", "error message", "error messages", "error codes", "exception",
@@ -833,7 +832,6 @@ ThemeTaxonomy BuildDefault() {
         "async", "await", "synchronization"}},
   };
   // clang-format on
-  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1154,7 +1152,7 @@ class SeenItems {
 };
 
 // ---------------------------------------------------------------------------------------------
-// FromJson helpers.
+// FromThemes and FromJson helpers.
 
 constexpr size_t kMaxThemes = 256;
 constexpr size_t kMaxKeywordsPerTheme = 256;
@@ -1211,6 +1209,41 @@ std::string_view TrimAscii(std::string_view s) {
   return s;
 }
 
+// Checks the theme at `path` and stores its keywords trimmed and lowercased.
+Status NormalizeTheme(const std::string& path, Theme* theme) {
+  const std::string name_path = path + ".name";
+  if (theme->name.empty()) {
+    return FieldError(name_path, ShowString(theme->name), "must be a non-empty string");
+  }
+  if (!IsSlug(theme->name)) {
+    return FieldError(name_path, ShowString(theme->name),
+                      "must be a lowercase slug [a-z0-9][a-z0-9_-]* of at most 64 bytes");
+  }
+  const std::string kw_path = path + ".keywords";
+  std::vector<std::string>& keywords = theme->keywords;
+  if (keywords.empty()) return FieldError(kw_path, "[]", "must be a non-empty array of strings");
+  if (keywords.size() > kMaxKeywordsPerTheme) {
+    return InvalidArgument(kw_path + ": " + std::to_string(keywords.size()) +
+                           " keywords; must have at most " + std::to_string(kMaxKeywordsPerTheme));
+  }
+  for (size_t k = 0; k < keywords.size(); ++k) {
+    const std::string item_path = kw_path + "[" + std::to_string(k) + "]";
+    const std::string_view trimmed = TrimAscii(keywords[k]);
+    if (trimmed.empty()) {
+      return FieldError(item_path, ShowString(keywords[k]), "must be a non-empty string");
+    }
+    if (trimmed.size() > kMaxKeywordBytes) {
+      return FieldError(item_path, ShowString(keywords[k]), "must be at most 200 bytes");
+    }
+    if (!HasWord(trimmed)) {
+      return FieldError(item_path, ShowString(keywords[k]), "must contain a letter or digit");
+    }
+    keywords[k] = ToLowerAscii(trimmed);
+  }
+  return Status();
+}
+
+// The theme at `path` as written, checking only the JSON's shape; FromThemes checks the values.
 Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
   simdjson::dom::object obj;
   if (e.get_object().get(obj) != simdjson::SUCCESS) {
@@ -1230,12 +1263,8 @@ Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
     return InvalidArgument(name_path + ": missing; must be a non-empty string");
   }
   std::string_view name;
-  if (name_el.get_string().get(name) != simdjson::SUCCESS || name.empty()) {
+  if (name_el.get_string().get(name) != simdjson::SUCCESS) {
     return FieldError(name_path, Show(name_el), "must be a non-empty string");
-  }
-  if (!IsSlug(name)) {
-    return FieldError(name_path, ShowString(name),
-                      "must be a lowercase slug [a-z0-9][a-z0-9_-]* of at most 64 bytes");
   }
   theme.name = std::string(name);
 
@@ -1245,125 +1274,64 @@ Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
     return InvalidArgument(kw_path + ": missing; must be a non-empty array of strings");
   }
   simdjson::dom::array kws;
-  if (kw_el.get_array().get(kws) != simdjson::SUCCESS || kws.size() == 0) {
+  if (kw_el.get_array().get(kws) != simdjson::SUCCESS) {
     return FieldError(kw_path, Show(kw_el), "must be a non-empty array of strings");
-  }
-  if (kws.size() > kMaxKeywordsPerTheme) {
-    return InvalidArgument(kw_path + ": " + std::to_string(kws.size()) +
-                           " keywords; must have at most " + std::to_string(kMaxKeywordsPerTheme));
   }
   size_t k = 0;
   for (simdjson::dom::element kw : kws) {
-    const std::string item_path = kw_path + "[" + std::to_string(k++) + "]";
     std::string_view raw;
     if (kw.get_string().get(raw) != simdjson::SUCCESS) {
-      return FieldError(item_path, Show(kw), "must be a non-empty string");
+      return FieldError(kw_path + "[" + std::to_string(k) + "]", Show(kw),
+                        "must be a non-empty string");
     }
-    const std::string_view trimmed = TrimAscii(raw);
-    if (trimmed.empty()) {
-      return FieldError(item_path, ShowString(raw), "must be a non-empty string");
-    }
-    if (trimmed.size() > kMaxKeywordBytes) {
-      return FieldError(item_path, ShowString(raw), "must be at most 200 bytes");
-    }
-    if (!HasWord(trimmed)) {
-      return FieldError(item_path, ShowString(raw), "must contain a letter or digit");
-    }
-    theme.keywords.push_back(ToLowerAscii(trimmed));
+    theme.keywords.emplace_back(raw);
+    ++k;
   }
   return theme;
 }
 
 }  // namespace
 
-namespace detail {
-
-// The taxonomy's keywords as a phrase index whose targets are theme indices, with what it was
-// built from: the storage of `themes` and the keywords themselves.
-struct CompiledThemes {
-  explicit CompiledThemes(const ThemeTaxonomy& taxonomy)
-      : themes_data(taxonomy.themes.data()), phrases(Build(taxonomy)) {
-    storage.reserve(taxonomy.themes.size());
-    keywords.reserve(taxonomy.themes.size());
-    for (const Theme& theme : taxonomy.themes) {
-      storage.emplace_back(theme.keywords.data(), theme.keywords.size());
-      keywords.push_back(theme.keywords);
-    }
-  }
-
-  // Whether `taxonomy.themes` and its keyword vectors are still the storage this was built from.
-  // Cheap (reads no string); see the caveat on ThemeTaxonomy::compiled.
-  bool SameStorage(const ThemeTaxonomy& taxonomy) const {
-    if (taxonomy.themes.data() != themes_data || taxonomy.themes.size() != storage.size()) {
-      return false;
-    }
-    for (size_t i = 0; i < storage.size(); ++i) {
-      const std::vector<std::string>& k = taxonomy.themes[i].keywords;
-      if (k.data() != storage[i].first || k.size() != storage[i].second) return false;
-    }
-    return true;
-  }
-
-  // Whether `taxonomy` has exactly the keywords this was built from (names do not matter).
-  bool SameKeywords(const ThemeTaxonomy& taxonomy) const {
-    if (taxonomy.themes.size() != keywords.size()) return false;
-    for (size_t i = 0; i < keywords.size(); ++i) {
-      if (taxonomy.themes[i].keywords != keywords[i]) return false;
-    }
-    return true;
-  }
-
-  static PhraseIndex Build(const ThemeTaxonomy& taxonomy) {
+// The taxonomy's keywords as a phrase index whose targets are theme indices.
+struct ThemeTaxonomy::CompiledThemes {
+  explicit CompiledThemes(const std::vector<Theme>& themes) {
     PhraseIndex::Builder builder;
-    for (size_t t = 0; t < taxonomy.themes.size(); ++t) {
-      for (const std::string& keyword : taxonomy.themes[t].keywords) {
-        const std::vector<std::string> words = SplitWords(keyword);
-        if (!words.empty()) builder.Add(words, static_cast<uint32_t>(t));
+    for (size_t t = 0; t < themes.size(); ++t) {
+      for (const std::string& keyword : themes[t].keywords) {
+        builder.Add(SplitWords(keyword), static_cast<uint32_t>(t));  // never empty: HasWord
       }
     }
-    return std::move(builder).Build();
+    phrases = std::move(builder).Build();
   }
 
-  const Theme* themes_data;
-  std::vector<std::pair<const std::string*, size_t>> storage;
-  std::vector<std::vector<std::string>> keywords;
   PhraseIndex phrases;
 };
 
-}  // namespace detail
-
-namespace {
-
-void Precompile(ThemeTaxonomy* taxonomy) {
-  taxonomy->compiled.precompiled = std::make_shared<const detail::CompiledThemes>(*taxonomy);
-}
-
-// The index to match `taxonomy` with: its precompiled one while that still applies (no lock, no
-// string compared), else the one cached in the taxonomy, compiled now if missing or stale. `hold`
-// keeps a cached index alive while it is used.
-const detail::CompiledThemes* CompiledFor(const ThemeTaxonomy& taxonomy,
-                                          std::shared_ptr<const detail::CompiledThemes>* hold) {
-  const detail::CompiledThemesHandle& handle = taxonomy.compiled;
-  if (handle.precompiled != nullptr && handle.precompiled->SameStorage(taxonomy)) {
-    return handle.precompiled.get();
-  }
-  std::lock_guard<std::mutex> lock(handle.mutex);
-  if (handle.cache == nullptr || !handle.cache->SameKeywords(taxonomy)) {
-    handle.cache = std::make_shared<const detail::CompiledThemes>(taxonomy);
-  }
-  *hold = handle.cache;
-  return hold->get();
-}
-
-}  // namespace
-
 const ThemeTaxonomy& ThemeTaxonomy::Default() {
-  static const ThemeTaxonomy kDefault = [] {
-    ThemeTaxonomy t = BuildDefault();
-    Precompile(&t);
-    return t;
-  }();
+  static const ThemeTaxonomy kDefault = FromThemes(DefaultThemes()).value();
   return kDefault;
+}
+
+Result<ThemeTaxonomy> ThemeTaxonomy::FromThemes(std::vector<Theme> themes) {
+  if (themes.empty()) return FieldError("themes", "[]", "must be a non-empty array of themes");
+  if (themes.size() > kMaxThemes) {
+    return InvalidArgument("themes: " + std::to_string(themes.size()) +
+                           " themes; must have at most " + std::to_string(kMaxThemes));
+  }
+  for (size_t i = 0; i < themes.size(); ++i) {
+    const std::string path = "themes[" + std::to_string(i) + "]";
+    if (Status status = NormalizeTheme(path, &themes[i]); !status.ok()) return status;
+    for (size_t j = 0; j < i; ++j) {
+      if (themes[j].name == themes[i].name) {
+        return FieldError(path + ".name", ShowString(themes[i].name),
+                          "must be unique (also themes[" + std::to_string(j) + "].name)");
+      }
+    }
+  }
+  ThemeTaxonomy taxonomy;
+  taxonomy.compiled_ = std::make_shared<const CompiledThemes>(themes);
+  taxonomy.themes_ = std::move(themes);
+  return taxonomy;
 }
 
 Result<ThemeTaxonomy> ThemeTaxonomy::FromJson(std::string_view json) {
@@ -1386,52 +1354,31 @@ Result<ThemeTaxonomy> ThemeTaxonomy::FromJson(std::string_view json) {
   if (root["themes"].get(themes_el) != simdjson::SUCCESS) {
     return InvalidArgument("themes: missing; must be a non-empty array of themes");
   }
-  simdjson::dom::array themes;
-  if (themes_el.get_array().get(themes) != simdjson::SUCCESS || themes.size() == 0) {
+  simdjson::dom::array themes_array;
+  if (themes_el.get_array().get(themes_array) != simdjson::SUCCESS) {
     return FieldError("themes", Show(themes_el), "must be a non-empty array of themes");
   }
-  if (themes.size() > kMaxThemes) {
-    return InvalidArgument("themes: " + std::to_string(themes.size()) +
-                           " themes; must have at most " + std::to_string(kMaxThemes));
-  }
-  ThemeTaxonomy taxonomy;
-  size_t i = 0;
-  for (simdjson::dom::element e : themes) {
-    const std::string path = "themes[" + std::to_string(i++) + "]";
-    auto theme = ParseTheme(e, path);
+  std::vector<Theme> themes;
+  for (simdjson::dom::element e : themes_array) {
+    auto theme = ParseTheme(e, "themes[" + std::to_string(themes.size()) + "]");
     if (!theme.ok()) return theme.status();
-    for (size_t j = 0; j < taxonomy.themes.size(); ++j) {
-      if (taxonomy.themes[j].name == theme->name) {
-        return FieldError(path + ".name", ShowString(theme->name),
-                          "must be unique (also themes[" + std::to_string(j) + "].name)");
-      }
-    }
-    taxonomy.themes.push_back(std::move(theme).value());
+    themes.push_back(std::move(theme).value());
   }
-  Precompile(&taxonomy);
-  return taxonomy;
+  return FromThemes(std::move(themes));
 }
 
 std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonomy& taxonomy) {
   std::vector<std::string> found;
-  if (text.empty() || taxonomy.themes.empty()) return found;
+  if (text.empty() || taxonomy.compiled_ == nullptr) return found;  // null: moved from
 
-  std::shared_ptr<const detail::CompiledThemes> hold;
-  const detail::CompiledThemes* compiled = CompiledFor(taxonomy, &hold);
+  const size_t theme_count = taxonomy.themes_.size();
+  constexpr size_t kInlineWords = 4;  // all 256 themes without allocating
+  static_assert(kInlineWords * 64 >= kMaxThemes);
+  uint64_t matched[kInlineWords] = {};
 
-  const size_t theme_count = taxonomy.themes.size();
-  constexpr size_t kInlineWords = 8;  // up to 512 themes without allocating
-  uint64_t inline_bits[kInlineWords] = {};
-  std::vector<uint64_t> heap_bits;
-  uint64_t* matched = inline_bits;
-  if (theme_count > kInlineWords * 64) {
-    heap_bits.assign((theme_count + 63) / 64, 0);
-    matched = heap_bits.data();
-  }
-
-  const PhraseIndex& phrases = compiled->phrases;
+  const PhraseIndex& phrases = taxonomy.compiled_->phrases;
   PhraseIndex::Matcher matcher(phrases);
-  if (phrases.masks()) {  // up to 64 themes with keywords: no branch per word
+  if (phrases.masks()) {  // up to 64 themes: no branch per word
     uint64_t mask = 0;
     ScanWords(text, [&](const WordRef& w, bool break_before) {
       mask |= matcher.WordMask(w, break_before);
@@ -1452,12 +1399,10 @@ std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonom
   }
 
   size_t matched_count = 0;
-  for (size_t k = 0; k < (theme_count + 63) / 64; ++k) matched_count += std::popcount(matched[k]);
+  for (uint64_t word : matched) matched_count += std::popcount(word);
   found.reserve(matched_count);
   for (size_t t = 0; t < theme_count; ++t) {
-    if ((matched[t / 64] >> (t % 64) & 1) == 0) continue;
-    const std::string& name = taxonomy.themes[t].name;
-    if (std::find(found.begin(), found.end(), name) == found.end()) found.push_back(name);
+    if ((matched[t / 64] >> (t % 64) & 1) != 0) found.push_back(taxonomy.themes_[t].name);
   }
   return found;
 }

@@ -6,10 +6,8 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "kaizen/status.h"  // kaizen::Status, kaizen::Result<T>, kaizen::InvalidArgument(...)
@@ -22,64 +20,42 @@ struct Theme {
                                       // boundaries
 };
 
-namespace detail {
-
-struct CompiledThemes;  // text_analysis.cc: the keywords as a word table and a phrase automaton
-
-// The keyword index of a ThemeTaxonomy (see ThemeTaxonomy::compiled). Moving a taxonomy moves its
-// index; a copy starts without one.
-class CompiledThemesHandle {
+// A taxonomy of themes, immutable once built: the keywords are compiled into an index when it is
+// made, so ExtractThemes costs one lookup per word of text whatever the number of keywords.
+// Copies share that index (it is never modified, so no lock is needed); a moved-from taxonomy
+// has no themes.
+class ThemeTaxonomy {
  public:
-  CompiledThemesHandle() = default;
-  CompiledThemesHandle(const CompiledThemesHandle&) noexcept {}
-  CompiledThemesHandle& operator=(const CompiledThemesHandle& other) noexcept {
-    if (this != &other) {
-      precompiled.reset();
-      cache.reset();
-    }
-    return *this;
-  }
-  CompiledThemesHandle(CompiledThemesHandle&& other) noexcept
-      : precompiled(std::move(other.precompiled)), cache(std::move(other.cache)) {}
-  CompiledThemesHandle& operator=(CompiledThemesHandle&& other) noexcept {
-    precompiled = std::move(other.precompiled);
-    cache = std::move(other.cache);
-    return *this;
-  }
-  ~CompiledThemesHandle() = default;
-
-  std::shared_ptr<const CompiledThemes> precompiled;    // by Default() and FromJson(); immutable
-  mutable std::mutex mutex;                             // guards `cache`
-  mutable std::shared_ptr<const CompiledThemes> cache;  // compiled on first use otherwise
-};
-
-}  // namespace detail
-
-struct ThemeTaxonomy {
-  std::vector<Theme> themes;  // order is the output order
-
   // The shipped default: error-handling, input-validation, naming, tests-and-edge-cases,
   // documentation, rate-limiting, retries, security, performance, types, architecture,
   // readability, logging, concurrency. Each with 8-25 keywords/phrases drawn from how reviewers
   // write.
   static const ThemeTaxonomy& Default();
 
-  // Parses a JSON document {"themes":[{"name":"...","keywords":["..."]}, ...]}. Errors name the
-  // field path, the value and the rule, e.g. `themes[2].keywords[0]: "" must be a non-empty
-  // string`. Names must be lowercase slugs ([a-z0-9][a-z0-9_-]*, at most 64 bytes) and unique;
-  // keywords are stored ASCII-lowercased and trimmed.
+  // Validates and compiles `themes` (their order is the output order). Errors name the field
+  // path, the value and the rule, e.g. `themes[2].keywords[0]: "" must be a non-empty string`.
+  // There must be 1-256 themes; names must be lowercase slugs ([a-z0-9][a-z0-9_-]*, at most 64
+  // bytes) and unique; each theme needs 1-256 keywords, each containing a letter or digit and at
+  // most 200 bytes once trimmed. Keywords are stored ASCII-lowercased and trimmed.
+  static Result<ThemeTaxonomy> FromThemes(std::vector<Theme> themes);
+
+  // Parses a JSON document {"themes":[{"name":"...","keywords":["..."]}, ...]} and passes the
+  // themes to FromThemes. Errors are worded the same way, e.g.
+  // `themes[0].keywords[1]: null must be a non-empty string`.
   static Result<ThemeTaxonomy> FromJson(std::string_view json);
 
-  // Implementation detail, not part of the interface: the keywords compiled into an index, so
-  // ExtractThemes costs one lookup per word of text whatever the number of keywords. Default()
-  // and FromJson() build it up front, and it serves as long as `themes` and its `keywords`
-  // vectors keep the storage it was built from (moving the taxonomy keeps it). Any other
-  // taxonomy (filled by hand, copied, or edited so that a vector is resized or reallocated) is
-  // compiled on first use and kept here, checked against the keywords on every call, which is
-  // exact but costs a comparison of all keywords per call and a mutex. Not detected: overwriting
-  // keyword strings of a Default()/FromJson() taxonomy in place, leaving every vector as it was;
-  // edit a copy instead.
-  detail::CompiledThemesHandle compiled;
+  const std::vector<Theme>& themes() const { return themes_; }
+
+ private:
+  struct CompiledThemes;  // text_analysis.cc: the keywords as a word table and a phrase automaton
+
+  ThemeTaxonomy() = default;
+
+  friend std::vector<std::string> ExtractThemes(std::string_view text,
+                                                const ThemeTaxonomy& taxonomy);
+
+  std::vector<Theme> themes_;
+  std::shared_ptr<const CompiledThemes> compiled_;
 };
 
 // Themes whose keywords occur in the text (case-insensitive, word-boundary match, ASCII lowercase

@@ -24,11 +24,15 @@ std::vector<std::string> Themes(std::string_view text) {
   return ExtractThemes(text, ThemeTaxonomy::Default());
 }
 
+ThemeTaxonomy Taxonomy(std::vector<Theme> themes) {
+  auto t = ThemeTaxonomy::FromThemes(std::move(themes));
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return std::move(t).value();
+}
+
 ThemeTaxonomy TestTaxonomy() {
-  ThemeTaxonomy t;
-  t.themes = {{"tests", {"test", "tests", "testing"}},
-              {"retries", {"exponential backoff", "retry"}}};
-  return t;
+  return Taxonomy(
+      {{"tests", {"test", "tests", "testing"}}, {"retries", {"exponential backoff", "retry"}}});
 }
 
 // ---- Default taxonomy ----------------------------------------------------------------------
@@ -38,11 +42,11 @@ TEST(DefaultTaxonomy, CoversTheRequiredThemesWithEightToTwentyFiveKeywordsEach) 
   for (const char* required :
        {"error-handling", "input-validation", "naming", "tests-and-edge-cases", "documentation",
         "rate-limiting", "retries", "security", "performance", "types"}) {
-    EXPECT_TRUE(std::any_of(t.themes.begin(), t.themes.end(), [&](const Theme& th) {
+    EXPECT_TRUE(std::any_of(t.themes().begin(), t.themes().end(), [&](const Theme& th) {
       return th.name == required;
     })) << required;
   }
-  for (const Theme& th : t.themes) {
+  for (const Theme& th : t.themes()) {
     EXPECT_GE(th.keywords.size(), 8u) << th.name;
     EXPECT_LE(th.keywords.size(), 25u) << th.name;
     for (const std::string& kw : th.keywords) {
@@ -111,15 +115,8 @@ TEST(ThemeExtraction, ReportsEachThemeOnceInTaxonomyOrder) {
             (Strings{"tests", "retries"}));
 }
 
-TEST(ThemeExtraction, ReportsARepeatedThemeNameOnce) {
-  ThemeTaxonomy t;
-  t.themes = {{"tests", {"test"}}, {"retries", {"retry"}}, {"tests", {"coverage"}}};
-  EXPECT_EQ(ExtractThemes("coverage of retry and test", t), (Strings{"tests", "retries"}));
-}
-
 TEST(ThemeExtraction, FoldsUppercaseKeywordsOfHandBuiltTaxonomies) {
-  ThemeTaxonomy t;
-  t.themes = {{"retries", {"Exponential Backoff"}}};
+  const ThemeTaxonomy t = Taxonomy({{"retries", {"Exponential Backoff"}}});
   EXPECT_EQ(ExtractThemes("add exponential backoff", t), (Strings{"retries"}));
 }
 
@@ -272,9 +269,9 @@ TEST(TaxonomyFromJson, ParsesThemesInOrderAndLowercasesKeywords) {
       R"({"themes":[{"name":"retries","keywords":["Retry Logic"," backoff "]},)"
       R"({"name":"naming","keywords":["names"]}]})");
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  ASSERT_EQ(t->themes.size(), 2u);
-  EXPECT_EQ(t->themes[0].name, "retries");
-  EXPECT_EQ(t->themes[0].keywords, (Strings{"retry logic", "backoff"}));
+  ASSERT_EQ(t->themes().size(), 2u);
+  EXPECT_EQ(t->themes()[0].name, "retries");
+  EXPECT_EQ(t->themes()[0].keywords, (Strings{"retry logic", "backoff"}));
   EXPECT_EQ(ExtractThemes("names lack RETRY-logic", *t), (Strings{"retries", "naming"}));
 }
 
@@ -379,10 +376,9 @@ TEST(Offsets, SentencesAndSentimentAtEveryOffset) {
 }
 
 TEST(Offsets, LongWordsAndLongKeywords) {
-  ThemeTaxonomy t;
-  t.themes = {{"i18n", {"internationalization"}},
-              {"long", {std::string(70, 'q') + " tail"}},
-              {"short", {"q"}}};
+  const ThemeTaxonomy t = Taxonomy({{"i18n", {"internationalization"}},
+                                    {"long", {std::string(70, 'q') + " tail"}},
+                                    {"short", {"q"}}});
   EXPECT_EQ(ExtractThemes("Needs INTERNATIONALIZATION support", t), (Strings{"i18n"}));
   EXPECT_EQ(ExtractThemes("internationalizations", t), (Strings{}));
   EXPECT_EQ(ExtractThemes(std::string(70, 'Q') + "-tail", t), (Strings{"long"}));
@@ -390,73 +386,173 @@ TEST(Offsets, LongWordsAndLongKeywords) {
   EXPECT_EQ(ExtractThemes(std::string(70, 'q') + " q", t), (Strings{"short"}));
 }
 
-// ---- Taxonomies that were not precompiled --------------------------------------------------
+// ---- FromThemes ----------------------------------------------------------------------------
 
-TEST(HandBuiltTaxonomy, MoreThan64Themes) {
-  ThemeTaxonomy t;
-  for (int i = 0; i < 70; ++i) {
-    t.themes.push_back({"t" + std::to_string(i), {"kw" + std::to_string(i)}});
+TEST(TaxonomyFromThemes, NormalizesKeywordsLikeFromJson) {
+  auto t =
+      ThemeTaxonomy::FromThemes({{"retries", {"Retry Logic", " backoff "}}, {"naming", {"names"}}});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  auto parsed = ThemeTaxonomy::FromJson(
+      R"({"themes":[{"name":"retries","keywords":["Retry Logic"," backoff "]},)"
+      R"({"name":"naming","keywords":["names"]}]})");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(t->themes().size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(t->themes()[i].name, parsed->themes()[i].name);
+    EXPECT_EQ(t->themes()[i].keywords, parsed->themes()[i].keywords);
   }
-  t.themes.push_back({"t3", {"again"}});  // a repeated name is reported once, at its first match
-  EXPECT_EQ(ExtractThemes("kw68 then kw3 and kw65, again", t), (Strings{"t3", "t65", "t68"}));
-  EXPECT_EQ(ExtractThemes("again and kw69", t), (Strings{"t69", "t3"}));
+  EXPECT_EQ(t->themes()[0].keywords, (Strings{"retry logic", "backoff"}));
+  EXPECT_EQ(ExtractThemes("names lack RETRY-logic", *t), (Strings{"retries", "naming"}));
 }
 
-TEST(HandBuiltTaxonomy, FollowsEditsBetweenCalls) {
-  ThemeTaxonomy t;
-  t.themes = {{"a", {"foo"}}, {"b", {"bar baz"}}};
-  EXPECT_EQ(ExtractThemes("foo bar baz", t), (Strings{"a", "b"}));
-  t.themes[0].keywords[0] = "qux";  // in place: same vectors, same sizes
-  EXPECT_EQ(ExtractThemes("foo bar baz", t), (Strings{"b"}));
-  EXPECT_EQ(ExtractThemes("qux", t), (Strings{"a"}));
-  t.themes[1].keywords.push_back("foo");
-  EXPECT_EQ(ExtractThemes("foo", t), (Strings{"b"}));
-  t.themes.pop_back();
-  EXPECT_EQ(ExtractThemes("foo qux", t), (Strings{"a"}));
+TEST(TaxonomyFromThemes, ReportsEachBrokenRuleLikeFromJson) {
+  const auto keywords = [](size_t n) {
+    std::vector<std::string> k;
+    std::string json;
+    for (size_t i = 0; i < n; ++i) {
+      k.push_back("k" + std::to_string(i));
+      json += (i == 0 ? "\"" : ",\"") + k.back() + "\"";
+    }
+    return std::pair(k, "[" + json + "]");
+  };
+  const auto [many_keywords, many_keywords_json] = keywords(257);
+  std::vector<Theme> many_themes;
+  std::string many_themes_json;
+  for (int i = 0; i < 257; ++i) {
+    many_themes.push_back({"t" + std::to_string(i), {"x"}});
+    many_themes_json += std::string(i == 0 ? "" : ",") + R"({"name":"t)" + std::to_string(i) +
+                        R"(","keywords":["x"]})";
+  }
+  struct Case {
+    std::vector<Theme> themes;
+    std::string json;  // the same themes as a FromJson document
+    std::string message;
+  };
+  const Case cases[] = {
+      {{}, R"({"themes":[]})", "themes: [] must be a non-empty array of themes"},
+      {many_themes, R"({"themes":[)" + many_themes_json + "]}",
+       "themes: 257 themes; must have at most 256"},
+      {{{"", {"x"}}},
+       R"({"themes":[{"name":"","keywords":["x"]}]})",
+       R"(themes[0].name: "" must be a non-empty string)"},
+      {{{"a", {"x"}}, {"Error Handling", {"x"}}},
+       R"({"themes":[{"name":"a","keywords":["x"]},{"name":"Error Handling","keywords":["x"]}]})",
+       "themes[1].name: \"Error Handling\" must be a lowercase slug [a-z0-9][a-z0-9_-]* of at "
+       "most 64 bytes"},
+      {{{"a", {}}},
+       R"({"themes":[{"name":"a","keywords":[]}]})",
+       "themes[0].keywords: [] must be a non-empty array of strings"},
+      {{{"a", many_keywords}},
+       R"({"themes":[{"name":"a","keywords":)" + many_keywords_json + "}]}",
+       "themes[0].keywords: 257 keywords; must have at most 256"},
+      {{{"a", {"x"}}, {"b", {"y"}}, {"c", {""}}},
+       R"({"themes":[{"name":"a","keywords":["x"]},{"name":"b","keywords":["y"]},)"
+       R"({"name":"c","keywords":[""]}]})",
+       R"(themes[2].keywords[0]: "" must be a non-empty string)"},
+      {{{"a", {"x", " \t"}}},
+       R"({"themes":[{"name":"a","keywords":["x"," \t"]}]})",
+       R"(themes[0].keywords[1]: " \u0009" must be a non-empty string)"},
+      {{{"a", {"--"}}},
+       R"({"themes":[{"name":"a","keywords":["--"]}]})",
+       "themes[0].keywords[0]: \"--\" must contain a letter or digit"},
+      {{{"a", {std::string(201, 'x')}}},
+       R"({"themes":[{"name":"a","keywords":[")" + std::string(201, 'x') + R"("]}]})",
+       "themes[0].keywords[0]: \"" + std::string(75, 'x') + "...\" must be at most 200 bytes"},
+      {{{"a", {"x"}}, {"a", {"y"}}},
+       R"({"themes":[{"name":"a","keywords":["x"]},{"name":"a","keywords":["y"]}]})",
+       "themes[1].name: \"a\" must be unique (also themes[0].name)"},
+  };
+  for (const Case& c : cases) {
+    auto t = ThemeTaxonomy::FromThemes(c.themes);
+    ASSERT_FALSE(t.ok()) << c.message;
+    EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(t.status().message(), c.message);
+    auto parsed = ThemeTaxonomy::FromJson(c.json);
+    ASSERT_FALSE(parsed.ok()) << c.json;
+    EXPECT_EQ(parsed.status().message(), c.message) << c.json;
+  }
 }
 
-TEST(HandBuiltTaxonomy, CopiesAndEditsOfTheDefault) {
+TEST(TaxonomyFromThemes, MoreThan64Themes) {
+  std::vector<Theme> themes;
+  for (int i = 0; i < 70; ++i) {
+    themes.push_back({"t" + std::to_string(i), {"kw" + std::to_string(i)}});
+  }
+  themes.push_back({"t70", {"again"}});
+  const ThemeTaxonomy t = Taxonomy(std::move(themes));
+  EXPECT_EQ(ExtractThemes("kw68 then kw3 and kw65", t), (Strings{"t3", "t65", "t68"}));
+  EXPECT_EQ(ExtractThemes("again and kw69", t), (Strings{"t69", "t70"}));
+  EXPECT_EQ(ExtractThemes("kw68 then kw3 and kw65, again", t),
+            (Strings{"t3", "t65", "t68", "t70"}));
+}
+
+// ---- Copies, moves and variants of a taxonomy ----------------------------------------------
+
+TEST(TaxonomyCopies, CopiesOfTheDefaultGiveIdenticalResults) {
   const std::string text = "Missing retry logic; input validation would help. Logs are noisy";
   const Strings expected = Themes(text);
   ASSERT_EQ(expected, (Strings{"error-handling", "input-validation", "retries", "logging"}));
-  ThemeTaxonomy copy = ThemeTaxonomy::Default();
+  const ThemeTaxonomy copy = ThemeTaxonomy::Default();
   EXPECT_EQ(ExtractThemes(text, copy), expected);
-  copy.themes.push_back({"noise", {"noisy"}});
-  EXPECT_EQ(ExtractThemes(text, copy),
+  ThemeTaxonomy assigned = TestTaxonomy();
+  assigned = copy;
+  EXPECT_EQ(ExtractThemes(text, assigned), expected);
+  ThemeTaxonomy moved = std::move(assigned);
+  EXPECT_EQ(ExtractThemes(text, moved), expected);
+  ASSERT_EQ(copy.themes().size(), ThemeTaxonomy::Default().themes().size());
+  for (size_t i = 0; i < copy.themes().size(); ++i) {
+    EXPECT_EQ(copy.themes()[i].name, ThemeTaxonomy::Default().themes()[i].name);
+    EXPECT_EQ(copy.themes()[i].keywords, ThemeTaxonomy::Default().themes()[i].keywords);
+  }
+}
+
+TEST(TaxonomyCopies, VariantsOfTheDefaultThroughFromThemes) {
+  const std::string text = "Missing retry logic; input validation would help. Logs are noisy";
+  const Strings expected = Themes(text);
+  std::vector<Theme> themes = ThemeTaxonomy::Default().themes();
+  themes.push_back({"noise", {"noisy"}});
+  EXPECT_EQ(ExtractThemes(text, Taxonomy(themes)),
             (Strings{"error-handling", "input-validation", "retries", "logging", "noise"}));
-  copy.themes.erase(copy.themes.begin());
-  EXPECT_EQ(ExtractThemes(text, copy),
+  themes.erase(themes.begin());
+  EXPECT_EQ(ExtractThemes(text, Taxonomy(themes)),
             (Strings{"input-validation", "retries", "logging", "noise"}));
   EXPECT_EQ(Themes(text), expected);  // the default itself is untouched
 }
 
-TEST(HandBuiltTaxonomy, FromJsonResultsSurviveMovesCopiesAndEdits) {
+TEST(TaxonomyCopies, FromJsonResultsSurviveMovesAndCopies) {
   auto parsed = ThemeTaxonomy::FromJson(
       R"({"themes":[{"name":"retries","keywords":["retry logic","backoff"]},)"
       R"({"name":"naming","keywords":["names"]}]})");
   ASSERT_TRUE(parsed.ok());
   ThemeTaxonomy moved = std::move(parsed).value();
   EXPECT_EQ(ExtractThemes("names and Retry-Logic", moved), (Strings{"retries", "naming"}));
-  ThemeTaxonomy copy = moved;
-  copy.themes[1].keywords = {"naming"};
+  std::vector<Theme> edited = moved.themes();
+  edited[1].keywords = {"naming"};
+  ThemeTaxonomy copy = Taxonomy(edited);
   EXPECT_EQ(ExtractThemes("names and Retry-Logic", copy), (Strings{"retries"}));
   EXPECT_EQ(ExtractThemes("names and Retry-Logic", moved), (Strings{"retries", "naming"}));
   moved = copy;
   EXPECT_EQ(ExtractThemes("names and naming", moved), (Strings{"naming"}));
-  moved.themes.push_back({"docs", {"readme"}});
+  EXPECT_EQ(ExtractThemes("names and naming", copy), (Strings{"naming"}));
+  edited.push_back({"docs", {"readme"}});
+  moved = Taxonomy(edited);
   EXPECT_EQ(ExtractThemes("see the README", moved), (Strings{"docs"}));
+  EXPECT_EQ(ExtractThemes("see the README", copy), (Strings{}));
 }
 
-TEST(HandBuiltTaxonomy, ConcurrentUseOfOneTaxonomy) {
-  ThemeTaxonomy t;
-  t.themes = {{"tests", {"test", "unit tests"}}, {"retries", {"exponential backoff"}}};
+TEST(TaxonomyCopies, ConcurrentUseOfOneTaxonomyAndItsCopies) {
+  const ThemeTaxonomy t =
+      Taxonomy({{"tests", {"test", "unit tests"}}, {"retries", {"exponential backoff"}}});
   const ThemeTaxonomy& d = ThemeTaxonomy::Default();
   std::vector<std::thread> threads;
   std::vector<int> mismatches(4, 0);
   for (int k = 0; k < 4; ++k) {
     threads.emplace_back([&, k] {
       for (int i = 0; i < 200; ++i) {
+        const ThemeTaxonomy copy = t;  // shares t's index with the other threads
         mismatches[k] += ExtractThemes("add unit tests and exponential backoff", t) !=
+                         Strings{"tests", "retries"};
+        mismatches[k] += ExtractThemes("add unit tests and exponential backoff", copy) !=
                          Strings{"tests", "retries"};
         mismatches[k] += ExtractThemes("add unit tests", d) != Strings{"tests-and-edge-cases"};
       }
