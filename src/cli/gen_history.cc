@@ -12,6 +12,7 @@
 #include <queue>
 #include <vector>
 
+#include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 
@@ -428,20 +429,8 @@ enum Dim : int {
 };
 constexpr uint16_t Bit(Dim d) { return static_cast<uint16_t>(1u << d); }
 
-// In the schema's QualityDimensions() order.
-constexpr std::array<std::string_view, kDimCount> kDimNames = {"code-quality",
-                                                               "design-aesthetics",
-                                                               "design-ux",
-                                                               "test-coverage",
-                                                               "documentation",
-                                                               "architecture",
-                                                               "error-handling",
-                                                               "performance",
-                                                               "security",
-                                                               "creativity",
-                                                               "completeness",
-                                                               "naming",
-                                                               "dx"};
+// Dim follows the schema's QualityDimensions() order, so a Dim indexes the schema's names.
+std::string_view DimName(int d) { return model::QualityDimensions()[static_cast<size_t>(d)]; }
 
 // The agent's mean quality per dimension on day 0 and at the end of the history. Error handling
 // and security start worst and improve most: that is what the reviewers push hardest on.
@@ -1758,7 +1747,7 @@ class Generator {
     for (int i = 0; i < n_scores; ++i) {
       const int d = dims[i];
       w_.Object();
-      w_.Key("dimension").Lit(kDimNames[d]);
+      w_.Key("dimension").Lit(DimName(d));
       w_.Key("score").Int(score[d]);
       if (score[d] <= 4 && rng_.Chance(0.3)) w_.Key("comment").Lit(rng_.Pick(texts[d].disliked));
       w_.EndObject();
@@ -1839,7 +1828,7 @@ class Generator {
         const int d = dims[i];
         const double delta = it.q[d] - alt.q[d];
         w_.Object();
-        w_.Key("dimension").Lit(kDimNames[d]);
+        w_.Key("dimension").Lit(DimName(d));
         w_.Key("winner").Lit(std::fabs(delta) < 0.3 ? "tie" : delta > 0 ? "A" : "B");
         w_.EndObject();
       }
@@ -1887,7 +1876,7 @@ class Generator {
         w_.EndObject();
         w_.Key("text").Lit(text);
         if (!severity.empty()) w_.Key("severity").Lit(severity);
-        w_.Key("category").Lit(kDimNames[d]);
+        w_.Key("category").Lit(DimName(d));
         w_.EndObject();
       }
       w_.EndArray();

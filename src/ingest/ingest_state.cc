@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -114,6 +115,17 @@ void IngestState::Apply(const CacheRecord& r) {
     artifacts_[r.key_a] = p;  // the latest version's prediction
     versions_[r.key_b] = p;
   }
+}
+
+void IngestState::Reserve(size_t more) {
+  const size_t n = ids_.size() + more;
+  if (ids_.bucket_count() * ids_.max_load_factor() >= n) return;
+  // Grow geometrically so repeated calls stay amortized O(1) per event.
+  const size_t target = std::max(n, ids_.size() * 2);
+  ids_.reserve(target);
+  modal_sessions_.reserve(target / 2);
+  artifacts_.reserve(target / 4);
+  versions_.reserve(target / 4);
 }
 
 void IngestState::Clear() {

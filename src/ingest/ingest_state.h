@@ -73,6 +73,8 @@ class IngestState {
 
   // Idempotent: a record whose id is known changes nothing.
   void Apply(const CacheRecord& record);
+  // Makes room for `more` events, so a large import does not rehash a million entries repeatedly.
+  void Reserve(size_t more);
   void Clear();
 
  private:
