@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# kaizen's benchmarks: `bash bench/run.sh BUILD_DIR` (a build configured with -DKAIZEN_BENCH=ON;
+# `make bench` does it all).
+#   1. the machine;
+#   2. the Google Benchmark binaries (BUILD_DIR/*_bench): stage costs and the JSON writer choice;
+#   3. `kaizen gen` of 1,000,000 events, then `kaizen import` (durable, fresh home) against the
+#      Python baseline (bench/python_pipeline.py) on the same file in the same run, best of N runs
+#      (hyperfine when installed), and a check that both homes hold every event.
+# One Python run over 1M events takes about two minutes of CPU, so by default it runs once (kaizen
+# three times) to keep the whole script near five minutes; KAIZEN_BENCH_PY_RUNS=3 for best of 3.
+# Prints a summary and writes it to BUILD_DIR/bench-results.md. Temporary files (~2.5 GB) live in
+# one directory under $TMPDIR (default /tmp), removed at the end, also on failure or Ctrl-C.
+#
+# Environment: KAIZEN_BENCH_EVENTS (1000000), KAIZEN_BENCH_RUNS (3), KAIZEN_BENCH_PY_RUNS (1),
+# KAIZEN_BENCH_MIN_TIME (0.5, seconds per Google Benchmark), KAIZEN_BENCH_SKIP_MICRO=1 to skip 2.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: bash bench/run.sh BUILD_DIR" >&2
+  exit 2
+fi
+BUILD_DIR=$(cd "$1" && pwd)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KAIZEN="$BUILD_DIR/kaizen"
+PIPELINE="$REPO/bench/python_pipeline.py"
+EVENTS=${KAIZEN_BENCH_EVENTS:-1000000}
+RUNS=${KAIZEN_BENCH_RUNS:-3}
+PY_RUNS=${KAIZEN_BENCH_PY_RUNS:-1}
+MIN_TIME=${KAIZEN_BENCH_MIN_TIME:-0.5}
+RESULTS="$BUILD_DIR/bench-results.md"
+
+[[ -x "$KAIZEN" ]] || { echo "no kaizen binary at $KAIZEN (build first)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "python3 is required" >&2; exit 2; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kaizen-bench.XXXXXX")
+cleanup() { rm -rf "$TMP"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+SCRIPT_START=$(date +%s)
+section() { printf '\n=== %s ===\n' "$*"; }
+
+# ---- 1. The machine ----
+section "machine"
+cpu_model=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+ram_gib=$(awk '/^MemTotal:/ {printf "%.1f", $2 / 1048576}' /proc/meminfo)
+fs_source=$(findmnt -no SOURCE -T "$TMP" 2>/dev/null || df --output=source "$TMP" | tail -1)
+fs_type=$(findmnt -no FSTYPE -T "$TMP" 2>/dev/null || df --output=fstype "$TMP" | tail -1)
+disk_desc="$fs_source"
+dev=$(basename "$fs_source")
+blk=$dev
+# A partition (vda1, nvme0n1p2) belongs to its parent device in /sys/block.
+if [[ ! -e /sys/block/$blk ]]; then
+  parent=$(lsblk -no PKNAME "$fs_source" 2>/dev/null | head -1 || true)
+  [[ -n "$parent" ]] && blk=$parent
+fi
+if [[ -r /sys/block/$blk/queue/rotational ]]; then
+  rota=$(cat "/sys/block/$blk/queue/rotational")
+  model=$(cat "/sys/block/$blk/device/model" 2>/dev/null | sed 's/ *$//' || true)
+  case "$blk" in
+    vd*) kind="virtio block device" ;;
+    nvme*) kind="NVMe" ;;
+    *) [[ "$rota" == 1 ]] && kind="rotational" || kind="SSD" ;;
+  esac
+  disk_desc="$fs_source ($kind${model:+, $model}, rotational=$rota)"
+fi
+MACHINE=$(cat <<EOF
+- CPUs: $(nproc) x ${cpu_model:-unknown}
+- RAM: ${ram_gib} GiB
+- temp dir: $TMP on $disk_desc, $fs_type
+- kernel: $(uname -sr)
+- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)
+- tools: $(python3 --version 2>&1), $(command -v hyperfine >/dev/null && hyperfine --version || echo "no hyperfine (using date)")
+- kaizen: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo "?")$(git -C "$REPO" diff --quiet HEAD -- src 2>/dev/null || echo " + uncommitted changes in src/")
+EOF
+)
+echo "$MACHINE"
+
+avail_kb=$(df --output=avail -k "$TMP" | tail -1)
+need_kb=$(( EVENTS * 3 ))  # ~0.8 KB per event, three copies (input, two homes)
+if (( avail_kb < need_kb )); then
+  echo "not enough space in $TMP: $((avail_kb / 1024)) MiB free, ~$((need_kb / 1024)) MiB needed" >&2
+  exit 3
+fi
+
+# ---- 2. Google Benchmark ----
+MICRO_MD=""
+if [[ "${KAIZEN_BENCH_SKIP_MICRO:-0}" != 1 ]]; then
+  shopt -s nullglob
+  benches=("$BUILD_DIR"/*_bench)
+  shopt -u nullglob
+  for b in "${benches[@]}"; do
+    [[ -x "$b" ]] || continue
+    name=$(basename "$b")
+    section "$name"
+    KAIZEN_BENCH_TMP="$TMP" "$b" --benchmark_min_time="$MIN_TIME" \
+      --benchmark_out="$BUILD_DIR/$name.json" --benchmark_out_format=json
+    MICRO_MD+=$(python3 - "$BUILD_DIR/$name.json" "$name" <<'EOF'
+import json, sys
+data = json.load(open(sys.argv[1]))
+print(f"\n### {sys.argv[2]}\n")
+print("| benchmark | time/iter | events/s | MB/s | notes |")
+print("|---|---:|---:|---:|---|")
+for b in data["benchmarks"]:
+    if "error_occurred" in b and b["error_occurred"]:
+        print(f"| {b['name']} | error | | | {b.get('error_message', '')} |")
+        continue
+    unit = b.get("time_unit", "ns")
+    real = b.get("real_time", 0)
+    cpu = b.get("cpu_time", 0)
+    time_s = f"{real:.1f} {unit} wall, {cpu:.1f} {unit} cpu"
+    items = b.get("items_per_second")
+    by = b.get("bytes_per_second")
+    skip = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
+            "iterations", "real_time", "cpu_time", "time_unit", "items_per_second",
+            "bytes_per_second", "family_index", "per_family_instance_index", "aggregate_name"}
+    notes = ", ".join(f"{k}={v:g}" for k, v in b.items() if k not in skip and isinstance(v, (int, float)))
+    print(f"| {b['name']} | {time_s} | {items:,.0f} | {by / 1e6:,.1f} | {notes} |"
+          if items and by else f"| {b['name']} | {time_s} | | | {notes} |")
+EOF
+)
+    MICRO_MD+=$'\n'
+  done
+fi
+
+# ---- 3. kaizen import vs the Python baseline on 1M events ----
+INPUT="$TMP/input.jsonl"
+section "kaizen gen --events $EVENTS"
+gen_start=$(date +%s.%N)
+"$KAIZEN" gen --events "$EVENTS" --seed 1 --out "$INPUT"
+gen_end=$(date +%s.%N)
+INPUT_BYTES=$(stat -c %s "$INPUT")
+INPUT_LINES=$(wc -l <"$INPUT")
+GEN_SECONDS=$(python3 -c "print(f'{$gen_end - $gen_start:.2f}')")
+echo "generated $INPUT_LINES lines, $INPUT_BYTES bytes in $GEN_SECONDS s"
+if [[ "$INPUT_LINES" -ne "$EVENTS" ]]; then
+  echo "kaizen gen wrote $INPUT_LINES lines, expected $EVENTS" >&2
+  exit 3
+fi
+
+KZ_HOME="$TMP/home-kaizen"
+PY_HOME="$TMP/home-py"
+KZ_CMD="$KAIZEN import $INPUT --home $KZ_HOME"
+PY_CMD="python3 $PIPELINE $INPUT $PY_HOME"
+
+# time_runs LABEL RUNS HOME COMMAND -> writes "min mean stddev" seconds to $TMP/LABEL.times
+time_runs() {
+  local label=$1 runs=$2 home=$3 cmd=$4
+  section "$label: $cmd (best of $runs run(s), fresh home each run)"
+  if command -v hyperfine >/dev/null; then
+    hyperfine --runs "$runs" --prepare "rm -rf $home && sync" --show-output \
+      --export-json "$TMP/$label.json" --command-name "$label" "$cmd"
+    python3 - "$TMP/$label.json" >"$TMP/$label.times" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(r["min"], r["mean"], r.get("stddev") or 0)
+EOF
+  else
+    local times=()
+    for ((i = 0; i < runs; i++)); do
+      rm -rf "$home" && sync
+      local t0 t1
+      t0=$(date +%s.%N)
+      $cmd
+      t1=$(date +%s.%N)
+      times+=("$(python3 -c "print($t1 - $t0)")")
+      echo "run $((i + 1)): ${times[-1]} s"
+    done
+    python3 -c '
+import statistics, sys
+t = [float(x) for x in sys.argv[1:]]
+print(min(t), statistics.mean(t), statistics.stdev(t) if len(t) > 1 else 0)' "${times[@]}" \
+      >"$TMP/$label.times"
+  fi
+}
+
+time_runs kaizen "$RUNS" "$KZ_HOME" "$KZ_CMD"
+time_runs python "$PY_RUNS" "$PY_HOME" "$PY_CMD"
+
+# ---- 4. Both homes hold every event ----
+section "verify"
+count_lines() { find "$1/feedback/raw" -name '*.jsonl' -type f -exec cat {} + | wc -l; }
+KZ_LINES=$(count_lines "$KZ_HOME")
+PY_LINES=$(count_lines "$PY_HOME")
+KZ_FILES=$(find "$KZ_HOME/feedback/raw" -name '*.jsonl' -type f | wc -l)
+PY_FILES=$(find "$PY_HOME/feedback/raw" -name '*.jsonl' -type f | wc -l)
+KZ_STORED=$(du -sb "$KZ_HOME/feedback/raw" | cut -f1)
+PY_STORED=$(du -sb "$PY_HOME/feedback/raw" | cut -f1)
+echo "kaizen home: $KZ_LINES lines in $KZ_FILES daily files ($KZ_STORED bytes)"
+echo "python home: $PY_LINES lines in $PY_FILES daily files ($PY_STORED bytes)"
+VERIFY_OK=1
+for pair in "kaizen:$KZ_LINES" "python:$PY_LINES"; do
+  if [[ "${pair#*:}" -ne "$EVENTS" ]]; then
+    echo "MISMATCH: the ${pair%%:*} home holds ${pair#*:} lines, expected $EVENTS" >&2
+    VERIFY_OK=0
+  fi
+done
+
+# ---- The table ----
+TABLE=$(python3 - "$TMP/kaizen.times" "$TMP/python.times" "$EVENTS" "$INPUT_BYTES" "$RUNS" "$PY_RUNS" <<'EOF'
+import sys
+k = [float(x) for x in open(sys.argv[1]).read().split()]
+p = [float(x) for x in open(sys.argv[2]).read().split()]
+events, size, runs, py_runs = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+def row(name, t, n):
+    best, mean, sd = t
+    spread = f"{mean:.2f} ± {sd:.2f}" if int(n) > 1 else "(one run)"
+    return (f"| {name} | {events / best:,.0f} | {size / best / 1e6:,.1f} | {best:.2f} | "
+            f"{spread} | {n} |")
+print(f"Durable ingest of {events:,} generated events ({size / 1e6:,.1f} MB JSONL), fresh home, "
+      "best of N runs:\n")
+print("| pipeline | events/s | MB/s | seconds (best) | seconds (mean ± sd) | runs |")
+print("|---|---:|---:|---:|---:|---:|")
+print(row("kaizen import", k, runs))
+print(row("python3 bench/python_pipeline.py", p, py_runs))
+print(f"| **kaizen / python** | **{p[0] / k[0]:.1f}x** | | | | |")
+EOF
+)
+ELAPSED=$(( $(date +%s) - SCRIPT_START ))
+
+section "results"
+echo "$TABLE"
+echo
+echo "verified: kaizen $KZ_LINES lines, python $PY_LINES lines (expected $EVENTS each)"
+echo "whole script: ${ELAPSED} s"
+
+{
+  echo "# kaizen benchmark results"
+  echo
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), \`bash bench/run.sh $(basename "$BUILD_DIR")\` (${ELAPSED} s)"
+  echo
+  echo "## Machine"
+  echo
+  echo "$MACHINE"
+  echo
+  echo "## kaizen import vs Python"
+  echo
+  echo "$TABLE"
+  echo
+  echo "Verified after the last runs: the kaizen home holds $KZ_LINES lines in $KZ_FILES daily files" \
+    "($KZ_STORED bytes), the Python home $PY_LINES lines in $PY_FILES files ($PY_STORED bytes)."
+  if [[ -n "$MICRO_MD" ]]; then
+    echo
+    echo "## Google Benchmark (--benchmark_min_time=$MIN_TIME)"
+    echo "$MICRO_MD"
+  fi
+} >"$RESULTS"
+echo "wrote $RESULTS"
+
+if [[ "$VERIFY_OK" != 1 ]]; then
+  echo "verification failed: the comparison is not valid" >&2
+  exit 1
+fi
