@@ -283,6 +283,8 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       records.push_back(l.record);
       ids[i] = l.id.ToString();
     }
+    // Days whose every line was refused above: no empty file for them.
+    std::erase_if(by_day, [](const auto& day) { return day.second.empty(); });
     if (!by_day.empty()) {
       Status appended = log_.Append(by_day);
       if (!appended.ok()) {

@@ -736,3 +736,20 @@ TEST_F(IngestorTest, SessionFatigueCountsOneTwoThreeWithinASession) {
 
 }  // namespace
 }  // namespace kaizen::ingest
+
+namespace kaizen::ingest {
+namespace {
+
+// A refused duplicate must not leave an empty file behind for its (otherwise unused) day.
+TEST_F(IngestorTest, RefusedDuplicateCreatesNoFileForItsDay) {
+  Ingestor ingestor(home_, store::DefaultFileSystem());
+  ASSERT_TRUE(IngestText(ingestor, Outcome(1)).status.ok());
+  IngestRun run = IngestText(ingestor, Outcome(1, "2025-07-12T10:00:00Z"));
+  ASSERT_TRUE(run.status.ok());
+  ASSERT_EQ(run.lines.size(), 1u);
+  EXPECT_TRUE(run.lines[0].HasError("id", "already recorded")) << run.lines[0].ErrorText();
+  EXPECT_FALSE(fs::exists(RawFile("2025-07-12")));
+}
+
+}  // namespace
+}  // namespace kaizen::ingest
