@@ -227,6 +227,7 @@ Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
     if (!rebuild && journal_size > journal_applied_) {
       KZ_ASSIGN_OR_RETURN(std::string bytes, log_->fs()->ReadFrom(journal_path, journal_applied_));
       size_t n = bytes.size() / sizeof(CacheRecord);
+      state_.Reserve(n);  // a million records: one allocation per table, not a rehash per doubling
       for (size_t i = 0; i < n && !rebuild; ++i) {
         CacheRecord r;
         std::memcpy(&r, bytes.data() + i * sizeof(CacheRecord), sizeof r);
