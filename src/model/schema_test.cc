@@ -216,7 +216,9 @@ TEST(Schema, EveryShapeFitsTheValidatorsFieldBitset) {
     const ObjectSpec& spec = SchemaFor(static_cast<EventKind>(k));
     EXPECT_LE(spec.fields.size(), ObjectSpec::kMaxFields) << spec.name;
     for (const FieldSpec& f : spec.fields) {
-      if (f.object) EXPECT_LE(f.object->fields.size(), ObjectSpec::kMaxFields) << f.object->name;
+      if (f.object) {
+        EXPECT_LE(f.object->fields.size(), ObjectSpec::kMaxFields) << f.object->name;
+      }
     }
   }
 }
