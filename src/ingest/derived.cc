@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "model/json_access.h"
 #include "model/timestamp.h"
 
 namespace kaizen::ingest {
@@ -13,11 +14,7 @@ namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
-std::string_view StringAt(simdjson::dom::element e, std::string_view key) {
-  std::string_view s;
-  if (e[key].get_string().get(s) != simdjson::SUCCESS) return {};
-  return s;
-}
+using model::StringAt;
 
 void Key(JsonWriter& w, std::string_view k) {
   w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));

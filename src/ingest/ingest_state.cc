@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "model/json_access.h"
 #include "store/log_format.h"
 
 namespace kaizen::ingest {
@@ -27,11 +28,7 @@ uint64_t ChecksumOf(const CacheRecord& r) {
   return Fnv1a(reinterpret_cast<const uint8_t*>(&r), offsetof(CacheRecord, checksum));
 }
 
-std::string_view StringAt(simdjson::dom::element e, std::string_view key) {
-  std::string_view s;
-  if (e[key].get_string().get(s) != simdjson::SUCCESS) return {};
-  return s;
-}
+using model::StringAt;
 
 }  // namespace
 

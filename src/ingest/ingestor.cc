@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "ingest/enrich.h"
+#include "model/json_access.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -13,11 +14,6 @@
 
 namespace kaizen::ingest {
 namespace {
-
-std::string Quote(std::string_view s) {
-  return fmt::format("\"{}\"",
-                     s.size() > 60 ? std::string(s.substr(0, 60)) + "..." : std::string(s));
-}
 
 bool IsBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
@@ -240,25 +236,28 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       };
       // Checks against the log, and against the lines before this one, which state already holds.
       if (state.KindOf(l.id)) {
-        refuse("id",
-               fmt::format("{} is already recorded (duplicate event)", Quote(l.id.ToString())));
+        refuse("id", fmt::format("{} is already recorded (duplicate event)",
+                                 model::QuoteForMessage(l.id.ToString())));
       }
       std::optional<double> prediction = l.inline_prediction;
       if (l.kind == model::EventKind::kFeedback) {
         if (state.HasModalSession(l.record.key_a)) {
           refuse("modalId",
                  fmt::format("{} was already answered in session {} (duplicate submission)",
-                             Quote(l.modal_id), Quote(l.session_id)));
+                             model::QuoteForMessage(l.modal_id),
+                             model::QuoteForMessage(l.session_id)));
         }
         for (const auto& ref : l.refs) {
           bool known =
               ref.version.empty() ? state.HasArtifact(ref.key) : state.HasArtifactVersion(ref.key);
           if (!known) {
-            refuse(ref.path + ".id",
-                   fmt::format(
-                       "{}{} names no recorded work event (record the work first, or give the "
-                       "full WorkProductRef)",
-                       Quote(ref.id), ref.version.empty() ? "" : " version " + Quote(ref.version)));
+            refuse(
+                ref.path + ".id",
+                fmt::format(
+                    "{}{} names no recorded work event (record the work first, or give the "
+                    "full WorkProductRef)",
+                    model::QuoteForMessage(ref.id),
+                    ref.version.empty() ? "" : " version " + model::QuoteForMessage(ref.version)));
           } else if (ref.path == "workProduct") {
             prediction = state.Prediction(ref.key);
           }
@@ -266,10 +265,11 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       } else if (l.kind == model::EventKind::kWork && state.HasArtifactVersion(l.record.key_b)) {
         refuse("workProduct.version",
                fmt::format("{} of artifact {} is already recorded (submit a new version)",
-                           Quote(l.artifact_version), Quote(l.artifact_id)));
+                           model::QuoteForMessage(l.artifact_version),
+                           model::QuoteForMessage(l.artifact_id)));
       } else if (l.resolves && state.KindOf(*l.resolves) != model::EventKind::kError) {
-        refuse("resolves",
-               fmt::format("{} names no recorded error event", Quote(l.resolves->ToString())));
+        refuse("resolves", fmt::format("{} names no recorded error event",
+                                       model::QuoteForMessage(l.resolves->ToString())));
       }
       if (!l.errors.empty()) continue;
       std::optional<double> delta;

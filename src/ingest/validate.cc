@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ingest/reward_normalize.h"
+#include "model/json_access.h"
 #include "model/limits.h"
 #include "model/schema.h"
 
@@ -31,18 +32,8 @@ std::string Show(element v) {
       return "an array";
     case element_type::NULL_VALUE:
       return "null";
-    case element_type::STRING: {
-      std::string_view s = v.get_string().value();
-      size_t cut = std::min<size_t>(s.size(), 60);
-      // Do not cut a UTF-8 sequence in half: back off to the start of the character.
-      while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
-        --cut;
-      std::string shown(s.substr(0, cut));
-      for (char& c : shown) {
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-      }
-      return fmt::format("\"{}{}\"", shown, cut < s.size() ? "..." : "");
-    }
+    case element_type::STRING:
+      return model::QuoteForMessage(v.get_string().value());
     default:
       return simdjson::to_string(v);
   }
@@ -358,12 +349,7 @@ bool Present(object o, std::string_view key) {
   return o.at_key(key).get(e) == simdjson::SUCCESS && !e.is_null();
 }
 
-// Lookups on a validated document: the caller knows the shapes are right.
-std::string_view StringAt(object o, std::string_view key) {
-  std::string_view s;
-  if (o.at_key(key).get_string().get(s) != simdjson::SUCCESS) return {};
-  return s;
-}
+using model::StringAt;
 
 void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
   switch (kind) {
