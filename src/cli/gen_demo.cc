@@ -67,6 +67,7 @@ int DemoCommand(const Common& c) {
     (void)store::DefaultFileSystem()->CreateDirs(c.home);
     fmt::print("1. generate a synthetic review history: kaizen gen --events 5000 --seed 7 > {}\n",
                history);
+    std::fflush(stdout);  // keep this step's heading before gen's own report on stderr
     if (int rc = GenCommand(5000, 7, history); rc != kExitOk) return rc;
     fmt::print("\n2. import it durably (validate, enrich, append, fsync): kaizen import {}\n",
                history);

@@ -122,7 +122,7 @@ class Rebuild(KaizenTest):
         self.assertEqual(r.rc, EXIT_OK, r)
         n_files = len(self.raw_files())
         self.assertIn(f"checked 3000 events in {n_files} raw files", r.out)
-        self.assertIn("repaired: rebuilt the ingest cache (3000 events)", r.out)
+        self.assertIn("rebuilt: the ingest cache (3000 events)", r.out)
         self.assertIn("ok: every stored line is a valid event", r.out)
         self.assertNotIn("problem:", r.out)
 
@@ -208,7 +208,7 @@ class IngestCacheIsOnlyACache(KaizenTest):
         os.remove(self.cache)
         r = self.verify()
         self.assertEqual(r.rc, EXIT_OK, r)
-        self.assertIn("repaired: rebuilt the ingest cache (3 events)", r.out)
+        self.assertIn("rebuilt: the ingest cache (3 events)", r.out)
         self.assertTrue(os.path.exists(self.cache))
         self.assert_log_checks_still_hold()
 
