@@ -173,9 +173,10 @@ void DerivedBuilder::Add(simdjson::dom::element e) {
   }
   PeriodStats s = StatsOf(e, kind, timestamp);
   Merge(all_, s);
-  Merge(daily_[model::FormatDay(ts->unix_ms)], s);
+  const std::string day = model::FormatDay(ts->unix_ms);
+  Merge(daily_[day], s);
   Merge(weekly_[IsoWeek(ts->unix_ms)], s);
-  Merge(monthly_[model::FormatDay(ts->unix_ms).substr(0, 7)], s);
+  Merge(monthly_[day.substr(0, 7)], s);
 }
 
 PeriodStats DerivedBuilder::Rolling30d() const {

@@ -19,13 +19,6 @@ bool IsBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
-// The raw file day of a stored line: the date in its timestamp, which WriteStoredEvent writes
-// third, after `{"kind":"K","id":"U",`.
-std::string_view DayOf(const StoredLine& line) {
-  std::string_view text = line.text;
-  return text.substr(text.find("\"timestamp\":\"") + 13, 10);
-}
-
 // One line after the stateless stages (parse, validate, enrich, serialize), with what the
 // stateful checks need copied out of the parsed document.
 struct PreparedLine {
@@ -37,6 +30,7 @@ struct PreparedLine {
   model::Uuid id;
   bool id_given = false;
   StoredLine stored;
+  std::string day;  // YYYY-MM-DD: the raw file the line goes to
   CacheRecord record;
   // feedback
   std::string modal_id, session_id;
@@ -84,6 +78,7 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
   e.kind = model::KindName(facts.kind);
   e.id = out->id.ToString();
   e.timestamp = model::FormatUtc(ts.unix_ms);
+  out->day = e.timestamp.substr(0, 10);
   switch (facts.kind) {
     case model::EventKind::kFeedback: {
       model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
@@ -220,11 +215,11 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     {
       // Size each day's buffer once: appending a chunk's 40 MB by doubling copies it again and
       // again.
-      std::map<std::string_view, size_t> day_bytes;
+      std::map<std::string, size_t> day_bytes;
       for (const PreparedLine& l : lines) {
-        if (l.errors.empty()) day_bytes[DayOf(l.stored)] += l.stored.text.size() + 64;
+        if (l.errors.empty()) day_bytes[l.day] += l.stored.text.size() + 64;
       }
-      for (const auto& [day, bytes] : day_bytes) by_day[std::string(day)].reserve(bytes);
+      for (const auto& [day, bytes] : day_bytes) by_day[day].reserve(bytes);
     }
     std::vector<CacheRecord> records;
     std::vector<std::string> ids(lines.size());
@@ -276,9 +271,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       if (prediction && l.mean_score) delta = *l.mean_score - *prediction;
       int64_t fatigue =
           l.kind == model::EventKind::kFeedback ? state.SessionReviews(l.record.session) + 1 : 0;
-      // A 10-character key: small-string storage, no allocation.
-      FinishStoredEvent(l.stored, fatigue, delta,
-                        &by_day.find(std::string(DayOf(l.stored)))->second);
+      FinishStoredEvent(l.stored, fatigue, delta, &by_day.find(l.day)->second);
       state.Apply(l.record);
       records.push_back(l.record);
       ids[i] = l.id.ToString();

@@ -170,13 +170,12 @@ class Validator {
     path += key;
   }
 
-  bool CheckString(element v, std::string_view s, const std::string& path, size_t cap) {
+  bool CheckString(std::string_view s, const std::string& path, size_t cap) {
     if (s.size() > cap) {
       Error(path, fmt::format("a string of {} bytes is longer than the limit of {} bytes", s.size(),
                               cap));
       return false;
     }
-    (void)v;
     return true;
   }
 
@@ -230,14 +229,14 @@ class Validator {
       return;
     }
     if (f.type == JsonType::kString) {
-      CheckString(v, s, path, model::kMaxStringBytes);
+      CheckString(s, path, model::kMaxStringBytes);
       return;
     }
     if (s.empty()) {
       Error(path, fmt::format("\"\" must be a {}", model::JsonTypeName(f.type)));
       return;
     }
-    if (!CheckString(v, s, path, model::kMaxIdentifierBytes)) return;
+    if (!CheckString(s, path, model::kMaxIdentifierBytes)) return;
     for (char c : s) {
       if (static_cast<unsigned char>(c) < 0x20) {
         Error(path, fmt::format("{} contains a control character", Show(v)));
@@ -322,7 +321,7 @@ class Validator {
   void Free(element v, const std::string& path) {
     switch (v.type()) {
       case element_type::STRING:
-        CheckString(v, v.get_string().value(), path, model::kMaxStringBytes);
+        CheckString(v.get_string().value(), path, model::kMaxStringBytes);
         return;
       case element_type::ARRAY:
         for (simdjson::dom::array a = v.get_array().value_unsafe(); element item : a)

@@ -43,7 +43,7 @@ struct EventFacts {
   std::optional<double> mean_score;  // mean of scores[].score
   std::optional<double> prediction;  // workProduct.bubaScorePrediction when given in full
   bool has_work_product_inline = false;
-  // work
+  // work; feedback (the work product given in full, or referenced)
   std::string_view artifact_id;
   std::string_view artifact_version;
   // error
