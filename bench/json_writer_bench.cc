@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "ingest/enrich.h"
 
 namespace kaizen::bench {
 namespace {
@@ -38,52 +39,12 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// ---- rapidjson (the same recursive copy as src/ingest/enrich.cc) ----
-
-template <typename Writer>
-void RapidCopy(element v, Writer& w) {
-  switch (v.type()) {
-    case element_type::OBJECT:
-      w.StartObject();
-      for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, child] : o) {
-        w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-        RapidCopy(child, w);
-      }
-      w.EndObject();
-      return;
-    case element_type::ARRAY:
-      w.StartArray();
-      for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a)
-        RapidCopy(child, w);
-      w.EndArray();
-      return;
-    case element_type::STRING: {
-      std::string_view s = v.get_string().value_unsafe();
-      w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-      return;
-    }
-    case element_type::INT64:
-      w.Int64(v.get_int64().value_unsafe());
-      return;
-    case element_type::UINT64:
-      w.Uint64(v.get_uint64().value_unsafe());
-      return;
-    case element_type::DOUBLE:
-      w.Double(v.get_double().value_unsafe());
-      return;
-    case element_type::BOOL:
-      w.Bool(v.get_bool().value_unsafe());
-      return;
-    case element_type::NULL_VALUE:
-      w.Null();
-      return;
-  }
-}
+// ---- rapidjson: kaizen's own writer, ingest::CopyJson from src/ingest/enrich.cc ----
 
 void WriteRapidjson(element v, std::string* out) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  RapidCopy(v, w);
+  kaizen::ingest::CopyJson(v, w);
   out->append(buffer.GetString(), buffer.GetSize());
   out->push_back('\n');
 }
@@ -94,7 +55,7 @@ struct RapidjsonReuse {
   void operator()(element v, std::string* out) {
     buffer.Clear();
     w.Reset(buffer);
-    RapidCopy(v, w);
+    kaizen::ingest::CopyJson(v, w);
     out->append(buffer.GetString(), buffer.GetSize());
     out->push_back('\n');
   }

@@ -17,20 +17,23 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-void Copy(element v, JsonWriter& w) {
+}  // namespace
+
+void CopyJson(element v, JsonWriter& w) {
   switch (v.type()) {
     case element_type::OBJECT:
       w.StartObject();
       // Bind the object to a local: iterating the temporary result would dangle.
       for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, child] : o) {
         w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-        Copy(child, w);
+        CopyJson(child, w);
       }
       w.EndObject();
       return;
     case element_type::ARRAY:
       w.StartArray();
-      for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a) Copy(child, w);
+      for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a)
+        CopyJson(child, w);
       w.EndArray();
       return;
     case element_type::STRING: {
@@ -55,6 +58,8 @@ void Copy(element v, JsonWriter& w) {
       return;
   }
 }
+
+namespace {
 
 void Key(JsonWriter& w, std::string_view k) {
   w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
@@ -150,7 +155,7 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLi
       for (simdjson::dom::object meta = value.get_object().value_unsafe(); auto [mk, mv] : meta) {
         if (IsComputedMetaField(mk)) continue;
         Key(w, mk);
-        Copy(mv, w);
+        CopyJson(mv, w);
       }
       Key(w, "timeOfDay");
       Str(w, e.time_of_day);
@@ -165,7 +170,7 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLi
       for (simdjson::dom::object text = value.get_object().value_unsafe(); auto [fk, fv] : text) {
         if (fk.starts_with('_')) continue;
         Key(w, fk);
-        Copy(fv, w);
+        CopyJson(fv, w);
       }
       Key(w, "_extractedThemes");
       StrArray(w, e.themes);
@@ -175,7 +180,7 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLi
       StrArray(w, e.actionable_items);
       w.EndObject();
     } else {
-      Copy(value, w);
+      CopyJson(value, w);
     }
   }
   if (e.signal_value) {

@@ -2,6 +2,8 @@
 // serialization of the stored line.
 #pragma once
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 #include <simdjson.h>
 
 #include <optional>
@@ -29,6 +31,10 @@ struct Enrichment {
   // correction
   std::string_view correction_category;
 };
+
+// Writes a parsed value as compact JSON, in its order (how every stored line is written; also
+// what bench/json_writer_bench.cc measures against the other writers).
+void CopyJson(simdjson::dom::element value, rapidjson::Writer<rapidjson::StringBuffer>& writer);
 
 // morning 05-12, afternoon 12-17, evening 17-21, night 21-05 (local hour).
 std::string_view TimeOfDay(int hour);
