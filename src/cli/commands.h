@@ -32,6 +32,9 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
 int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
 int DemoCommand(const Common& c);
 int SchemaCommand();
+int AnalyzeCommand(const Common& c);
+int ExplainCommand(const Common& c, const std::string& what, const std::string& name);
+int ConfigCommand(const Common& c, bool defaults);
 std::string SchemaMarkdown();
 
 }  // namespace kaizen::cli

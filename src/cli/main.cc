@@ -72,6 +72,28 @@ int main(int argc, char** argv) {
       app.add_subcommand("demo", "generate, import, verify and summarize a history in the home");
   add_common(demo, false, false);
 
+  auto* analyze = app.add_subcommand(
+      "analyze",
+      "learn from the whole log: approval, gates, calibration, autonomy, patterns, KPIs");
+  add_common(analyze, true, true);
+  std::string what, name;
+  auto* explain = app.add_subcommand(
+      "explain", "show the counts, decayed values and thresholds behind one verdict");
+  explain->add_option("WHAT", what, "pattern, criterion, gate, autonomy, calibration or loop")
+      ->required()
+      ->check(CLI::IsMember({"pattern", "criterion", "gate", "autonomy", "calibration", "loop"}));
+  explain
+      ->add_option("NAME", name,
+                   "the pattern, criterion, dimension, task type, bucket (0.7 or all) or loop id")
+      ->required();
+  add_common(explain, false, true);
+  bool defaults = false;
+  auto* config = app.add_subcommand(
+      "config", "print the learning thresholds in effect (<home>/config/learning.json applied)");
+  config->add_flag("--defaults", defaults, "print the seeds' defaults instead");
+  add_common(config, false, false);
+
+
   auto* schema =
       app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
 
@@ -91,5 +113,8 @@ int main(int argc, char** argv) {
   if (gen->parsed()) return GenCommand(events, seed, out);
   if (demo->parsed()) return DemoCommand(c);
   if (schema->parsed()) return SchemaCommand();
+  if (analyze->parsed()) return AnalyzeCommand(c);
+  if (explain->parsed()) return ExplainCommand(c, what, name);
+  if (config->parsed()) return ConfigCommand(c, defaults);
   return kExitUsage;
 }

@@ -172,6 +172,9 @@ const ObjectSpec& MetaSpec() {
                   {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}),
           Int("concurrentModals").Range(0, 1e9),
           Int("sessionFatigue").Range(0, 1e12),
+          Ident("presentationFormat")
+              .Doc("how the work was shown (seed 000 §3.5), e.g. diff-summary, full-file, "
+                   "summary-only"),
       }};
   return s;
 }
@@ -213,6 +216,9 @@ const ObjectSpec& WorkSpec() {
                                 Ident("pipelineStage"),
                                 Ident("mcpServerType"),
                                 Ident("priority").OneOf({"low", "normal", "high", "urgent"}),
+                                Bool("experimental")
+                                    .Doc("seed 000 §9.4: spent from the exploration budget, "
+                                         "clearly marked"),
                             })};
   return s;
 }

@@ -1,0 +1,99 @@
+// The verbs that learn: analyze, explain, config. They read the log through the same views the
+// rules take, with the home's learning config, at an explicit `now`.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli/clock.h"
+#include "cli/commands.h"
+#include "cli/log_views.h"
+#include "learn/config_json.h"
+#include "learn/learner.h"
+#include "store/file_system.h"
+#include "store/log_format.h"
+
+namespace kaizen::cli {
+namespace {
+
+constexpr std::string_view kLearningConfig = "config/learning.json";
+
+int Fail(std::string_view verb, const Status& s) {
+  fmt::print(stderr, "kaizen {}: {}\n", verb, s.message());
+  return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
+}
+
+// The defaults with `<home>/config/learning.json` applied, when it exists.
+Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config) {
+  store::FileSystem* fs = store::DefaultFileSystem();
+  const std::string path = store::PathIn(home, kLearningConfig);
+  if (!fs->Exists(path)) return Status::Ok();
+  KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
+  Status s = learn::ApplyConfigJson(text, config->Fields());
+  if (!s.ok()) return InvalidArgument(fmt::format("{}: {}", path, s.message()));
+  return Status::Ok();
+}
+
+struct Loaded {
+  std::unique_ptr<learn::Learner> learner;
+  LogScan scan;
+  int64_t now_ms = 0;
+};
+
+Status Load(const Common& c, Loaded* out) {
+  learn::LearnConfig config;
+  KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
+  KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
+  out->learner = std::make_unique<learn::Learner>(config);
+  store::RawLog log(c.home, store::DefaultFileSystem());
+  learn::Learner& learner = *out->learner;
+  return ReadLogViews(
+      log, [&](learn::EventViews& e) { learner.Add(e); }, &out->scan);
+}
+
+void WarnUnreadable(const LogScan& scan) {
+  if (scan.unreadable == 0) return;
+  fmt::print(stderr, "kaizen: skipped {} unreadable line(s); run `kaizen verify`\n",
+             scan.unreadable);
+  for (const BadLine& b : scan.first_unreadable) {
+    fmt::print(stderr, "  {}:{}: {}\n", b.file, b.line, b.why);
+  }
+}
+
+}  // namespace
+
+int AnalyzeCommand(const Common& c) {
+  Loaded loaded;
+  if (Status s = Load(c, &loaded); !s.ok()) return Fail("analyze", s);
+  WarnUnreadable(loaded.scan);
+  std::string out = c.json ? loaded.learner->AnalysisJson(loaded.now_ms)
+                           : loaded.learner->AnalysisText(loaded.now_ms);
+  fmt::print("{}", out);
+  return kExitOk;
+}
+
+int ExplainCommand(const Common& c, const std::string& what, const std::string& name) {
+  Loaded loaded;
+  if (Status s = Load(c, &loaded); !s.ok()) return Fail("explain", s);
+  WarnUnreadable(loaded.scan);
+  std::string text;
+  Status s = loaded.learner->Explain(what, name, loaded.now_ms, &text);
+  if (s.code() == StatusCode::kNotFound) {
+    fmt::print(stderr, "kaizen {}\n", s.message());
+    return kExitRejected;
+  }
+  if (!s.ok()) return Fail("explain", s);
+  fmt::print("{}", text);
+  if (!text.empty() && text.back() != '\n') fmt::print("\n");
+  return kExitOk;
+}
+
+int ConfigCommand(const Common& c, bool defaults) {
+  learn::LearnConfig config;
+  if (!defaults) {
+    if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return Fail("config", s);
+  }
+  fmt::print("{}", learn::ConfigJson(config.Fields()));
+  return kExitOk;
+}
+
+}  // namespace kaizen::cli

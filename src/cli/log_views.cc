@@ -1,0 +1,242 @@
+#include "cli/log_views.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "store/log_format.h"
+
+namespace kaizen::cli {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+constexpr size_t kMaxBadLinesKept = 10;
+constexpr size_t kStreamBatchBytes = 4 << 20;
+
+uint64_t LineNumberAt(std::string_view data, size_t offset) {
+  return 1 + static_cast<uint64_t>(std::count(data.begin(), data.begin() + offset, '\n'));
+}
+
+// A run of consecutive events of one file, read by a worker and folded by the caller's thread.
+// Their views point into the file's data and into `escaped`.
+struct Chunk {
+  std::vector<learn::EventViews> events;
+  std::deque<std::string> escaped;
+  std::vector<BadLine> bad;
+};
+
+// One raw file in flight. The worker appends chunks; the folding thread takes them in order.
+// `data` must outlive every chunk, so it is freed only once the file is folded.
+struct FileBatch {
+  std::string rel;
+  uint64_t snapshot_size = 0;
+  std::string data;
+  uint64_t bytes = 0;
+  std::deque<Chunk> chunks;  // GUARDED_BY(mu)
+  bool done = false;         // GUARDED_BY(mu): no more chunks will come
+  Status status;             // set before done
+};
+
+constexpr size_t kEventsPerChunk = 1024;
+constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file size
+
+class Pipeline {
+ public:
+  Pipeline(store::RawLog& log, std::vector<FileBatch>& files) : log_(log), files_(files) {}
+
+  void Worker() {
+    od::parser parser;
+    learn::EventReader reader;
+    while (true) {
+      size_t i;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        changed_.wait(
+            l, [&] { return stop_ || next_ >= files_.size() || next_ < folded_ + kFilesAhead; });
+        if (stop_ || next_ >= files_.size()) return;
+        i = next_++;
+      }
+      ReadFile(parser, reader, &files_[i]);
+    }
+  }
+
+  // Waits for the next chunk of file i; false when the file is finished.
+  bool NextChunk(size_t i, Chunk* out) {
+    std::unique_lock<std::mutex> l(mu_);
+    changed_.wait(l, [&] { return !files_[i].chunks.empty() || files_[i].done; });
+    if (files_[i].chunks.empty()) return false;
+    *out = std::move(files_[i].chunks.front());
+    files_[i].chunks.pop_front();
+    changed_.notify_all();
+    return true;
+  }
+
+  void FileFolded(size_t i) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      std::string().swap(files_[i].data);
+      ++folded_;
+    }
+    changed_.notify_all();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  static constexpr size_t kFilesAhead = 3;
+
+  // Hands a full chunk to the folding thread, waiting while it is kChunksAhead behind.
+  void Publish(FileBatch* f, Chunk* chunk) {
+    std::unique_lock<std::mutex> l(mu_);
+    changed_.wait(l, [&] { return stop_ || f->chunks.size() < kChunksAhead; });
+    f->chunks.push_back(std::move(*chunk));
+    *chunk = Chunk();
+    changed_.notify_all();
+  }
+
+  void Finish(FileBatch* f, Chunk* chunk, Status status) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!chunk->events.empty() || !chunk->bad.empty()) f->chunks.push_back(std::move(*chunk));
+    f->status = std::move(status);
+    f->done = true;
+    changed_.notify_all();
+  }
+
+  void Add(FileBatch* f, Chunk* chunk, learn::EventViews&& views) {
+    chunk->events.push_back(std::move(views));
+    if (chunk->events.size() >= kEventsPerChunk) Publish(f, chunk);
+  }
+
+  // Reads one file into chunks of views. A file with a malformed line is read on line by line
+  // from the first event the stream could not read, so each bad line costs only itself and is
+  // reported with its place.
+  void ReadFile(od::parser& parser, learn::EventReader& reader, FileBatch* f) {
+    Chunk chunk;
+    auto data = log_.ReadRaw(f->rel.substr(f->rel.rfind('/') + 1), 0);
+    if (!data.ok()) return Finish(f, &chunk, data.status());
+    std::string& d = f->data;
+    d = std::move(data).value();
+    // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
+    d.resize(std::min<size_t>(d.size(), f->snapshot_size));
+    size_t end = d.rfind('\n');
+    end = end == std::string::npos ? 0 : end + 1;
+    f->bytes = end;
+    d.resize(end + simdjson::SIMDJSON_PADDING, ' ');
+    std::string_view text(d.data(), end);
+
+    od::document_stream stream;
+    bool clean = end == 0 || parser.iterate_many(d.data(), end, kStreamBatchBytes).get(stream) ==
+                                 simdjson::SUCCESS;
+    size_t read = 0;
+    if (clean && end != 0) {
+      for (auto doc : stream) {
+        od::object o;
+        learn::EventViews views;
+        if (doc.get_object().get(o) != simdjson::SUCCESS ||
+            !reader.ReadDurable(o, &chunk.escaped, &views)) {
+          clean = false;
+          break;
+        }
+        Add(f, &chunk, std::move(views));
+        ++read;
+      }
+      if (clean && stream.truncated_bytes() != 0) clean = false;
+    }
+    if (!clean) {
+      size_t pos = 0;
+      for (uint64_t skip = read; skip > 0 && pos < text.size();) {
+        size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) break;
+        if (nl > pos) --skip;
+        pos = nl + 1;
+      }
+      const char* buffer_end = d.data() + d.size();  // the file's padding included
+      store::ForEachLine(
+          text.substr(pos), LineNumberAt(text, pos), [&](std::string_view line, uint64_t n) {
+            if (line.empty()) return;
+            // Parsed in place: the rest of the file and its padding follow the line, so its
+            // strings point into the file's data like the stream's do.
+            od::document doc;
+            od::object o;
+            learn::EventViews views;
+            size_t capacity = static_cast<size_t>(buffer_end - line.data());
+            if (parser.iterate(line.data(), line.size(), capacity).get(doc) ||
+                doc.get_object().get(o) || !reader.ReadDurable(o, &chunk.escaped, &views)) {
+              chunk.bad.push_back(
+                  {f->rel, n, "not a stored event (malformed JSON, or no kind/timestamp)"});
+              return;
+            }
+            Add(f, &chunk, std::move(views));
+          });
+    }
+    Finish(f, &chunk, Status::Ok());
+  }
+
+  store::RawLog& log_;
+  std::vector<FileBatch>& files_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  size_t next_ = 0, folded_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
+                    LogScan* scan) {
+  std::vector<std::pair<std::string, uint64_t>> listed;
+  {
+    KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
+    KZ_RETURN_IF_ERROR(log.EnsureLayout());
+    KZ_ASSIGN_OR_RETURN(listed, log.ListRawFiles());
+  }
+  std::vector<FileBatch> files(listed.size());
+  for (size_t i = 0; i < listed.size(); ++i) {
+    files[i].rel = std::string(store::kRawDir) + "/" + listed[i].first;
+    files[i].snapshot_size = listed[i].second;
+  }
+  // Workers read and parse files ahead (at most a few files and a few chunks each are in
+  // memory, however long the log); this thread folds events in log order.
+  Pipeline pipeline(log, files);
+  const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < workers; ++w) threads.emplace_back([&] { pipeline.Worker(); });
+
+  Status result;
+  Chunk chunk;
+  for (size_t i = 0; i < files.size() && result.ok(); ++i) {
+    while (pipeline.NextChunk(i, &chunk)) {
+      for (learn::EventViews& e : chunk.events) {
+        ++scan->events;
+        fn(e);
+      }
+      for (BadLine& bad : chunk.bad) {
+        ++scan->unreadable;
+        if (scan->first_unreadable.size() < kMaxBadLinesKept) {
+          scan->first_unreadable.push_back(std::move(bad));
+        }
+      }
+    }
+    // Done: the status is final (set before `done`, read after NextChunk saw it).
+    result = files[i].status;
+    if (result.ok()) scan->bytes += files[i].bytes;
+    pipeline.FileFolded(i);
+  }
+  pipeline.Stop();
+  for (std::thread& t : threads) t.join();
+  return result;
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,30 @@
+// Reads the raw log as the learning rules' event views, fast: a snapshot of the files' sizes is
+// taken under the writer lock, then the files are read without it (appends past the snapshot are
+// not seen; acknowledged bytes never change), and each file goes through simdjson's document
+// stream in one pass.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/derived_files.h"
+#include "kaizen/status.h"
+#include "learn/event_reader.h"
+#include "store/raw_log.h"
+
+namespace kaizen::cli {
+
+struct LogScan {
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+  uint64_t unreadable = 0;                // lines that are not stored events
+  std::vector<BadLine> first_unreadable;  // the first 10, with file:line
+};
+
+// Calls `fn` with every stored event of the log, in log order.
+Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
+                    LogScan* scan);
+
+}  // namespace kaizen::cli

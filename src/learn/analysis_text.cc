@@ -1,0 +1,123 @@
+// `kaizen analyze` without --json: the analysis as a person reads it, most actionable first.
+#include <fmt/format.h>
+
+#include "learn/learner.h"
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+std::string Pct(std::optional<double> v) {
+  return v ? fmt::format("{:.1f}%", *v * 100) : std::string("n/a");
+}
+
+std::string Counts(const ApprovalCounts& c) {
+  return fmt::format("{:>6} approved {:>5} rejected {:>5} needs-work {:>5} deferred  rate {}",
+                     c.approved, c.rejected, c.needs_work, c.deferred, Pct(c.rate()));
+}
+
+std::string Value(std::optional<double> v, int decimals) {
+  return v ? fmt::format("{:.{}f}", *v, decimals) : std::string("–");
+}
+
+}  // namespace
+
+std::string Learner::AnalysisText(int64_t now_ms) const {
+  std::string out;
+  auto line = [&](std::string s) {
+    out += s;
+    out += '\n';
+  };
+  line(fmt::format("kaizen analysis at {} of {} events", model::FormatUtc(now_ms), events_));
+  std::string kinds;
+  for (int k = 0; k < model::kEventKindCount; ++k) {
+    if (by_kind_[k] == 0) continue;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", by_kind_[k],
+                         model::KindName(static_cast<model::EventKind>(k)));
+  }
+  if (!kinds.empty()) line("  " + kinds);
+
+  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(now_ms));
+  line("");
+  line("Alerts");
+  if (kpis.alerts.empty()) line("  none");
+  for (const Alert& a : kpis.alerts) {
+    line(fmt::format("  [{}] {} -> {}", a.level, a.message, a.action));
+  }
+
+  line("");
+  line(fmt::format("KPIs (30-day windows, oldest first, ending {})", model::FormatDay(now_ms)));
+  for (const KpiValue& k : kpis.kpis) {
+    std::string values;
+    for (const auto& v : k.values) values += (values.empty() ? "" : " -> ") + Value(v, 2);
+    line(fmt::format("  {:<24} {}  (trend {}, better {})", k.name, values, k.trend.value_or("n/a"),
+                     k.better));
+  }
+
+  ApprovalResult approval = approval_.Result();
+  line("");
+  line("Approval");
+  line(fmt::format("  {:<18} {}", "overall", Counts(approval.overall)));
+  for (const auto& [name, c] : approval.by_server_type) {
+    line(fmt::format("  {:<18} {}", name, Counts(c)));
+  }
+
+  line("");
+  line("Learned gates (score must be >= threshold)");
+  std::vector<ScoreGate> gates = gates_.Gates(now_ms);
+  if (gates.empty()) line("  none yet (a dimension needs 20+ scores in the last 30 days)");
+  for (const ScoreGate& g : gates) {
+    line(fmt::format("  {:<18} >= {:<2} {} gate: {:.0f}% of {} scores below were not approved",
+                     g.dimension, g.threshold, GateKindName(g.kind), g.rejection_rate * 100,
+                     g.n_below));
+  }
+
+  CalibrationResult cal = calibration_.Result();
+  line("");
+  line(fmt::format("Calibration (bubaConfidence vs approval, {} reviews, ECE {})", cal.n,
+                   Pct(cal.ece)));
+  for (const CalibrationBucket& b : cal.buckets) {
+    if (b.n == 0) continue;
+    line(fmt::format("  {:.1f}-{:.1f}  predicted {:>6}  actual {:>6}  error {:>+7.1f}%  n {}",
+                     b.lower, b.upper, Pct(b.avg_predicted), Pct(b.actual_rate),
+                     b.error.value_or(0) * 100, b.n));
+  }
+
+  line("");
+  line("Autonomy by task type");
+  for (const TaskAutonomy& t : autonomy_.Result()) {
+    line(fmt::format("  {:<18} level {}  {:<12} review {:>5.1f}%  {} of {} approved ({}){}",
+                     t.task_type, t.level, TaskClassName(t.task_class), t.review_rate * 100,
+                     t.approvals, t.decided, Pct(t.rate), t.regressed ? "  REGRESSED" : ""));
+  }
+
+  std::vector<AntiPattern> anti = outcomes_.AntiPatterns();
+  line("");
+  line("Anti-patterns");
+  if (anti.empty()) line("  none");
+  for (const AntiPattern& a : anti) line("  " + a.content);
+
+  std::vector<PatternResult> patterns = outcomes_.Patterns(now_ms);
+  line("");
+  line("Patterns");
+  for (const PatternResult& p : patterns) {
+    line(fmt::format("  {:<36} {:<11} x{:.1f}  {} ok / {} failed", p.content,
+                     MaturityStateName(p.state), p.multiplier, p.success_count, p.failure_count));
+  }
+
+  std::vector<ThemeStance> stances = evidence_.Contradictions(now_ms);
+  bool any_clarify = false;
+  for (const ThemeStance& s : stances) any_clarify |= s.status == "clarify";
+  if (any_clarify) {
+    line("");
+    line("Needs clarification");
+    for (const ThemeStance& s : stances) {
+      if (s.status == "clarify" && s.question) line("  " + *s.question);
+    }
+  }
+  line("");
+  line("`kaizen analyze --json` has every section; `kaizen explain` shows why.");
+  return out;
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,762 @@
+#include "learn/event_reader.h"
+
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+namespace od = simdjson::ondemand;
+using simdjson::SUCCESS;
+
+// Where strings with escape sequences go when the views must outlive the parser's buffers
+// (ReadDurable); null: they stay in the parser's string buffer.
+thread_local std::deque<std::string>* tls_escaped = nullptr;
+
+// A field's key, without unescaping: kaizen's keys have no escapes, and a key that had one would
+// simply match no field.
+std::string_view RawKey(const od::field& f) {
+  const char* p = reinterpret_cast<const char*>(f.key().raw());
+  const char* q = p;
+  while (*q != '"') {
+    if (*q == '\\') ++q;  // skip the escaped character
+    ++q;
+  }
+  return std::string_view(p, static_cast<size_t>(q - p));
+}
+
+// Calls fn(key, value) for each field of `v`'s object; false when `v` is not a readable object
+// or fn returns false. Fields fn does not consume are skipped without being parsed.
+template <typename Fn>
+bool ForFields(od::value v, Fn&& fn) {
+  od::object o;
+  if (v.get_object().get(o) != SUCCESS) return false;
+  for (auto result : o) {
+    od::field field;
+    if (std::move(result).get(field) != SUCCESS) return false;
+    std::string_view key = RawKey(field);
+    if (!fn(key, field.value())) return false;
+  }
+  return true;
+}
+
+template <typename Fn>
+bool ForElements(od::value v, Fn&& fn) {
+  od::array a;
+  if (v.get_array().get(a) != SUCCESS) return false;
+  for (auto element : a) {
+    od::value value;
+    if (element.get(value) != SUCCESS) return false;
+    if (!fn(value)) return false;
+  }
+  return true;
+}
+
+// Typed reads: a value of another type (never in stored lines) leaves the default.
+// A string without escapes is its raw bytes in the input: no copy, and valid as long as the
+// input is. One with escapes is unescaped by simdjson (into the parser's buffer, or kept in
+// tls_escaped for a durable read).
+std::string_view Str(od::value v) {
+  std::string_view token = v.raw_json_token();
+  if (token.size() >= 2 && token.front() == '"') {
+    size_t end = token.size() - 1;
+    while (end > 0 && token[end] != '"') --end;  // trailing spaces after the closing quote
+    std::string_view content = token.substr(1, end > 0 ? end - 1 : 0);
+    if (end > 0 && content.find('\\') == std::string_view::npos) return content;
+  }
+  std::string_view s;
+  if (v.get_string().get(s) != SUCCESS) return {};
+  if (tls_escaped != nullptr) return tls_escaped->emplace_back(s);
+  return s;
+}
+std::optional<double> Dbl(od::value v) {
+  double d;
+  if (v.get_double().get(d) != SUCCESS) return std::nullopt;
+  return d;
+}
+int64_t IntOr0(od::value v) {
+  int64_t i;
+  if (v.get_int64().get(i) == SUCCESS) return i;
+  return 0;
+}
+std::optional<bool> Bool(od::value v) {
+  bool b;
+  if (v.get_bool().get(b) != SUCCESS) return std::nullopt;
+  return b;
+}
+bool Strings(od::value v, std::vector<std::string_view>* out) {
+  out->clear();
+  return ForElements(v, [&](od::value e) {
+    if (e.type() == od::json_type::string) out->push_back(Str(e));
+    return true;
+  });
+}
+size_t CountElements(od::value v) {
+  size_t n = 0;
+  ForElements(v, [&](od::value) {
+    ++n;
+    return true;
+  });
+  return n;
+}
+
+// A WorkProductRef: full, or {"id"[, "version"]} to resolve through the registry.
+bool ReadWorkProduct(od::value v, WorkView* w) {
+  return ForFields(v, [&](std::string_view k, od::value x) {
+    if (k == "id") {
+      w->artifact_id = Str(x);
+    } else if (k == "version") {
+      w->version = Str(x);
+    } else if (k == "type") {
+      w->type = Str(x);
+    } else if (k == "summary") {
+      w->summary = Str(x);
+    } else if (k == "bubaConfidence") {
+      w->confidence = Dbl(x).value_or(0);
+    } else if (k == "bubaScorePrediction") {
+      w->score_prediction = Dbl(x);
+    } else if (k == "generationContext") {
+      return ForFields(x, [&](std::string_view gk, od::value gx) {
+        if (gk == "modelUsed") {
+          w->model = Str(gx);
+        } else if (gk == "iterationCount") {
+          w->iteration_count = IntOr0(gx);
+        }
+        return true;
+      });
+    }
+    return true;
+  });
+}
+
+// Reads a reference: an inline full ref (it has a `type`) stands for itself; {"id"[, "version"]}
+// is resolved later, in log order. Returns false on malformed JSON.
+bool ReadRef(od::value v, WorkView* w, bool* known) {
+  *w = WorkView();
+  if (!ReadWorkProduct(v, w)) return false;
+  *known = !w->type.empty();
+  return true;
+}
+
+// Fills an unresolved reference from the registry, keeping nothing of the reference but its
+// identity when the product is unknown.
+bool Resolve(const WorkRegistry& registry, WorkView* w) {
+  if (!w->type.empty()) return true;
+  const WorkView* found = registry.Find(w->artifact_id, w->version);
+  if (found == nullptr) return false;
+  *w = *found;
+  return true;
+}
+
+Decision ParseDecision(std::string_view d) {
+  if (d == "approved") return Decision::kApproved;
+  if (d == "rejected") return Decision::kRejected;
+  if (d == "needs-work") return Decision::kNeedsWork;
+  if (d == "deferred") return Decision::kDeferred;
+  return Decision::kNone;
+}
+
+Severity ParseSeverity(std::string_view s) {
+  if (s == "minor") return Severity::kMinor;
+  if (s == "moderate") return Severity::kModerate;
+  if (s == "major") return Severity::kMajor;
+  if (s == "critical") return Severity::kCritical;
+  return Severity::kNone;
+}
+
+ConfidenceLevel ParseConfidence(std::string_view s) {
+  if (s == "very-unsure") return ConfidenceLevel::kVeryUnsure;
+  if (s == "somewhat-unsure") return ConfidenceLevel::kSomewhatUnsure;
+  if (s == "fairly-sure") return ConfidenceLevel::kFairlySure;
+  if (s == "very-sure") return ConfidenceLevel::kVerySure;
+  return ConfidenceLevel::kNone;
+}
+
+void ResetReview(ReviewView* r) {
+  // Keep the vectors' capacity: one ReviewView is reused for every feedback event.
+  r->id = r->session_id = r->modal_id = r->reviewer = r->stage = r->server_type = r->task_type = {};
+  r->work = WorkView();
+  r->work_known = false;
+  r->decision = Decision::kNone;
+  r->severity = Severity::kNone;
+  r->reason = {};
+  r->blockers.clear();
+  r->suggestions.clear();
+  r->scores.clear();
+  r->has_free_text = false;
+  r->themes.clear();
+  r->sentiment.reset();
+  r->free_text_chars = 0;
+  r->comparison.reset();
+  r->annotations.clear();
+  r->confidence = ConfidenceLevel::kNone;
+  r->would_delegate = r->needs_expert = false;
+  r->override_weight = Override::kNone;
+  r->time_to_decision_ms = 0;
+  r->time_to_first_interaction_ms.reset();
+  r->fields_modified = 0;
+  r->scroll_depth.reset();
+  r->revisits = 0;
+  r->device = r->time_of_day = r->day_of_week = r->presentation_format = {};
+  r->concurrent_modals = 0;
+  r->session_fatigue = 0;
+  r->prediction_delta.reset();
+}
+
+bool ReadComparison(od::value v, ComparisonView* c) {
+  bool known = false;
+  return ForFields(v, [&](std::string_view k, od::value x) {
+    if (k == "optionA") return ReadRef(x, &c->option_a, &known);
+    if (k == "optionB") return ReadRef(x, &c->option_b, &known);
+    if (k == "preferred") {
+      c->preferred = Str(x);
+    } else if (k == "preferenceStrength") {
+      c->strength = Str(x);
+    } else if (k == "dimensions") {
+      return ForElements(x, [&](od::value e) {
+        DimensionWinnerView d;
+        bool ok = ForFields(e, [&](std::string_view dk, od::value dx) {
+          if (dk == "dimension") {
+            d.dimension = Str(dx);
+          } else if (dk == "winner") {
+            std::string_view w = Str(dx);
+            d.winner = w == "A" ? 'A' : w == "B" ? 'B' : 'T';
+          }
+          return true;
+        });
+        c->dimensions.push_back(d);
+        return ok;
+      });
+    }
+    return true;
+  });
+}
+
+bool ReadMeta(od::value v, ReviewView* r) {
+  return ForFields(v, [&](std::string_view k, od::value x) {
+    if (k == "timeToDecisionMs") {
+      r->time_to_decision_ms = Dbl(x).value_or(0);
+    } else if (k == "timeToFirstInteractionMs") {
+      r->time_to_first_interaction_ms = Dbl(x);
+    } else if (k == "fieldsModified") {
+      r->fields_modified = CountElements(x);
+    } else if (k == "scrollDepth") {
+      r->scroll_depth = Dbl(x);
+    } else if (k == "revisits") {
+      r->revisits = IntOr0(x);
+    } else if (k == "deviceType") {
+      r->device = Str(x);
+    } else if (k == "timeOfDay") {
+      r->time_of_day = Str(x);
+    } else if (k == "dayOfWeek") {
+      r->day_of_week = Str(x);
+    } else if (k == "presentationFormat") {
+      r->presentation_format = Str(x);
+    } else if (k == "concurrentModals") {
+      r->concurrent_modals = IntOr0(x);
+    } else if (k == "sessionFatigue") {
+      r->session_fatigue = IntOr0(x);
+    }
+    return true;
+  });
+}
+
+bool ReviewField(std::string_view k, od::value x, ReviewView* r) {
+  if (k == "id") {
+    r->id = Str(x);
+  } else if (k == "sessionId") {
+    r->session_id = Str(x);
+  } else if (k == "modalId") {
+    r->modal_id = Str(x);
+  } else if (k == "reviewerId") {
+    r->reviewer = Str(x);
+  } else if (k == "pipelineStage") {
+    r->stage = Str(x);
+  } else if (k == "mcpServerType") {
+    r->server_type = Str(x);
+  } else if (k == "workProduct") {
+    return ReadRef(x, &r->work, &r->work_known);
+  } else if (k == "decision") {
+    return ForFields(x, [&](std::string_view dk, od::value dx) {
+      if (dk == "decision") {
+        r->decision = ParseDecision(Str(dx));
+      } else if (dk == "severity") {
+        r->severity = ParseSeverity(Str(dx));
+      } else if (dk == "reason") {
+        r->reason = Str(dx);
+      } else if (dk == "blockers") {
+        return Strings(dx, &r->blockers);
+      } else if (dk == "suggestions") {
+        return Strings(dx, &r->suggestions);
+      }
+      return true;
+    });
+  } else if (k == "scores") {
+    return ForElements(x, [&](od::value e) {
+      ScoreView s;
+      bool has_score = false;
+      bool ok = ForFields(e, [&](std::string_view sk, od::value sx) {
+        if (sk == "dimension") {
+          s.dimension = Str(sx);
+        } else if (sk == "score") {
+          std::optional<double> d = Dbl(sx);
+          has_score = d.has_value();
+          s.score = d.value_or(0);
+        }
+        return true;
+      });
+      if (ok && has_score && !s.dimension.empty()) r->scores.push_back(s);
+      return ok;
+    });
+  } else if (k == "freeText") {
+    r->has_free_text = true;
+    return ForFields(x, [&](std::string_view fk, od::value fx) {
+      if (fk == "liked" || fk == "disliked" || fk == "generalNotes") {
+        r->free_text_chars += Str(fx).size();
+      } else if (fk == "_extractedThemes") {
+        return Strings(fx, &r->themes);
+      } else if (fk == "_sentiment") {
+        r->sentiment = Dbl(fx);
+      }
+      return true;
+    });
+  } else if (k == "comparison") {
+    return ReadComparison(x, &r->comparison.emplace());
+  } else if (k == "annotations") {
+    return ForElements(x, [&](od::value e) {
+      AnnotationView a;
+      bool ok = ForFields(e, [&](std::string_view ak, od::value ax) {
+        if (ak == "type") {
+          a.type = Str(ax);
+        } else if (ak == "severity") {
+          a.severity = Str(ax);
+        } else if (ak == "category") {
+          a.category = Str(ax);
+        } else if (ak == "text") {
+          a.text = Str(ax);
+        }
+        return true;
+      });
+      r->annotations.push_back(a);
+      return ok;
+    });
+  } else if (k == "confidence") {
+    return ForFields(x, [&](std::string_view ck, od::value cx) {
+      if (ck == "level") {
+        r->confidence = ParseConfidence(Str(cx));
+      } else if (ck == "wouldDelegateToAI") {
+        r->would_delegate = Bool(cx).value_or(false);
+      } else if (ck == "needsExpertReview") {
+        r->needs_expert = Bool(cx).value_or(false);
+      }
+      return true;
+    });
+  } else if (k == "override") {
+    std::string_view o = Str(x);
+    r->override_weight = o == "strong" ? Override::kStrong
+                         : o == "weak" ? Override::kWeak
+                                       : Override::kNone;
+  } else if (k == "meta") {
+    return ReadMeta(x, r);
+  } else if (k == "_predictionDelta") {
+    r->prediction_delta = Dbl(x);
+  }
+  return true;
+}
+
+bool WorkField(std::string_view k, od::value x, WorkView* w) {
+  if (k == "id") {
+    w->event_id = Str(x);
+  } else if (k == "workProduct") {
+    return ReadWorkProduct(x, w);
+  } else if (k == "mcpServerType") {
+    w->server_type = Str(x);
+  } else if (k == "pipelineStage") {
+    w->stage = Str(x);
+  } else if (k == "sessionId") {
+    w->session_id = Str(x);
+  } else if (k == "experimental") {
+    w->experimental = Bool(x).value_or(false);
+  }
+  return true;
+}
+
+bool OutcomeField(std::string_view k, od::value x, OutcomeView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "bead_id") {
+    v->bead_id = Str(x);
+  } else if (k == "strategy") {
+    v->strategy = Str(x);
+  } else if (k == "failure_mode") {
+    v->failure_mode = Str(x);
+  } else if (k == "failure_details") {
+    v->failure_details = Str(x);
+  } else if (k == "description") {
+    v->description = Str(x);
+  } else if (k == "duration_ms") {
+    v->duration_ms = Dbl(x).value_or(0);
+  } else if (k == "error_count") {
+    v->error_count = IntOr0(x);
+  } else if (k == "retry_count") {
+    v->retry_count = IntOr0(x);
+  } else if (k == "success") {
+    v->success = Bool(x).value_or(false);
+  } else if (k == "files_touched") {
+    return Strings(x, &v->files_touched);
+  } else if (k == "criteria") {
+    return Strings(x, &v->criteria);
+  } else if (k == "patterns") {
+    return Strings(x, &v->patterns);
+  }
+  return true;
+}
+
+bool ErrorField(std::string_view k, od::value x, ErrorView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "bead_id") {
+    v->bead_id = Str(x);
+  } else if (k == "error_type") {
+    v->error_type = Str(x);
+  } else if (k == "message") {
+    v->message = Str(x);
+  } else if (k == "stack_trace") {
+    v->stack_trace = Str(x);
+  } else if (k == "tool_name") {
+    v->tool_name = Str(x);
+  } else if (k == "context") {
+    v->context = Str(x);
+  } else if (k == "resolves") {
+    v->resolves = Str(x);
+  }
+  return true;
+}
+
+bool RewardField(std::string_view k, od::value x, RewardView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "signal_type") {
+    v->signal_type = Str(x);
+  } else if (k == "source") {
+    v->source = Str(x);
+  } else if (k == "task_id") {
+    v->task_id = Str(x);
+  } else if (k == "session_id") {
+    v->session_id = Str(x);
+  } else if (k == "commit_hash") {
+    v->commit_hash = Str(x);
+  } else if (k == "signal_value") {
+    v->signal_value = Dbl(x).value_or(0);
+  } else if (k == "confidence") {
+    v->confidence = Dbl(x);
+  }
+  return true;
+}
+
+bool CorrectionField(std::string_view k, od::value x, CorrectionView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "session_id") {
+    v->session_id = Str(x);
+  } else if (k == "correction_type") {
+    v->correction_type = Str(x);
+  } else if (k == "_category") {
+    v->category = Str(x);
+  } else if (k == "original") {
+    v->original = Str(x);
+  } else if (k == "corrected") {
+    v->corrected = Str(x);
+  } else if (k == "user_id") {
+    v->user_id = Str(x);
+  } else if (k == "correction_method") {
+    v->method = Str(x);
+  }
+  return true;
+}
+
+bool LoopField(std::string_view k, od::value x, LoopView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "loop_id") {
+    v->loop_id = Str(x);
+  } else if (k == "feedback") {
+    v->feedback = Str(x);
+  } else if (k == "iteration") {
+    v->iteration = IntOr0(x);
+  } else if (k == "cost") {
+    v->cost = Dbl(x).value_or(0);
+  } else if (k == "elapsed_seconds") {
+    v->elapsed_seconds = Dbl(x).value_or(0);
+  } else if (k == "metrics") {
+    LoopMetricsView& q = v->metrics;
+    return ForFields(x, [&](std::string_view mk, od::value mx) {
+      if (mk == "test_coverage") {
+        q.test_coverage = Dbl(mx);
+      } else if (mk == "code_quality_score") {
+        q.code_quality_score = Dbl(mx);
+      } else if (mk == "security_score") {
+        q.security_score = Dbl(mx);
+      } else if (mk == "type_coverage") {
+        q.type_coverage = Dbl(mx);
+      } else if (mk == "doc_coverage") {
+        q.doc_coverage = Dbl(mx);
+      } else if (mk == "overall_quality") {
+        q.overall_quality = Dbl(mx);
+      } else if (mk == "duplications") {
+        q.duplications = Dbl(mx);
+      } else if (mk == "tests_passing") {
+        q.tests_passing = Bool(mx);
+      } else if (mk == "test_count") {
+        q.test_count = IntOr0(mx);
+      } else if (mk == "complexity") {
+        q.complexity = IntOr0(mx);
+      } else if (mk == "vulnerabilities") {
+        q.vulnerabilities = IntOr0(mx);
+      } else if (mk == "type_errors") {
+        q.type_errors = IntOr0(mx);
+      }
+      return true;
+    });
+  }
+  return true;
+}
+
+bool AdminField(std::string_view k, od::value x, AdminView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "action") {
+    v->action = Str(x);
+  } else if (k == "rule_id") {
+    v->rule_id = Str(x);
+  } else if (k == "verdict") {
+    v->verdict = Str(x);
+  } else if (k == "user_id") {
+    v->user_id = Str(x);
+  } else if (k == "session_id") {
+    v->session_id = Str(x);
+  } else if (k == "reviewerId") {
+    v->reviewer = Str(x);
+  } else if (k == "note") {
+    v->note = Str(x);
+  } else if (k == "learning_mode") {
+    v->learning_mode = Bool(x);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view WorkRegistry::Intern(std::string_view s) {
+  if (s.empty()) return {};
+  auto it = interned_.find(s);
+  if (it == interned_.end()) it = interned_.emplace(s).first;
+  return *it;
+}
+
+void WorkRegistry::Register(const WorkView& work) {
+  std::string key;
+  key.reserve(work.artifact_id.size() + 1 + work.version.size());
+  key.append(work.artifact_id).push_back('\0');
+  key.append(work.version);
+  auto [it, inserted] = by_key_.try_emplace(std::move(key));
+  const std::string& k = it->first;
+  WorkView& w = it->second;
+  w = work;
+  // Keep only what the rules read by reference; the summary and session are not needed.
+  w.artifact_id = std::string_view(k.data(), work.artifact_id.size());
+  w.version = std::string_view(k.data() + work.artifact_id.size() + 1, work.version.size());
+  w.event_id = {};
+  w.summary = {};
+  w.session_id = {};
+  w.type = Intern(work.type);
+  w.server_type = Intern(work.server_type);
+  w.stage = Intern(work.stage);
+  w.model = Intern(work.model);
+  auto latest = latest_.find(w.artifact_id);
+  if (latest == latest_.end()) {
+    latest_.emplace(std::string(w.artifact_id), &w);
+  } else {
+    latest->second = &w;
+  }
+}
+
+const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
+  if (version.empty()) {
+    auto it = latest_.find(artifact_id);
+    return it == latest_.end() ? nullptr : it->second;
+  }
+  std::string key;
+  key.reserve(artifact_id.size() + 1 + version.size());
+  key.append(artifact_id).push_back('\0');
+  key.append(version);
+  auto it = by_key_.find(key);
+  return it == by_key_.end() ? nullptr : &it->second;
+}
+
+bool EventReader::ReadDurable(od::object event, std::deque<std::string>* escaped, EventViews* out) {
+  std::deque<std::string>* saved = tls_escaped;
+  tls_escaped = escaped;
+  bool ok = Read(event, out);
+  tls_escaped = saved;
+  return ok;
+}
+
+bool EventReader::Read(od::object event, EventViews* out) {
+  std::optional<model::EventKind> kind;
+  int64_t at = 0;
+  bool have_time = false;
+  bool first = true;
+  for (auto result : event) {
+    od::field field;
+    if (std::move(result).get(field) != SUCCESS) return false;
+    std::string_view key = RawKey(field);
+    od::value x = field.value();
+    if (first) {
+      // A stored line starts with its kind; anything else is not one of ours.
+      if (key != "kind") return false;
+      kind = model::ParseKind(Str(x));
+      if (!kind) return false;
+      out->kind = *kind;
+      switch (*kind) {
+        case model::EventKind::kFeedback:
+          ResetReview(&out->review);
+          break;
+        case model::EventKind::kWork:
+          out->work = WorkView();
+          break;
+        case model::EventKind::kOutcome:
+          out->outcome.files_touched.clear();
+          out->outcome.criteria.clear();
+          out->outcome.patterns.clear();
+          out->outcome = OutcomeView{0,
+                                     {},
+                                     {},
+                                     {},
+                                     {},
+                                     {},
+                                     {},
+                                     0,
+                                     0,
+                                     0,
+                                     false,
+                                     std::move(out->outcome.files_touched),
+                                     std::move(out->outcome.criteria),
+                                     std::move(out->outcome.patterns)};
+          break;
+        case model::EventKind::kError:
+          out->error = ErrorView();
+          break;
+        case model::EventKind::kReward:
+          out->reward = RewardView();
+          break;
+        case model::EventKind::kCorrection:
+          out->correction = CorrectionView();
+          break;
+        case model::EventKind::kLoop:
+          out->loop = LoopView();
+          break;
+        case model::EventKind::kAdmin:
+          out->admin = AdminView();
+          break;
+      }
+      first = false;
+      continue;
+    }
+    if (key == "timestamp") {
+      Result<model::Timestamp> ts = model::ParseTimestamp(Str(x));
+      if (!ts.ok()) return false;
+      at = ts.value().unix_ms;
+      have_time = true;
+      continue;
+    }
+    bool ok = true;
+    switch (*kind) {
+      case model::EventKind::kFeedback:
+        ok = ReviewField(key, x, &out->review);
+        break;
+      case model::EventKind::kWork:
+        ok = WorkField(key, x, &out->work);
+        break;
+      case model::EventKind::kOutcome:
+        ok = OutcomeField(key, x, &out->outcome);
+        break;
+      case model::EventKind::kError:
+        ok = ErrorField(key, x, &out->error);
+        break;
+      case model::EventKind::kReward:
+        ok = RewardField(key, x, &out->reward);
+        break;
+      case model::EventKind::kCorrection:
+        ok = CorrectionField(key, x, &out->correction);
+        break;
+      case model::EventKind::kLoop:
+        ok = LoopField(key, x, &out->loop);
+        break;
+      case model::EventKind::kAdmin:
+        ok = AdminField(key, x, &out->admin);
+        break;
+    }
+    if (!ok) return false;
+  }
+  if (!kind || !have_time) return false;
+  switch (*kind) {
+    case model::EventKind::kFeedback:
+      out->review.at_ms = at;
+      break;
+    case model::EventKind::kWork:
+      out->work.at_ms = at;
+      break;
+    case model::EventKind::kOutcome:
+      out->outcome.at_ms = at;
+      break;
+    case model::EventKind::kError:
+      out->error.at_ms = at;
+      break;
+    case model::EventKind::kReward:
+      out->reward.at_ms = at;
+      break;
+    case model::EventKind::kCorrection:
+      out->correction.at_ms = at;
+      break;
+    case model::EventKind::kLoop:
+      out->loop.at_ms = at;
+      break;
+    case model::EventKind::kAdmin:
+      out->admin.at_ms = at;
+      break;
+  }
+  return true;
+}
+
+void ResolveInLogOrder(WorkRegistry* registry, EventViews* event) {
+  if (event->kind == model::EventKind::kWork) {
+    registry->Register(event->work);
+    return;
+  }
+  if (event->kind != model::EventKind::kFeedback) return;
+  ReviewView& r = event->review;
+  if (!r.work_known) r.work_known = Resolve(*registry, &r.work);
+  if (r.comparison) {
+    Resolve(*registry, &r.comparison->option_a);
+    Resolve(*registry, &r.comparison->option_b);
+  }
+  // The feedback's own mcpServerType wins; else the work event's (seed 000: the task type is the
+  // server type, else the work product's type).
+  std::string_view own_server = r.server_type;
+  r.server_type = !own_server.empty() ? own_server : r.work.server_type;
+  r.task_type = !r.server_type.empty() ? r.server_type : r.work.type;
+}
+
+bool EventReader::ReadJson(std::string_view json, EventViews* out) {
+  padded_.assign(json);
+  padded_.append(simdjson::SIMDJSON_PADDING, ' ');
+  od::document doc;
+  if (parser_.iterate(padded_.data(), json.size(), padded_.size()).get(doc) != SUCCESS) {
+    return false;
+  }
+  od::object o;
+  if (doc.get_object().get(o) != SUCCESS) return false;
+  return Read(o, out);
+}
+
+}  // namespace kaizen::learn

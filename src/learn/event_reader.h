@@ -1,0 +1,81 @@
+// Turns stored events (parsed JSON) into the views the learning rules read, and resolves a
+// feedback's `{"id"[, "version"]}` work-product reference through the `work` events seen so far
+// (log order: ingest refuses a reference to a work event not yet recorded).
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "learn/inputs.h"
+#include "learn/string_hash.h"
+#include "model/event_kind.h"
+
+namespace kaizen::learn {
+
+// The work products the log registered, compactly: strings that repeat (types, server types,
+// stages, models) are interned once.
+class WorkRegistry {
+ public:
+  // Remembers a `work` event's product; a later registration of the same (id, version) wins.
+  void Register(const WorkView& work);
+  // The registered product, or nullptr. An empty version means the latest registered version.
+  const WorkView* Find(std::string_view artifact_id, std::string_view version) const;
+  size_t size() const { return by_key_.size(); }
+
+ private:
+  std::string_view Intern(std::string_view s);
+  std::unordered_set<std::string, StringHash, std::equal_to<>> interned_;
+  std::unordered_map<std::string, WorkView, StringHash, std::equal_to<>> by_key_;  // id\0version
+  std::unordered_map<std::string, const WorkView*, StringHash, std::equal_to<>> latest_;
+};
+
+// One stored event as views. Reused across events so vectors keep their capacity.
+struct EventViews {
+  model::EventKind kind = model::EventKind::kAdmin;
+  ReviewView review;
+  WorkView work;
+  OutcomeView outcome;
+  ErrorView error;
+  RewardView reward;
+  CorrectionView correction;
+  LoopView loop;
+  AdminView admin;
+};
+
+// Reads stored lines in one pass over each object (simdjson On-Demand: values the rules do not
+// need are skipped, not parsed). A stored line starts with `kind`, `id`, `timestamp`. Reading is
+// independent of other events, so files can be read on several threads; references between
+// events are resolved afterwards, in log order, by ResolveInLogOrder.
+class EventReader {
+ public:
+  // Reads one stored event into `out`; views borrow from the parser's buffers (valid until the
+  // next document). A feedback's work product given by reference is left unresolved
+  // (work_known = false, only artifact_id and version set). Returns false for a line that is not
+  // a stored event (malformed JSON, no known kind first, no readable timestamp): stored lines
+  // always are, but the log is plain text that people may edit.
+  bool Read(simdjson::ondemand::object event, EventViews* out);
+  // The same, for a document of a buffer that outlives the views: strings then point into that
+  // buffer (no copies), and the few with escape sequences are kept in *escaped, so the views stay
+  // valid after the parser moves on (how several threads read files ahead of the fold).
+  bool ReadDurable(simdjson::ondemand::object event, std::deque<std::string>* escaped,
+                   EventViews* out);
+  // The same from JSON text (tests, the simulator).
+  bool ReadJson(std::string_view json, EventViews* out);
+
+ private:
+  simdjson::ondemand::parser parser_;
+  std::string padded_;
+};
+
+// Registers a `work` event's product, or resolves a feedback's references (the reviewed work
+// product and comparison options given as {"id"[, "version"]}) against the products registered
+// before it. REQUIRES: called for every event, in log order.
+void ResolveInLogOrder(WorkRegistry* registry, EventViews* event);
+
+}  // namespace kaizen::learn

@@ -1,0 +1,38 @@
+// The JSON writer every analysis section uses. RapidJSON prints the shortest representation of
+// a double, so the same numbers give the same bytes; Num() rounds first so that 0.1 + 0.2
+// reads as 0.3 and outputs stay stable across compilers that fold arithmetic differently.
+#pragma once
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <optional>
+#include <string_view>
+
+namespace kaizen::learn {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+inline double Round6(double x) {
+  if (!std::isfinite(x)) return 0;
+  double r = std::round(x * 1e6) / 1e6;
+  return r == 0 ? 0 : r;  // no "-0"
+}
+
+inline void Num(JsonWriter& w, double x) { w.Double(Round6(x)); }
+inline void Num(JsonWriter& w, std::optional<double> x) {
+  if (x) {
+    Num(w, *x);
+  } else {
+    w.Null();
+  }
+}
+inline void Str(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+inline void Key(JsonWriter& w, std::string_view s) {
+  w.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,297 @@
+#include "learn/kpis.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+std::optional<double> Ratio(double num, double den) {
+  if (den <= 0) return std::nullopt;
+  return num / den;
+}
+
+// Rejection reasons are compared case- and space-insensitively, without trailing punctuation.
+void Normalize(std::string_view text, std::string* out) {
+  out->clear();
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out->empty();
+      continue;
+    }
+    if (space) out->push_back(' ');
+    space = false;
+    out->push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  while (!out->empty() && (out->back() == '.' || out->back() == '!' || out->back() == ';')) {
+    out->pop_back();
+  }
+}
+
+std::optional<std::string> Trend(const std::vector<std::optional<double>>& v) {
+  if (v.size() < 2 || !v[v.size() - 1] || !v[v.size() - 2]) return std::nullopt;
+  double a = *v[v.size() - 2], b = *v[v.size() - 1];
+  double scale = std::max(std::fabs(a), std::fabs(b));
+  if (std::fabs(b - a) <= 1e-9 * std::max(1.0, scale)) return "flat";
+  return b > a ? "up" : "down";
+}
+
+}  // namespace
+
+ConfigFields KpiConfig::Fields() {
+  return {
+      {"kpis.window_days", &window_days, 1, 3650, true,
+       "length of one KPI window in days (seed 000 §7.2: rolling 30 days)"},
+      {"kpis.windows", &windows, 1, 36, true,
+       "how many consecutive windows a KPI trend shows (seed 000 §7.1: 3 months)"},
+      {"alerts.approval_drop", &approval_drop, 0, 1, false,
+       "critical when the approval rate drops by more than this week over week (seed 000 §7.3)"},
+      {"alerts.min_weekly_decisions", &min_weekly_decisions, 1, 1e9, true,
+       "decisions each week needs before the week-over-week approval alert can fire"},
+      {"alerts.prediction_error", &prediction_error_alert, 0, 10, false,
+       "warning when the 30-day mean |predicted - actual score| exceeds this (seed 000 §7.3)"},
+      {"alerts.min_predictions", &min_predictions, 1, 1e9, true,
+       "predictions the window needs before the prediction alert can fire"},
+      {"alerts.new_reason_count", &new_reason_count, 1, 1e9, true,
+       "warning when a new rejection reason appears this many times (seed 000 §7.3: 3+)"},
+      {"alerts.new_reason_days", &new_reason_days, 1, 3650, false,
+       "a rejection reason first seen within this many days is new"},
+      {"alerts.silence_hours", &silence_hours, 1, 1e6, false,
+       "notice when no feedback arrived for this many hours (seed 000 §7.3: 48)"},
+  };
+}
+
+void KpiTracker::AddReason(std::string_view text, int64_t at_ms) {
+  Normalize(text, &scratch_);
+  if (scratch_.empty()) return;
+  auto it = reasons_.find(scratch_);
+  if (it == reasons_.end()) {
+    it = reasons_.emplace(scratch_, Reason{std::string(text), at_ms, 0}).first;
+    reason_order_.push_back(&it->second);
+  }
+  Reason& r = it->second;
+  r.first_at = std::min(r.first_at, at_ms);
+  ++r.count;
+}
+
+void KpiTracker::Add(const ReviewView& r) {
+  Day& d = days_[DayOf(r.at_ms)];
+  ++d.feedback;
+  if (!last_feedback_ms_ || r.at_ms > *last_feedback_ms_) last_feedback_ms_ = r.at_ms;
+  const bool decided = r.decision == Decision::kApproved || r.decision == Decision::kRejected ||
+                       r.decision == Decision::kNeedsWork;
+  if (decided) {
+    ++d.decided;
+    if (r.decision == Decision::kApproved) {
+      ++d.approved;
+    } else {
+      if (!r.reason.empty()) AddReason(r.reason, r.at_ms);
+      for (std::string_view b : r.blockers) AddReason(b, r.at_ms);
+    }
+  }
+  for (const ScoreView& s : r.scores) {
+    ++d.scores;
+    d.score_sum += s.score;
+  }
+  ++d.decisions_timed;
+  d.decision_ms_sum += r.time_to_decision_ms;
+  if (r.prediction_delta) {
+    ++d.predictions;
+    d.prediction_error_sum += std::fabs(*r.prediction_delta);
+  }
+}
+
+KpiResult KpiTracker::Result(int64_t now_ms,
+                             const std::map<int64_t, DelegationDayCounts>& delegation,
+                             const std::vector<RuleIntroduction>& rules) const {
+  KpiResult out;
+  const int64_t now_day = DayOf(now_ms);
+  const int64_t len = static_cast<int64_t>(config_.window_days);
+  const int n = static_cast<int>(config_.windows);
+  for (int k = n; k >= 1; --k) {
+    int64_t to = now_day - (k - 1) * len;
+    out.windows.push_back({to - len + 1, to});
+  }
+
+  auto sum_days = [&](int64_t from, int64_t to) {
+    Day t;
+    for (auto it = days_.lower_bound(from); it != days_.end() && it->first <= to; ++it) {
+      const Day& d = it->second;
+      t.feedback += d.feedback;
+      t.decided += d.decided;
+      t.approved += d.approved;
+      t.scores += d.scores;
+      t.score_sum += d.score_sum;
+      t.decisions_timed += d.decisions_timed;
+      t.decision_ms_sum += d.decision_ms_sum;
+      t.predictions += d.predictions;
+      t.prediction_error_sum += d.prediction_error_sum;
+    }
+    return t;
+  };
+  auto sum_delegation = [&](int64_t from, int64_t to) {
+    DelegationDayCounts t;
+    for (auto it = delegation.lower_bound(from); it != delegation.end() && it->first <= to; ++it) {
+      t.submitted += it->second.submitted;
+      t.auto_approved += it->second.auto_approved;
+      t.level_checks += it->second.level_checks;
+      t.regressions += it->second.regressions;
+    }
+    return t;
+  };
+
+  KpiValue approval{"approvalRate", "fraction", {}, "up", {}};
+  KpiValue quality{"avgQualityScore", "score 1-10", {}, "up", {}};
+  KpiValue speed{"timeToDecisionSeconds", "seconds", {}, "down", {}};
+  KpiValue prediction{
+      "predictionError", "score points (mean |predicted - actual|)", {}, "down", {}};
+  KpiValue auto_approve{"autoApproveRate", "fraction of submitted work", {}, "up", {}};
+  KpiValue volume{"feedbackPerWeek", "feedback events per week", {}, "down", {}};
+  KpiValue effectiveness{"ruleEffectiveness", "score points after - before", {}, "up", {}};
+  KpiValue regression{"regressionRate", "regressions per level check", {}, "down", {}};
+  for (auto [from, to] : out.windows) {
+    Day t = sum_days(from, to);
+    DelegationDayCounts g = sum_delegation(from, to);
+    approval.values.push_back(Ratio(t.approved, t.decided));
+    quality.values.push_back(Ratio(t.score_sum, t.scores));
+    speed.values.push_back(Ratio(t.decision_ms_sum / 1000.0, t.decisions_timed));
+    prediction.values.push_back(Ratio(t.prediction_error_sum, t.predictions));
+    auto_approve.values.push_back(Ratio(g.auto_approved, g.submitted));
+    volume.values.push_back(static_cast<double>(t.feedback) * 7.0 / static_cast<double>(len));
+    double eff_sum = 0;
+    int eff_n = 0;
+    for (const RuleIntroduction& r : rules) {
+      int64_t day = DayOf(r.at_ms);
+      if (day >= from && day <= to && r.effectiveness) {
+        eff_sum += *r.effectiveness;
+        ++eff_n;
+      }
+    }
+    effectiveness.values.push_back(Ratio(eff_sum, eff_n));
+    regression.values.push_back(Ratio(g.regressions, g.level_checks));
+  }
+  for (KpiValue* k : {&approval, &quality, &speed, &prediction, &auto_approve, &volume,
+                      &effectiveness, &regression}) {
+    k->trend = Trend(k->values);
+    out.kpis.push_back(std::move(*k));
+  }
+
+  // §7.3 alerts, most severe first.
+  Day this_week = sum_days(now_day - 6, now_day);
+  Day last_week = sum_days(now_day - 13, now_day - 7);
+  if (this_week.decided >= config_.min_weekly_decisions &&
+      last_week.decided >= config_.min_weekly_decisions) {
+    double now_rate = static_cast<double>(this_week.approved) / this_week.decided;
+    double then_rate = static_cast<double>(last_week.approved) / last_week.decided;
+    if (then_rate - now_rate > config_.approval_drop + 1e-12) {
+      out.alerts.push_back(
+          {"critical", "approval-drop",
+           fmt::format("approval rate dropped from {:.0f}% to {:.0f}% week over week",
+                       then_rate * 100, now_rate * 100),
+           "pause auto-approvals, full HITL"});
+    }
+  }
+  const KpiValue& pred = out.kpis[3];
+  Day recent = sum_days(out.windows.back().first, out.windows.back().second);
+  if (pred.values.back() && recent.predictions >= config_.min_predictions &&
+      *pred.values.back() > config_.prediction_error_alert) {
+    out.alerts.push_back({"warning", "prediction-accuracy",
+                          fmt::format("score predictions are off by ±{:.1f} on average (> ±{:.1f})",
+                                      *pred.values.back(), config_.prediction_error_alert),
+                          "recalibrate immediately"});
+  }
+  const int64_t new_since =
+      now_ms - static_cast<int64_t>(config_.new_reason_days * static_cast<double>(kMsPerDay));
+  for (const Reason* r : reason_order_) {
+    if (r->first_at >= new_since && static_cast<double>(r->count) >= config_.new_reason_count) {
+      out.alerts.push_back({"warning", "new-rejection-reason",
+                            fmt::format("new rejection reason seen {} times since {}: \"{}\"",
+                                        r->count, model::FormatDay(r->first_at), r->text),
+                            "extract a rule, add it to the checklist"});
+    }
+  }
+  const KpiValue& ttd = out.kpis[2];
+  bool increasing = ttd.values.size() >= 2;
+  for (size_t i = 0; i < ttd.values.size(); ++i) {
+    if (!ttd.values[i] || (i > 0 && *ttd.values[i] <= *ttd.values[i - 1])) increasing = false;
+  }
+  if (increasing) {
+    out.alerts.push_back({"notice", "time-to-decision-increasing",
+                          fmt::format("time to decision rose to {:.0f} s over {} windows",
+                                      *ttd.values.back(), ttd.values.size()),
+                          "review the presentation format"});
+  }
+  const double silence_ms = config_.silence_hours * 3'600'000.0;
+  if (!last_feedback_ms_) {
+    out.alerts.push_back(
+        {"notice", "no-feedback", "no feedback events recorded yet", "check pipeline health"});
+  } else if (static_cast<double>(now_ms - *last_feedback_ms_) >= silence_ms) {
+    out.alerts.push_back(
+        {"notice", "no-feedback",
+         fmt::format("no feedback events for {:.0f} hours (last {})",
+                     static_cast<double>(now_ms - *last_feedback_ms_) / 3'600'000.0,
+                     model::FormatUtc(*last_feedback_ms_)),
+         "check pipeline health"});
+  }
+  return out;
+}
+
+void WriteJson(JsonWriter& w, const KpiResult& r) {
+  w.StartObject();
+  Key(w, "windows");
+  w.StartArray();
+  for (auto [from, to] : r.windows) {
+    w.StartObject();
+    Key(w, "from");
+    Str(w, model::FormatDay(from * kMsPerDay));
+    Key(w, "to");
+    Str(w, model::FormatDay(to * kMsPerDay));
+    w.EndObject();
+  }
+  w.EndArray();
+  for (const KpiValue& k : r.kpis) {
+    Key(w, k.name);
+    w.StartObject();
+    Key(w, "values");
+    w.StartArray();
+    for (const auto& v : k.values) Num(w, v);
+    w.EndArray();
+    Key(w, "current");
+    Num(w, k.values.empty() ? std::nullopt : k.values.back());
+    Key(w, "trend");
+    if (k.trend) {
+      Str(w, *k.trend);
+    } else {
+      w.Null();
+    }
+    Key(w, "better");
+    Str(w, k.better);
+    Key(w, "unit");
+    Str(w, k.unit);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void WriteAlertsJson(JsonWriter& w, const KpiResult& r) {
+  w.StartArray();
+  for (const Alert& a : r.alerts) {
+    w.StartObject();
+    Key(w, "level");
+    Str(w, a.level);
+    Key(w, "condition");
+    Str(w, a.condition);
+    Key(w, "message");
+    Str(w, a.message);
+    Key(w, "action");
+    Str(w, a.action);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,182 @@
+#include "learn/learner.h"
+
+#include <fmt/format.h>
+
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+constexpr size_t kRegressionsShown = 100;
+}  // namespace
+
+ConfigFields LearnConfig::Fields() {
+  ConfigFields all;
+  for (ConfigFields part :
+       {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(), autonomy.Fields(),
+        preferences.Fields(), communication.Fields(), outcomes.Fields(), loop.Fields(),
+        evidence.Fields(), bias.Fields(), kpis.Fields()}) {
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  return all;
+}
+
+Learner::Learner(const LearnConfig& config)
+    : config_(config),
+      gates_(config_.gates, config_.weights),
+      calibration_(config_.calibration),
+      speed_(config_.speed),
+      autonomy_(config_.autonomy),
+      preferences_(config_.preferences, config_.weights),
+      communication_(config_.communication, config_.weights),
+      outcomes_(config_.outcomes),
+      loops_(config_.loop),
+      evidence_(config_.evidence, config_.weights),
+      bias_(config_.bias),
+      kpis_(config_.kpis) {}
+
+void Learner::Add(EventViews& event) {
+  ResolveInLogOrder(&registry_, &event);
+  ++events_;
+  ++by_kind_[static_cast<size_t>(event.kind)];
+  switch (event.kind) {
+    case model::EventKind::kFeedback: {
+      const ReviewView& r = event.review;
+      approval_.Add(r);
+      gates_.Add(r);
+      calibration_.Add(r);
+      speed_.Add(r);
+      autonomy_.Add(r);
+      preferences_.Add(r);
+      communication_.Add(r);
+      evidence_.Add(r);
+      bias_.Add(r);
+      kpis_.Add(r);
+      break;
+    }
+    case model::EventKind::kWork:
+      autonomy_.AddWork(event.work);
+      bias_.AddWork(event.work);
+      break;
+    case model::EventKind::kOutcome:
+      outcomes_.Add(event.outcome);
+      break;
+    case model::EventKind::kError:
+      errors_.Add(event.error);
+      break;
+    case model::EventKind::kLoop:
+      loops_.Add(event.loop);
+      break;
+    case model::EventKind::kReward:
+    case model::EventKind::kCorrection:
+    case model::EventKind::kAdmin:
+      // Counted; their rules (seed 001 reward shaping, seed 004 correction patterns, rule audits)
+      // build on this engine in src/render.
+      break;
+  }
+}
+
+std::vector<RuleIntroduction> Learner::RuleIntroductions(int64_t now_ms) const {
+  std::vector<RuleIntroduction> out;
+  for (const RuleCandidate& c : evidence_.Candidates(now_ms)) {
+    out.push_back({c.introduced_at_ms, c.effectiveness});
+  }
+  return out;
+}
+
+std::string Learner::AnalysisJson(int64_t now_ms) const {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "now");
+  Str(w, model::FormatUtc(now_ms));
+  Key(w, "events");
+  w.StartObject();
+  for (int k = 0; k < model::kEventKindCount; ++k) {
+    Key(w, model::KindName(static_cast<model::EventKind>(k)));
+    w.Uint64(by_kind_[k]);
+  }
+  Key(w, "total");
+  w.Uint64(events_);
+  w.EndObject();
+  Key(w, "approval");
+  WriteJson(w, approval_.Result());
+  Key(w, "gates");
+  WriteJson(w, gates_.Gates(now_ms));
+  Key(w, "calibration");
+  WriteJson(w, calibration_.Result());
+  Key(w, "decisionSpeed");
+  WriteJson(w, speed_.Result());
+  Key(w, "preferences");
+  WriteJson(w, preferences_.Result(now_ms));
+  Key(w, "autonomy");
+  WriteJson(w, autonomy_.Result());
+  Key(w, "communication");
+  WriteJson(w, communication_.Result());
+  Key(w, "criteria");
+  WriteJson(w, outcomes_.Criteria(now_ms));
+  Key(w, "patterns");
+  WriteJson(w, outcomes_.Patterns(now_ms));
+  Key(w, "antiPatterns");
+  WriteJson(w, outcomes_.AntiPatterns());
+  Key(w, "errors");
+  WriteJson(w, errors_.Report());
+  Key(w, "loops");
+  WriteJson(w, loops_.Result());
+  Key(w, "contradictions");
+  WriteJson(w, evidence_.Contradictions(now_ms));
+  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(now_ms));
+  Key(w, "kpis");
+  WriteJson(w, kpis);
+  Key(w, "alerts");
+  WriteAlertsJson(w, kpis);
+  // Beyond the contract: the evidence behind the sections above.
+  // The regression log, newest last: the last kRegressionsShown of them, and how many in all.
+  std::vector<Regression> regressions = autonomy_.Regressions();
+  Key(w, "regressionsTotal");
+  w.Uint64(regressions.size());
+  if (regressions.size() > kRegressionsShown) {
+    regressions.erase(regressions.begin(), regressions.end() - kRegressionsShown);
+  }
+  Key(w, "regressions");
+  WriteJson(w, regressions);
+  Key(w, "strategies");
+  WriteJson(w, outcomes_.Strategies());
+  Key(w, "ruleCandidates");
+  WriteJson(w, evidence_.Candidates(now_ms));
+  Key(w, "biasWatch");
+  WriteJson(w, bias_.Result(now_ms));
+  w.EndObject();
+  std::string out(buffer.GetString(), buffer.GetSize());
+  out.push_back('\n');
+  return out;
+}
+
+Status Learner::Explain(std::string_view what, std::string_view name, int64_t now_ms,
+                        std::string* text) const {
+  bool found = false;
+  if (what == "pattern") {
+    found = outcomes_.ExplainPattern(name, now_ms, text);
+  } else if (what == "criterion") {
+    found = outcomes_.ExplainCriterion(name, now_ms, text);
+  } else if (what == "gate") {
+    found = gates_.ExplainGate(name, now_ms, text);
+  } else if (what == "autonomy") {
+    found = autonomy_.ExplainAutonomy(name, text);
+  } else if (what == "calibration") {
+    found = calibration_.ExplainCalibration(name, text);
+  } else if (what == "loop") {
+    found = loops_.ExplainLoop(name, text);
+  } else {
+    return InvalidArgument(fmt::format(
+        "explain: {:?} is not something kaizen explains (pattern, criterion, gate, autonomy, "
+        "calibration, loop)",
+        std::string(what)));
+  }
+  if (!found) {
+    return NotFound(fmt::format("explain {}: nothing named {:?} in the log", std::string(what),
+                                std::string(name)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,102 @@
+// The learning engine: every rule of the seeds folded over one log. derived = f(log, config, now):
+// Add() folds events in log order (amortized O(1) each); the queries take `now` and do no I/O,
+// so the same log, config and now give the same bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kaizen/status.h"
+#include "learn/approval.h"
+#include "learn/autonomy.h"
+#include "learn/bias_watch.h"
+#include "learn/calibration.h"
+#include "learn/communication.h"
+#include "learn/decision_speed.h"
+#include "learn/error_accumulator.h"
+#include "learn/event_reader.h"
+#include "learn/gates.h"
+#include "learn/kpis.h"
+#include "learn/loop_tracker.h"
+#include "learn/outcomes.h"
+#include "learn/preferences.h"
+#include "learn/signal_weight.h"
+#include "learn/theme_evidence.h"
+#include "model/event_kind.h"
+
+namespace kaizen::learn {
+
+// Every threshold, with the seeds' defaults; `<home>/config/learning.json` overrides any subset.
+struct LearnConfig {
+  SignalWeightConfig weights;
+  GatesConfig gates;
+  CalibrationConfig calibration;
+  SpeedConfig speed;
+  AutonomyConfig autonomy;
+  PreferenceConfig preferences;
+  CommunicationConfig communication;
+  OutcomeConfig outcomes;
+  LoopConfig loop;
+  EvidenceConfig evidence;
+  BiasConfig bias;
+  KpiConfig kpis;
+
+  // Pointers into *this: valid while this object lives and is not moved.
+  ConfigFields Fields();
+};
+
+class Learner {
+ public:
+  explicit Learner(const LearnConfig& config);
+  Learner(const Learner&) = delete;
+  Learner& operator=(const Learner&) = delete;
+
+  // Resolves the event's references and folds it into every rule. REQUIRES: log order.
+  void Add(EventViews& event);
+
+  // `kaizen analyze --json`: one object, keys documented in docs/analysis.md.
+  std::string AnalysisJson(int64_t now_ms) const;
+  // `kaizen analyze`: the same, for a person.
+  std::string AnalysisText(int64_t now_ms) const;
+  // `kaizen explain WHAT NAME`: the counts, decayed values and thresholds behind one verdict.
+  // WHAT is pattern | criterion | gate | autonomy | calibration | loop. NotFound names the known
+  // values when NAME is unknown; InvalidArgument when WHAT is.
+  Status Explain(std::string_view what, std::string_view name, int64_t now_ms,
+                 std::string* text) const;
+
+  uint64_t events() const { return events_; }
+  const LearnConfig& config() const { return config_; }
+  const AutonomyTracker& autonomy() const { return autonomy_; }
+  const CalibrationCurve& calibration() const { return calibration_; }
+  const GateLearner& gates() const { return gates_; }
+  const PreferenceLearner& preferences() const { return preferences_; }
+  const OutcomeLearner& outcomes() const { return outcomes_; }
+  const ErrorAccumulator& errors() const { return errors_; }
+  const ThemeEvidence& evidence() const { return evidence_; }
+  const LoopTracker& loops() const { return loops_; }
+
+ private:
+  std::vector<RuleIntroduction> RuleIntroductions(int64_t now_ms) const;
+
+  LearnConfig config_;
+  WorkRegistry registry_;
+  uint64_t events_ = 0;
+  std::array<uint64_t, model::kEventKindCount> by_kind_{};
+  ApprovalLearner approval_;
+  GateLearner gates_;
+  CalibrationCurve calibration_;
+  DecisionSpeedLearner speed_;
+  AutonomyTracker autonomy_;
+  PreferenceLearner preferences_;
+  CommunicationLearner communication_;
+  OutcomeLearner outcomes_;
+  ErrorAccumulator errors_;
+  LoopTracker loops_;
+  ThemeEvidence evidence_;
+  BiasWatch bias_;
+  KpiTracker kpis_;
+};
+
+}  // namespace kaizen::learn

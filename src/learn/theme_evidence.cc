@@ -1,0 +1,339 @@
+#include "learn/theme_evidence.h"
+
+#include <algorithm>
+#include <map>
+
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+// §3.2 severity scores: a decision's severity minor 1 .. critical 4; none counts as 1.
+double DecisionSeverity(Severity s) {
+  switch (s) {
+    case Severity::kMinor:
+      return 1;
+    case Severity::kModerate:
+      return 2;
+    case Severity::kMajor:
+      return 3;
+    case Severity::kCritical:
+      return 4;
+    case Severity::kNone:
+      break;
+  }
+  return 1;
+}
+
+// A theme in free text is approved along with the work, or rejected with it.
+int8_t DecisionPolarity(Decision d) {
+  if (d == Decision::kApproved) return 1;
+  if (d == Decision::kRejected || d == Decision::kNeedsWork) return -1;
+  return 0;  // deferred or no decision: no evidence either way
+}
+
+// An annotation's severity on the same scale; a nit is half a minor issue.
+double AnnotationSeverity(std::string_view s) {
+  if (s == "nit") return 0.5;
+  if (s == "minor") return 1;
+  if (s == "major") return 3;
+  if (s == "critical") return 4;
+  return 1;
+}
+
+// The label of a signal without a context, in a contextual split.
+constexpr std::string_view kNoContext = "(unspecified)";
+
+}  // namespace
+
+ConfigFields EvidenceConfig::Fields() {
+  return {
+      {"evidence.rule_min_points", &rule_min_points, 1, 1e9, true,
+       "negative signals a theme needs before it is a rule candidate (seed 000 §9.3: 5)"},
+      {"evidence.rule_min_days", &rule_min_days, 1, 3650, true,
+       "distinct UTC days those signals must span (seed 000 §9.3: 3)"},
+      {"evidence.volume_threshold", &volume_threshold, 1, 1e9, true,
+       "signals a side needs before a theme has a stance or a conflict (seed 000 §9.2: 3+)"},
+      {"evidence.equal_strength_ratio", &equal_strength_ratio, 0, 1, false,
+       "weaker/stronger side at or above which two sides conflict (seed 000 §9.2)"},
+      {"evidence.context_one_sided", &context_one_sided, 0.5, 1, false,
+       "majority share that makes a context one-sided (seed 000 §9.2 context matching)"},
+      {"evidence.effectiveness_window_days", &effectiveness_window_days, 1, 3650, true,
+       "days before and after a rule's introduction compared (seed 000 §7.2)"},
+  };
+}
+
+ThemeEvidence::ThemeEvidence(const EvidenceConfig& config, const SignalWeightConfig& weights)
+    : config_(config), weights_(weights) {}
+
+uint32_t ThemeEvidence::Intern(std::string_view context) {
+  if (context.empty()) return 0;
+  auto it = context_ids_.find(context);
+  if (it != context_ids_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(contexts_.size());
+  contexts_.emplace_back(context);
+  context_ids_.emplace(std::string(context), id);
+  return id;
+}
+
+void ThemeEvidence::Add(const ReviewView& review) {
+  ++total_reviews_;
+  if (!review.scores.empty()) {
+    DaySum& day = day_scores_[DayOf(review.at_ms)];
+    for (const ScoreView& s : review.scores) {
+      day.sum += s.score;
+      ++day.n;
+    }
+  }
+
+  Signal signal{review.at_ms, StaticWeight(weights_, review), Intern(review.server_type),
+                Intern(review.stage), 0};
+  signal.polarity = DecisionPolarity(review.decision);
+  if (signal.polarity != 0) {
+    for (std::string_view theme : review.themes) {
+      AddSignal(theme, signal, DecisionSeverity(review.severity));
+    }
+  }
+  for (const AnnotationView& a : review.annotations) {
+    signal.polarity = a.type == "praise" ? 1 : a.type == "criticism" ? -1 : 0;
+    if (signal.polarity != 0) AddSignal(a.category, signal, AnnotationSeverity(a.severity));
+  }
+}
+
+void ThemeEvidence::AddSignal(std::string_view name, const Signal& signal, double severity) {
+  if (name.empty()) return;
+  auto it = themes_.find(name);
+  if (it == themes_.end()) it = themes_.emplace(std::string(name), Theme{}).first;
+  Theme& theme = it->second;
+  theme.signals.push_back(signal);
+  if (signal.polarity > 0) {
+    ++theme.positive;
+    return;
+  }
+  ++theme.negative;
+  theme.negative_severity += severity;
+  const int64_t day = DayOf(signal.at_ms);
+  if (day != theme.last_negative_day) {
+    theme.negative_days.insert(day);
+    theme.last_negative_day = day;
+  }
+  // §9.3 guards: enough points, spread over enough days.
+  if (!theme.introduced_at_ms && static_cast<double>(theme.negative) >= config_.rule_min_points &&
+      static_cast<double>(theme.negative_days.size()) >= config_.rule_min_days) {
+    theme.introduced_at_ms = signal.at_ms;
+  }
+}
+
+std::optional<double> ThemeEvidence::WindowMean(int64_t first_day, int64_t last_day) const {
+  double sum = 0;
+  int64_t n = 0;
+  for (int64_t day = first_day; day <= last_day; ++day) {  // in day order: a stable sum
+    auto it = day_scores_.find(day);
+    if (it == day_scores_.end()) continue;
+    sum += it->second.sum;
+    n += it->second.n;
+  }
+  if (n == 0) return std::nullopt;
+  return sum / static_cast<double>(n);
+}
+
+std::vector<RuleCandidate> ThemeEvidence::Candidates(int64_t now_ms) const {
+  std::vector<RuleCandidate> out;
+  const auto window = static_cast<int64_t>(config_.effectiveness_window_days);
+  for (const auto& [name, theme] : themes_) {
+    if (!theme.introduced_at_ms) continue;
+    RuleCandidate c;
+    c.theme = name;
+    c.points = theme.negative;
+    c.days = static_cast<int64_t>(theme.negative_days.size());
+    c.introduced_at_ms = *theme.introduced_at_ms;
+    // §3.2: (occurrence_count x avg_severity_score) / total_reviews = severity sum / reviews.
+    c.weight = theme.negative_severity / static_cast<double>(total_reviews_);
+    // §7.2 "quality_delta after rule introduced". By whole UTC days: the introduction day
+    // belongs to "before" (its reviews were written before the rule could act).
+    const int64_t day = DayOf(c.introduced_at_ms);
+    auto before = WindowMean(day - window + 1, day);
+    auto after = WindowMean(day + 1, std::min(day + window, DayOf(now_ms)));
+    if (before && after) c.effectiveness = *after - *before;
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const RuleCandidate& a, const RuleCandidate& b) {
+    if (a.weight != b.weight) return a.weight > b.weight;
+    return a.theme < b.theme;
+  });
+  return out;
+}
+
+ThemeStance ThemeEvidence::Stance(const std::string& name, const Theme& theme,
+                                  int64_t now_ms) const {
+  ThemeStance s;
+  s.theme = name;
+  s.positive_count = theme.positive;
+  s.negative_count = theme.negative;
+  // §9.2 recency weighting and confidence weighting, summed in log order.
+  for (const Signal& sig : theme.signals) {
+    double w = sig.weight * RecencyWeight(weights_, sig.at_ms, now_ms);
+    (sig.polarity > 0 ? s.positive : s.negative) += w;
+  }
+  const double volume = config_.volume_threshold;
+  const double stronger = std::max(s.positive, s.negative);
+  const double ratio = stronger > 0 ? std::min(s.positive, s.negative) / stronger : 1.0;
+  const bool conflict = static_cast<double>(s.positive_count) >= volume &&
+                        static_cast<double>(s.negative_count) >= volume &&
+                        ratio >= config_.equal_strength_ratio;
+  if (!conflict) {
+    bool prefer =
+        s.positive != s.negative ? s.positive > s.negative : s.positive_count > s.negative_count;
+    s.status = prefer ? "prefer" : "avoid";
+    return s;
+  }
+
+  // §9.2 context matching: split by server type, or by stage when no signal has a server type.
+  bool any_server = false, any_stage = false;
+  for (const Signal& sig : theme.signals) {
+    any_server = any_server || sig.server != 0;
+    any_stage = any_stage || sig.stage != 0;
+  }
+  struct Counts {
+    int64_t positive = 0, negative = 0;
+  };
+  std::map<uint32_t, Counts> by_server, by_context;
+  for (const Signal& sig : theme.signals) {
+    Counts& server = by_server[sig.server];
+    (sig.polarity > 0 ? server.positive : server.negative) += 1;
+    if (any_server || any_stage) {
+      Counts& c = by_context[any_server ? sig.server : sig.stage];
+      (sig.polarity > 0 ? c.positive : c.negative) += 1;
+    }
+  }
+  ContextSplit split;
+  split.by = any_server ? "serverType" : "stage";
+  bool explained = !by_context.empty();
+  bool any_judged = false;
+  for (const auto& [id, c] : by_context) {
+    const int64_t total = c.positive + c.negative;
+    if (total < 2) continue;  // one signal says nothing about a context
+    any_judged = true;
+    const double majority =
+        static_cast<double>(std::max(c.positive, c.negative)) / static_cast<double>(total);
+    if (majority < config_.context_one_sided) {
+      explained = false;
+      break;
+    }
+    std::string label(id == 0 ? kNoContext : std::string_view(contexts_[id]));
+    (c.positive > c.negative ? split.prefer : split.avoid).push_back(std::move(label));
+  }
+  // Context explains the conflict only if some context prefers and another avoids.
+  if (explained && any_judged && !split.prefer.empty() && !split.avoid.empty()) {
+    std::sort(split.prefer.begin(), split.prefer.end());
+    std::sort(split.avoid.begin(), split.avoid.end());
+    s.status = "contextual";
+    s.contexts = std::move(split);
+    return s;
+  }
+
+  // §9.2 clarification trigger. Ask about the server type whose own signals conflict most
+  // (most signals of its minority polarity, then most signals, then by name).
+  std::string_view context = "all work";
+  int64_t best_minority = 0, best_total = 0;
+  for (const auto& [id, c] : by_server) {
+    if (id == 0) continue;
+    const int64_t minority = std::min(c.positive, c.negative);
+    const int64_t total = c.positive + c.negative;
+    if (minority == 0) continue;
+    if (minority > best_minority || (minority == best_minority && total > best_total) ||
+        (minority == best_minority && total == best_total && contexts_[id] < context)) {
+      best_minority = minority;
+      best_total = total;
+      context = contexts_[id];
+    }
+  }
+  s.status = "clarify";
+  s.question = "You've previously both approved and rejected " + name +
+               ". Which do you prefer for " + std::string(context) + "?";
+  return s;
+}
+
+std::vector<ThemeStance> ThemeEvidence::Contradictions(int64_t now_ms) const {
+  std::vector<ThemeStance> out;
+  for (const auto& [name, theme] : themes_) {
+    if (static_cast<double>(std::max(theme.positive, theme.negative)) < config_.volume_threshold) {
+      continue;
+    }
+    out.push_back(Stance(name, theme, now_ms));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ThemeStance& a, const ThemeStance& b) { return a.theme < b.theme; });
+  return out;
+}
+
+std::vector<DayScores> ThemeEvidence::ScoreDays() const {
+  std::vector<DayScores> out;
+  out.reserve(day_scores_.size());
+  for (const auto& [day, s] : day_scores_) out.push_back({day, s.sum, s.n});
+  std::sort(out.begin(), out.end(),
+            [](const DayScores& a, const DayScores& b) { return a.day < b.day; });
+  return out;
+}
+
+void WriteJson(JsonWriter& w, const std::vector<ThemeStance>& stances) {
+  w.StartArray();
+  for (const ThemeStance& s : stances) {
+    w.StartObject();
+    Key(w, "theme");
+    Str(w, s.theme);
+    Key(w, "positive");
+    Num(w, s.positive);
+    Key(w, "negative");
+    Num(w, s.negative);
+    Key(w, "positiveCount");
+    w.Int64(s.positive_count);
+    Key(w, "negativeCount");
+    w.Int64(s.negative_count);
+    Key(w, "status");
+    Str(w, s.status);
+    if (s.question) {
+      Key(w, "question");
+      Str(w, *s.question);
+    }
+    if (s.contexts) {
+      Key(w, "contexts");
+      w.StartObject();
+      Key(w, "by");
+      Str(w, s.contexts->by);
+      for (auto [key, list] :
+           {std::pair{"prefer", &s.contexts->prefer}, std::pair{"avoid", &s.contexts->avoid}}) {
+        Key(w, key);
+        w.StartArray();
+        for (const std::string& c : *list) Str(w, c);
+        w.EndArray();
+      }
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteJson(JsonWriter& w, const std::vector<RuleCandidate>& candidates) {
+  w.StartArray();
+  for (const RuleCandidate& c : candidates) {
+    w.StartObject();
+    Key(w, "theme");
+    Str(w, c.theme);
+    Key(w, "points");
+    w.Int64(c.points);
+    Key(w, "days");
+    w.Int64(c.days);
+    Key(w, "introducedAt");
+    Str(w, model::FormatUtc(c.introduced_at_ms));
+    Key(w, "weight");
+    Num(w, c.weight);
+    Key(w, "effectiveness");
+    Num(w, c.effectiveness);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,129 @@
+// What the reviews say about each theme, and when that evidence may become a rule: the
+// overfitting guards of seed 000 §9.3 (5+ points over 3+ days), the rule weight of §3.2, rule
+// effectiveness (§7.2), and contradictions between approving and rejecting signals (§9.2).
+//
+// A review's signals: each extracted free-text theme, polar by the decision (approved +,
+// rejected or needs-work -), and each annotation category, polar by the annotation type
+// (praise +, criticism -). Signals with no polarity carry no evidence and are not kept.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "learn/config_field.h"
+#include "learn/inputs.h"
+#include "learn/json_out.h"
+#include "learn/signal_weight.h"
+#include "learn/string_hash.h"  // StringHash
+
+namespace kaizen::learn {
+
+struct EvidenceConfig {
+  double rule_min_points = 5;             // §9.3 "No rule is formed from fewer than 5 data points"
+  double rule_min_days = 3;               // §9.3 "spread across at least 3 different days"
+  double volume_threshold = 3;            // §9.2 "Don't form a rule until ... 3+ times"
+  double equal_strength_ratio = 0.8;      // §9.2 "two equally-strong signals": weaker/stronger
+  double context_one_sided = 0.8;         // §9.2 context matching: share of the majority polarity
+  double effectiveness_window_days = 30;  // §7.2 rule effectiveness, before vs after
+
+  ConfigFields Fields();
+};
+
+// A theme whose negative signals passed the §9.3 guards.
+struct RuleCandidate {
+  std::string theme;
+  int64_t points = 0;            // negative signals
+  int64_t days = 0;              // distinct UTC days among them
+  int64_t introduced_at_ms = 0;  // the signal that first met both guards
+  double weight = 0;             // §3.2 (occurrences x avg severity) / total reviews
+  // §7.2: mean dimension score in the window after introduction minus the window before;
+  // nullopt while either window has no scores.
+  std::optional<double> effectiveness;
+};
+
+// How the context split explains a contradiction.
+struct ContextSplit {
+  std::string by;                   // "serverType" or "stage"
+  std::vector<std::string> prefer;  // contexts whose signals are (mostly) positive; sorted
+  std::vector<std::string> avoid;   // sorted
+};
+
+struct ThemeStance {
+  std::string theme;
+  double positive = 0, negative = 0;  // sum of StaticWeight x RecencyWeight(now)
+  int64_t positive_count = 0, negative_count = 0;
+  std::string status;                    // clarify | contextual | prefer | avoid
+  std::optional<std::string> question;   // when status is clarify
+  std::optional<ContextSplit> contexts;  // when status is contextual
+};
+
+// Mean-score inputs of one UTC day: every dimension score of every review that day.
+struct DayScores {
+  int64_t day = 0;  // days since 1970-01-01 (UTC)
+  double sum = 0;
+  int64_t n = 0;
+};
+
+class ThemeEvidence {
+ public:
+  ThemeEvidence(const EvidenceConfig& config, const SignalWeightConfig& weights);
+
+  // Folds one review. Reviews come in log order: a candidate is introduced by the signal, in
+  // that order, that first meets both guards.
+  void Add(const ReviewView& review);
+
+  // Themes that are rule candidates, by weight (highest first), then theme. Only scores on days
+  // up to now's UTC day count toward effectiveness.
+  std::vector<RuleCandidate> Candidates(int64_t now_ms) const;
+
+  // Every theme with volume (one side has volume_threshold+ signals), sorted by theme.
+  std::vector<ThemeStance> Contradictions(int64_t now_ms) const;
+
+  // Per-day score sums, oldest first (for the KPIs).
+  std::vector<DayScores> ScoreDays() const;
+  int64_t total_reviews() const { return total_reviews_; }
+
+ private:
+  struct Signal {
+    int64_t at_ms;
+    double weight;    // StaticWeight of the review
+    uint32_t server;  // interned; 0 = none
+    uint32_t stage;   // interned; 0 = none
+    int8_t polarity;  // +1 or -1
+  };
+  struct Theme {
+    std::vector<Signal> signals;  // log order
+    int64_t positive = 0, negative = 0;
+    double negative_severity = 0;  // sum of §3.2 severity scores of negative signals
+    std::unordered_set<int64_t> negative_days;
+    int64_t last_negative_day = INT64_MIN;  // in log order most signals repeat the last day
+    std::optional<int64_t> introduced_at_ms;
+  };
+  struct DaySum {
+    double sum = 0;
+    int64_t n = 0;
+  };
+
+  void AddSignal(std::string_view theme, const Signal& signal, double severity);
+  uint32_t Intern(std::string_view context);
+  std::optional<double> WindowMean(int64_t first_day, int64_t last_day) const;
+  ThemeStance Stance(const std::string& name, const Theme& theme, int64_t now_ms) const;
+
+  EvidenceConfig config_;
+  SignalWeightConfig weights_;
+  int64_t total_reviews_ = 0;
+  std::unordered_map<std::string, Theme, StringHash, std::equal_to<>> themes_;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> context_ids_;
+  std::vector<std::string> contexts_{""};  // id -> name
+  std::unordered_map<int64_t, DaySum> day_scores_;
+};
+
+void WriteJson(JsonWriter& w, const std::vector<ThemeStance>& stances);       // `contradictions`
+void WriteJson(JsonWriter& w, const std::vector<RuleCandidate>& candidates);  // `ruleCandidates`
+
+}  // namespace kaizen::learn
