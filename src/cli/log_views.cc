@@ -24,11 +24,25 @@ uint64_t LineNumberAt(std::string_view data, size_t offset) {
 }
 
 // A run of consecutive events of one file, read by a worker and folded by the caller's thread.
-// Their views point into the file's data and into `escaped`.
+// Their views point into the file's data and into `escaped`. Chunks are recycled: their views
+// keep the capacity of their vectors, so reading an event allocates nothing once the pool is
+// warm.
 struct Chunk {
-  std::vector<learn::EventViews> events;
+  std::vector<learn::EventViews> events;  // the first `used` are this chunk's
+  size_t used = 0;
   std::deque<std::string> escaped;
   std::vector<BadLine> bad;
+
+  learn::EventViews* Next() {
+    if (used == events.size()) events.emplace_back();
+    return &events[used++];
+  }
+  void Unread() { --used; }
+  void Clear() {
+    used = 0;
+    escaped.clear();
+    bad.clear();
+  }
 };
 
 // One raw file in flight. The worker appends chunks; the folding thread takes them in order.
@@ -66,9 +80,14 @@ class Pipeline {
     }
   }
 
-  // Waits for the next chunk of file i; false when the file is finished.
+  // Waits for the next chunk of file i; false when the file is finished. `out`'s previous
+  // contents go back to the pool.
   bool NextChunk(size_t i, Chunk* out) {
     std::unique_lock<std::mutex> l(mu_);
+    if (out->events.capacity() != 0) {
+      out->Clear();
+      pool_.push_back(std::move(*out));
+    }
     changed_.wait(l, [&] { return !files_[i].chunks.empty() || files_[i].done; });
     if (files_[i].chunks.empty()) return false;
     *out = std::move(files_[i].chunks.front());
@@ -97,26 +116,40 @@ class Pipeline {
  private:
   static constexpr size_t kFilesAhead = 3;
 
-  // Hands a full chunk to the folding thread, waiting while it is kChunksAhead behind.
+  // Hands a full chunk to the folding thread, waiting while it is kChunksAhead behind, and
+  // takes a recycled one to fill next.
   void Publish(FileBatch* f, Chunk* chunk) {
     std::unique_lock<std::mutex> l(mu_);
     changed_.wait(l, [&] { return stop_ || f->chunks.size() < kChunksAhead; });
     f->chunks.push_back(std::move(*chunk));
-    *chunk = Chunk();
+    *chunk = TakeFromPool();
     changed_.notify_all();
+  }
+
+  // REQUIRES: mu_ held.
+  Chunk TakeFromPool() {
+    if (pool_.empty()) return Chunk();
+    Chunk c = std::move(pool_.back());
+    pool_.pop_back();
+    return c;
   }
 
   void Finish(FileBatch* f, Chunk* chunk, Status status) {
     std::lock_guard<std::mutex> l(mu_);
-    if (!chunk->events.empty() || !chunk->bad.empty()) f->chunks.push_back(std::move(*chunk));
+    if (chunk->used != 0 || !chunk->bad.empty()) f->chunks.push_back(std::move(*chunk));
     f->status = std::move(status);
     f->done = true;
     changed_.notify_all();
   }
 
-  void Add(FileBatch* f, Chunk* chunk, learn::EventViews&& views) {
-    chunk->events.push_back(std::move(views));
-    if (chunk->events.size() >= kEventsPerChunk) Publish(f, chunk);
+  // Reads one event into the chunk; publishes the chunk when full.
+  bool Read(FileBatch* f, Chunk* chunk, learn::EventReader& reader, od::object o) {
+    if (!reader.ReadDurable(o, &chunk->escaped, chunk->Next())) {
+      chunk->Unread();
+      return false;
+    }
+    if (chunk->used >= kEventsPerChunk) Publish(f, chunk);
+    return true;
   }
 
   // Reads one file into chunks of views. A file with a malformed line is read on line by line
@@ -124,6 +157,10 @@ class Pipeline {
   // reported with its place.
   void ReadFile(od::parser& parser, learn::EventReader& reader, FileBatch* f) {
     Chunk chunk;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      chunk = TakeFromPool();
+    }
     auto data = log_.ReadRaw(f->rel.substr(f->rel.rfind('/') + 1), 0);
     if (!data.ok()) return Finish(f, &chunk, data.status());
     std::string& d = f->data;
@@ -143,13 +180,10 @@ class Pipeline {
     if (clean && end != 0) {
       for (auto doc : stream) {
         od::object o;
-        learn::EventViews views;
-        if (doc.get_object().get(o) != simdjson::SUCCESS ||
-            !reader.ReadDurable(o, &chunk.escaped, &views)) {
+        if (doc.get_object().get(o) != simdjson::SUCCESS || !Read(f, &chunk, reader, o)) {
           clean = false;
           break;
         }
-        Add(f, &chunk, std::move(views));
         ++read;
       }
       if (clean && stream.truncated_bytes() != 0) clean = false;
@@ -170,15 +204,12 @@ class Pipeline {
             // strings point into the file's data like the stream's do.
             od::document doc;
             od::object o;
-            learn::EventViews views;
             size_t capacity = static_cast<size_t>(buffer_end - line.data());
             if (parser.iterate(line.data(), line.size(), capacity).get(doc) ||
-                doc.get_object().get(o) || !reader.ReadDurable(o, &chunk.escaped, &views)) {
+                doc.get_object().get(o) || !Read(f, &chunk, reader, o)) {
               chunk.bad.push_back(
                   {f->rel, n, "not a stored event (malformed JSON, or no kind/timestamp)"});
-              return;
             }
-            Add(f, &chunk, std::move(views));
           });
     }
     Finish(f, &chunk, Status::Ok());
@@ -190,6 +221,7 @@ class Pipeline {
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
   bool stop_ = false;
+  std::vector<Chunk> pool_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace
@@ -218,9 +250,9 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   Chunk chunk;
   for (size_t i = 0; i < files.size() && result.ok(); ++i) {
     while (pipeline.NextChunk(i, &chunk)) {
-      for (learn::EventViews& e : chunk.events) {
+      for (size_t k = 0; k < chunk.used; ++k) {
         ++scan->events;
-        fn(e);
+        fn(chunk.events[k]);
       }
       for (BadLine& bad : chunk.bad) {
         ++scan->unreadable;

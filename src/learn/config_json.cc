@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -87,21 +88,25 @@ Status ApplyConfigJson(std::string_view json, const ConfigFields& fields) {
 }
 
 std::string ConfigJson(const ConfigFields& fields) {
-  std::string out = "{\n";
-  std::string_view section;
-  bool first_section = true;
+  // Sections in the order they first appear, keys in table order within each.
+  std::vector<std::string_view> sections;
   for (const ConfigField& f : fields) {
-    if (Section(f.name) != section) {
-      if (!first_section) out += "\n  },\n";
-      section = Section(f.name);
-      out += fmt::format("  \"{}\": {{\n", section);
-      first_section = false;
-    } else {
-      out += ",\n";
+    if (std::find(sections.begin(), sections.end(), Section(f.name)) == sections.end()) {
+      sections.push_back(Section(f.name));
     }
-    out += fmt::format("    \"{}\": {}", KeyOf(f.name), FormatNumber(*f.value));
   }
-  if (!first_section) out += "\n  }\n";
+  std::string out = "{\n";
+  for (size_t s = 0; s < sections.size(); ++s) {
+    out += fmt::format("  \"{}\": {{\n", sections[s]);
+    bool first = true;
+    for (const ConfigField& f : fields) {
+      if (Section(f.name) != sections[s]) continue;
+      out += fmt::format("{}    \"{}\": {}", first ? "" : ",\n", KeyOf(f.name),
+                         FormatNumber(*f.value));
+      first = false;
+    }
+    out += s + 1 < sections.size() ? "\n  },\n" : "\n  }\n";
+  }
   out += "}\n";
   return out;
 }

@@ -554,17 +554,34 @@ std::string_view WorkRegistry::Intern(std::string_view s) {
 }
 
 void WorkRegistry::Register(const WorkView& work) {
-  std::string key;
-  key.reserve(work.artifact_id.size() + 1 + work.version.size());
-  key.append(work.artifact_id).push_back('\0');
-  key.append(work.version);
-  auto [it, inserted] = by_key_.try_emplace(std::move(key));
-  const std::string& k = it->first;
-  WorkView& w = it->second;
+  auto it = by_artifact_.find(work.artifact_id);
+  if (it == by_artifact_.end()) it = by_artifact_.try_emplace(std::string(work.artifact_id)).first;
+  Versions& v = it->second;
+  WorkView* slot = nullptr;
+  for (WorkView& p : v.products) {
+    if (p.version == work.version) slot = &p;
+  }
+  if (slot == nullptr) {
+    v.names.push_back(std::make_unique<std::string>(work.version));
+    v.products.emplace_back();
+    slot = &v.products.back();
+    ++size_;
+  } else if (slot != &v.products.back()) {
+    // Registered again: it becomes the latest version.
+    WorkView moved = *slot;
+    auto index = static_cast<size_t>(slot - v.products.data());
+    v.products.erase(v.products.begin() + static_cast<std::ptrdiff_t>(index));
+    std::unique_ptr<std::string> name = std::move(v.names[index]);
+    v.names.erase(v.names.begin() + static_cast<std::ptrdiff_t>(index));
+    v.names.push_back(std::move(name));
+    v.products.push_back(moved);
+    slot = &v.products.back();
+  }
+  WorkView& w = *slot;
   w = work;
   // Keep only what the rules read by reference; the summary and session are not needed.
-  w.artifact_id = std::string_view(k.data(), work.artifact_id.size());
-  w.version = std::string_view(k.data() + work.artifact_id.size() + 1, work.version.size());
+  w.artifact_id = it->first;
+  w.version = *v.names.back();
   w.event_id = {};
   w.summary = {};
   w.session_id = {};
@@ -572,25 +589,17 @@ void WorkRegistry::Register(const WorkView& work) {
   w.server_type = Intern(work.server_type);
   w.stage = Intern(work.stage);
   w.model = Intern(work.model);
-  auto latest = latest_.find(w.artifact_id);
-  if (latest == latest_.end()) {
-    latest_.emplace(std::string(w.artifact_id), &w);
-  } else {
-    latest->second = &w;
-  }
 }
 
 const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
-  if (version.empty()) {
-    auto it = latest_.find(artifact_id);
-    return it == latest_.end() ? nullptr : it->second;
+  auto it = by_artifact_.find(artifact_id);
+  if (it == by_artifact_.end() || it->second.products.empty()) return nullptr;
+  const std::vector<WorkView>& products = it->second.products;
+  if (version.empty()) return &products.back();
+  for (const WorkView& p : products) {
+    if (p.version == version) return &p;
   }
-  std::string key;
-  key.reserve(artifact_id.size() + 1 + version.size());
-  key.append(artifact_id).push_back('\0');
-  key.append(version);
-  auto it = by_key_.find(key);
-  return it == by_key_.end() ? nullptr : &it->second;
+  return nullptr;
 }
 
 bool EventReader::ReadDurable(od::object event, std::deque<std::string>* escaped, EventViews* out) {

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "learn/inputs.h"
 #include "learn/string_hash.h"
@@ -26,13 +28,19 @@ class WorkRegistry {
   void Register(const WorkView& work);
   // The registered product, or nullptr. An empty version means the latest registered version.
   const WorkView* Find(std::string_view artifact_id, std::string_view version) const;
-  size_t size() const { return by_key_.size(); }
+  size_t size() const { return size_; }
 
  private:
+  // An artifact's versions in registration order (most have one to three): one hash lookup per
+  // event, and the latest version is the last.
+  struct Versions {
+    std::vector<std::unique_ptr<std::string>> names;  // stable storage for the views
+    std::vector<WorkView> products;
+  };
   std::string_view Intern(std::string_view s);
   std::unordered_set<std::string, StringHash, std::equal_to<>> interned_;
-  std::unordered_map<std::string, WorkView, StringHash, std::equal_to<>> by_key_;  // id\0version
-  std::unordered_map<std::string, const WorkView*, StringHash, std::equal_to<>> latest_;
+  std::unordered_map<std::string, Versions, StringHash, std::equal_to<>> by_artifact_;
+  size_t size_ = 0;
 };
 
 // One stored event as views. Reused across events so vectors keep their capacity.

@@ -1,0 +1,126 @@
+#include "learn/event_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kaizen::learn {
+namespace {
+
+constexpr std::string_view kWork =
+    R"({"kind":"work","id":"0197c348-8800-7c04-bedd-1d85e9fa686b","timestamp":"2025-07-01T00:00:00.000Z","workProduct":{"type":"mcp-server","id":"shopify-1","version":"v2","summary":"s","bubaConfidence":0.65,"bubaScorePrediction":7.5,"generationContext":{"promptHash":"h","memorySnapshot":[],"modelUsed":"opus","generationTimeMs":1,"iterationCount":2}},"sessionId":"run-1","pipelineStage":"implement","mcpServerType":"shopify","experimental":true})";
+
+constexpr std::string_view kFeedbackByReference =
+    R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c2db","timestamp":"2025-07-01T09:05:24.207Z","sessionId":"s1","modalId":"m1","workProduct":{"id":"shopify-1"},"pipelineStage":"review","reviewerId":"jake","decision":{"decision":"needs-work","reason":"Uses \"any\" types","severity":"moderate","blockers":["no retries"]},"scores":[{"dimension":"error-handling","score":4},{"dimension":"naming","score":7.5}],"freeText":{"disliked":"abc","_extractedThemes":["types","rate-limiting"],"_sentiment":-0.5},"confidence":{"level":"very-sure","wouldDelegateToAI":false,"needsExpertReview":true},"override":"strong","meta":{"timeToDecisionMs":28000,"fieldsModified":["decision","scores"],"timeOfDay":"morning","dayOfWeek":"tuesday","sessionFatigue":6,"presentationFormat":"diff-summary"},"_predictionDelta":-1.75})";
+
+TEST(EventReader, ReadsEveryFieldTheRulesUseFromAStoredFeedback) {
+  EventReader reader;
+  EventViews v;
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
+  ASSERT_EQ(v.kind, model::EventKind::kFeedback);
+  const ReviewView& r = v.review;
+  EXPECT_EQ(r.at_ms, 1751360724207);
+  EXPECT_EQ(r.reviewer, "jake");
+  EXPECT_EQ(r.decision, Decision::kNeedsWork);
+  EXPECT_EQ(r.severity, Severity::kModerate);
+  EXPECT_EQ(r.reason, "Uses \"any\" types");  // unescaped
+  ASSERT_EQ(r.blockers.size(), 1u);
+  ASSERT_EQ(r.scores.size(), 2u);
+  EXPECT_EQ(r.scores[1].dimension, "naming");
+  EXPECT_DOUBLE_EQ(r.scores[1].score, 7.5);
+  EXPECT_EQ(r.themes.size(), 2u);
+  EXPECT_EQ(r.free_text_chars, 3u);
+  EXPECT_EQ(r.confidence, ConfidenceLevel::kVerySure);
+  EXPECT_TRUE(r.needs_expert);
+  EXPECT_EQ(r.override_weight, Override::kStrong);
+  EXPECT_EQ(r.fields_modified, 2u);
+  EXPECT_EQ(r.session_fatigue, 6);
+  EXPECT_EQ(r.presentation_format, "diff-summary");
+  ASSERT_TRUE(r.prediction_delta.has_value());
+  EXPECT_DOUBLE_EQ(*r.prediction_delta, -1.75);
+  // A reference is left for ResolveInLogOrder.
+  EXPECT_FALSE(r.work_known);
+  EXPECT_EQ(r.work.artifact_id, "shopify-1");
+}
+
+TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
+  EventReader reader;
+  WorkRegistry registry;
+  EventViews work, feedback;
+  ASSERT_TRUE(reader.ReadJson(kWork, &work));
+  ResolveInLogOrder(&registry, &work);
+  EXPECT_TRUE(work.work.experimental);
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &feedback));
+  ResolveInLogOrder(&registry, &feedback);
+  const ReviewView& r = feedback.review;
+  EXPECT_TRUE(r.work_known);
+  EXPECT_DOUBLE_EQ(r.work.confidence, 0.65);
+  EXPECT_EQ(r.work.version, "v2");
+  EXPECT_EQ(r.work.model, "opus");
+  // The task type is the work event's server type when the feedback names none.
+  EXPECT_EQ(r.server_type, "shopify");
+  EXPECT_EQ(r.task_type, "shopify");
+}
+
+TEST(EventReader, AnUnknownReferenceStaysUnknown) {
+  EventReader reader;
+  WorkRegistry registry;
+  EventViews feedback;
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &feedback));
+  ResolveInLogOrder(&registry, &feedback);
+  EXPECT_FALSE(feedback.review.work_known);
+  EXPECT_EQ(feedback.review.task_type, "");
+}
+
+TEST(EventReader, DurableReadsKeepEscapedStringsOutsideTheParser) {
+  std::string text(kFeedbackByReference);
+  text.append(simdjson::SIMDJSON_PADDING, ' ');
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  ASSERT_EQ(parser.iterate(text.data(), kFeedbackByReference.size(), text.size()).get(doc),
+            simdjson::SUCCESS);
+  simdjson::ondemand::object o;
+  ASSERT_EQ(doc.get_object().get(o), simdjson::SUCCESS);
+  EventReader reader;
+  EventViews v;
+  std::deque<std::string> escaped;
+  ASSERT_TRUE(reader.ReadDurable(o, &escaped, &v));
+  // The escaped reason was copied out; plain strings point into the input.
+  ASSERT_EQ(escaped.size(), 1u);
+  EXPECT_EQ(v.review.reason.data(), escaped.front().data());
+  const char* begin = text.data();
+  EXPECT_TRUE(v.review.reviewer.data() >= begin && v.review.reviewer.data() < begin + text.size());
+}
+
+TEST(EventReader, RefusesLinesThatAreNotStoredEvents) {
+  EventReader reader;
+  EventViews v;
+  EXPECT_FALSE(
+      reader.ReadJson(R"({"id":"x","kind":"work","timestamp":"2025-07-01T00:00:00Z"})", &v))
+      << "kind must come first";
+  EXPECT_FALSE(reader.ReadJson(R"({"kind":"nonsense","timestamp":"2025-07-01T00:00:00Z"})", &v));
+  EXPECT_FALSE(reader.ReadJson(R"({"kind":"work","timestamp":"yesterday"})", &v));
+  EXPECT_FALSE(reader.ReadJson(R"({"kind":"work"})", &v));
+  EXPECT_FALSE(reader.ReadJson(R"({"kind":"work","timestamp":"2025-07-01T00:00:00Z",)", &v));
+  EXPECT_FALSE(reader.ReadJson("[1,2]", &v));
+  EXPECT_FALSE(reader.ReadJson("", &v));
+}
+
+TEST(EventReader, ReusedViewsCarryNothingFromThePreviousEvent) {
+  EventReader reader;
+  EventViews v;
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
+  ASSERT_TRUE(reader.ReadJson(
+      R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c2dc","timestamp":"2025-07-01T09:05:24.207Z","sessionId":"s2","modalId":"m2","workProduct":{"id":"x"},"pipelineStage":"review","meta":{"timeToDecisionMs":1}})",
+      &v));
+  EXPECT_EQ(v.review.decision, Decision::kNone);
+  EXPECT_TRUE(v.review.scores.empty());
+  EXPECT_TRUE(v.review.themes.empty());
+  EXPECT_TRUE(v.review.blockers.empty());
+  EXPECT_FALSE(v.review.prediction_delta.has_value());
+  EXPECT_EQ(v.review.override_weight, Override::kNone);
+  EXPECT_EQ(v.review.session_fatigue, 0);
+}
+
+}  // namespace
+}  // namespace kaizen::learn

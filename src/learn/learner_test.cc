@@ -1,0 +1,183 @@
+#include "learn/learner.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "learn/config_json.h"
+
+namespace kaizen::learn {
+namespace {
+
+constexpr int64_t kNow = 1753056000000;  // 2025-07-21T00:00:00Z
+
+// A small log: work products, reviews (one by reference), outcomes, an error, a loop.
+std::vector<std::string> Log() {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 12; ++i) {
+    std::string day = std::to_string(10 + i % 9);
+    lines.push_back(
+        R"({"kind":"work","id":"0197c348-8800-7c04-bedd-1d85e9fa6)" + std::to_string(100 + i) +
+        R"(","timestamp":"2025-07-)" + day +
+        R"(T08:00:00.000Z","workProduct":{"type":"mcp-server","id":"art-)" + std::to_string(i) +
+        R"(","version":"v1","summary":"s","bubaConfidence":0.)" + std::to_string(5 + i % 5) +
+        R"(,"generationContext":{"promptHash":"h","memorySnapshot":[],"modelUsed":"opus","generationTimeMs":1,"iterationCount":1}},"mcpServerType":"shopify"})");
+    lines.push_back(
+        R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c)" + std::to_string(100 + i) +
+        R"(","timestamp":"2025-07-)" + day + R"(T09:00:00.000Z","sessionId":"s)" +
+        std::to_string(i) + R"(","modalId":"m","workProduct":{"id":"art-)" + std::to_string(i) +
+        R"("},"pipelineStage":"implement","reviewerId":"jake","decision":{"decision":")" +
+        (i % 3 == 0 ? "rejected" : "approved") +
+        R"("},"scores":[{"dimension":"error-handling","score":)" + std::to_string(3 + i % 6) +
+        R"(}],"freeText":{"disliked":"x","_extractedThemes":["error-handling"]},"meta":{"timeToDecisionMs":)" +
+        std::to_string(10000 + 1000 * i) + R"(,"sessionFatigue":1}})");
+    lines.push_back(R"({"kind":"outcome","id":"0197c50f-7dbc-7e96-8efb-437fd8256)" +
+                    std::to_string(100 + i) + R"(","timestamp":"2025-07-)" + day +
+                    R"(T10:00:00.000Z","bead_id":"bd-)" + std::to_string(i) +
+                    R"(","duration_ms":60000,"error_count":0,"retry_count":0,"success":)" +
+                    (i % 2 == 0 ? "false" : "true") +
+                    R"(,"criteria":["type_safe"],"description":"We'll split by file type"})");
+  }
+  lines.push_back(
+      R"({"kind":"error","id":"0197cfcf-4462-72b8-af7e-1a4321a3e2de","timestamp":"2025-07-12T10:00:00.000Z","bead_id":"bd-1","error_type":"timeout","message":"slow"})");
+  lines.push_back(
+      R"({"kind":"loop","id":"0197cfa4-0b65-7203-b82b-49bf667eb0e2","timestamp":"2025-07-12T10:00:00.000Z","loop_id":"loop-1","iteration":1,"metrics":{"test_coverage":0.9,"tests_passing":true,"security_score":0.9,"code_quality_score":0.9,"doc_coverage":0.9,"type_coverage":0.9}})");
+  return lines;
+}
+
+void Fold(Learner& learner, const std::vector<std::string>& lines, size_t from, size_t to) {
+  EventReader reader;
+  EventViews views;
+  for (size_t i = from; i < to; ++i) {
+    ASSERT_TRUE(reader.ReadJson(lines[i], &views)) << lines[i];
+    learner.Add(views);
+  }
+}
+
+TEST(Learner, EmptyLogHasEveryContractKey) {
+  Learner learner{LearnConfig()};
+  std::string json = learner.AnalysisJson(kNow);
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  ASSERT_EQ(parser.parse(json).get(root), simdjson::SUCCESS) << json;
+  for (const char* key : {"now", "events", "approval", "gates", "calibration", "decisionSpeed",
+                          "preferences", "autonomy", "communication", "criteria", "patterns",
+                          "antiPatterns", "errors", "loops", "contradictions", "kpis", "alerts"}) {
+    EXPECT_EQ(root[key].error(), simdjson::SUCCESS) << key;
+  }
+  EXPECT_EQ(uint64_t(root["events"]["total"]), 0u);
+  EXPECT_TRUE(root["approval"]["overall"]["rate"].is_null());
+}
+
+TEST(Learner, SameLogSameConfigSameNowGiveTheSameBytes) {
+  std::vector<std::string> lines = Log();
+  Learner a{LearnConfig()}, b{LearnConfig()};
+  Fold(a, lines, 0, lines.size());
+  Fold(b, lines, 0, lines.size());
+  EXPECT_EQ(a.AnalysisJson(kNow), b.AnalysisJson(kNow));
+  EXPECT_EQ(a.AnalysisText(kNow), b.AnalysisText(kNow));
+}
+
+TEST(Learner, IncrementalFoldingEqualsAFullRecomputation) {
+  std::vector<std::string> lines = Log();
+  Learner incremental{LearnConfig()};
+  // Analyses in between must not change the state.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Fold(incremental, lines, i, i + 1);
+    if (i % 7 == 0) (void)incremental.AnalysisJson(kNow);
+  }
+  Learner full{LearnConfig()};
+  Fold(full, lines, 0, lines.size());
+  EXPECT_EQ(incremental.AnalysisJson(kNow), full.AnalysisJson(kNow));
+}
+
+TEST(Learner, ReferencedWorkFeedsCalibrationAndAutonomy) {
+  std::vector<std::string> lines = Log();
+  Learner learner{LearnConfig()};
+  Fold(learner, lines, 0, lines.size());
+  EXPECT_EQ(learner.calibration().Result().n, 12);
+  std::vector<TaskAutonomy> tasks = learner.autonomy().Result();
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].task_type, "shopify");
+  EXPECT_EQ(tasks[0].approvals, 8);
+}
+
+TEST(Learner, HalfOfTheOutcomesFailingInvertsTheExtractedPattern) {
+  std::vector<std::string> lines = Log();
+  Learner learner{LearnConfig()};
+  Fold(learner, lines, 0, lines.size());
+  std::vector<AntiPattern> anti = learner.outcomes().AntiPatterns();
+  // 6 of 12 failed: 50% < 60%, no inversion.
+  EXPECT_TRUE(anti.empty());
+}
+
+TEST(Learner, ConfigChangesTheVerdicts) {
+  std::vector<std::string> lines = Log();
+  LearnConfig config;
+  ASSERT_TRUE(
+      ApplyConfigJson(R"({"outcomes":{"anti_pattern_failure_ratio":0.5}})", config.Fields()).ok());
+  Learner learner{config};
+  Fold(learner, lines, 0, lines.size());
+  std::vector<AntiPattern> anti = learner.outcomes().AntiPatterns();
+  ASSERT_EQ(anti.size(), 1u);
+  EXPECT_EQ(anti[0].content, "AVOID: Split by file type. Failed 6/12 times (50% failure rate)");
+}
+
+TEST(Learner, ExplainNamesWhatItDoesNotKnow) {
+  Learner learner{LearnConfig()};
+  std::string text;
+  Status s = learner.Explain("pattern", "Nope", kNow, &text);
+  EXPECT_EQ(s.code(), StatusCode::kNotFound);
+  EXPECT_NE(s.message().find("Nope"), std::string::npos);
+  EXPECT_EQ(learner.Explain("weather", "x", kNow, &text).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(LearnConfig, EveryFieldHasAUniqueNameAndItsDefaultIsInRange) {
+  LearnConfig config;
+  std::set<std::string_view> names;
+  for (const ConfigField& f : config.Fields()) {
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    EXPECT_NE(f.name.find('.'), std::string_view::npos) << f.name;
+    EXPECT_GE(*f.value, f.min) << f.name;
+    EXPECT_LE(*f.value, f.max) << f.name;
+    EXPECT_FALSE(f.doc.empty()) << f.name;
+  }
+}
+
+TEST(LearnConfig, ErrorsNameTheKeyTheValueAndTheRule) {
+  LearnConfig config;
+  Status s = ApplyConfigJson(R"({"outcomes":{"half_life_days":-3}})", config.Fields());
+  EXPECT_EQ(s.message(),
+            "learning config: outcomes.half_life_days: -3.0 is out of range 0.001..36500.0");
+  s = ApplyConfigJson(R"({"outcomes":{"half_lives":3}})", config.Fields());
+  EXPECT_NE(s.message().find("\"outcomes.half_lives\": unknown key"), std::string::npos)
+      << s.message();
+  s = ApplyConfigJson(R"({"gates":{"min_scores":20.5}})", config.Fields());
+  EXPECT_NE(s.message().find("gates.min_scores: 20.5 must be a whole number"), std::string::npos)
+      << s.message();
+  s = ApplyConfigJson(R"({"gates":{"min_scores":"20"}})", config.Fields());
+  EXPECT_NE(s.message().find("is not a number"), std::string::npos) << s.message();
+  s = ApplyConfigJson(R"({"planets":{}})", config.Fields());
+  EXPECT_NE(s.message().find("unknown section"), std::string::npos) << s.message();
+  // A refused file changes nothing, not even its valid keys.
+  s = ApplyConfigJson(R"({"gates":{"hard":0.9,"soft":7}})", config.Fields());
+  EXPECT_FALSE(s.ok());
+  EXPECT_DOUBLE_EQ(config.gates.hard, 0.95);
+}
+
+TEST(LearnConfig, ConfigJsonRoundTrips) {
+  LearnConfig a;
+  ASSERT_TRUE(
+      ApplyConfigJson(R"({"kpis":{"window_days":14},"loop":{"max_cost":2.5}})", a.Fields()).ok());
+  std::string text = ConfigJson(a.Fields());
+  LearnConfig b;
+  ASSERT_TRUE(ApplyConfigJson(text, b.Fields()).ok()) << text;
+  EXPECT_EQ(ConfigJson(b.Fields()), text);
+  EXPECT_DOUBLE_EQ(b.kpis.window_days, 14);
+}
+
+}  // namespace
+}  // namespace kaizen::learn
