@@ -5,7 +5,10 @@
 #   2. the Google Benchmark binaries (BUILD_DIR/*_bench): stage costs and the JSON writer choice;
 #   3. `kaizen gen` of 1,000,000 events, then `kaizen import` (durable, fresh home) against the
 #      Python baseline (bench/python_pipeline.py) on the same file in the same run, best of N runs
-#      (hyperfine when installed), and a check that both homes hold every event.
+#      (hyperfine when installed), and a check that both homes hold every event;
+#   4. analysis: `kaizen analyze --json` on that 1M-event home against the Python baseline
+#      (bench/python_analysis.py: approval, gates, calibration only), after checking that both give
+#      the same numbers, and the kaizen run's max RSS (/usr/bin/time -v).
 # One Python run over 1M events takes about two minutes of CPU, so by default it runs once (kaizen
 # three times) to keep the whole script near five minutes; KAIZEN_BENCH_PY_RUNS=3 for best of 3.
 # Prints a summary and writes it to BUILD_DIR/bench-results.md. Temporary files (~2.5 GB) live in
@@ -13,6 +16,10 @@
 #
 # Environment: KAIZEN_BENCH_EVENTS (1000000), KAIZEN_BENCH_RUNS (3), KAIZEN_BENCH_PY_RUNS (1),
 # KAIZEN_BENCH_MIN_TIME (0.5, seconds per Google Benchmark), KAIZEN_BENCH_SKIP_MICRO=1 to skip 2.
+# Analysis: KAIZEN_BENCH_ANALYZE_RUNS (10), KAIZEN_BENCH_ANALYZE_PY_RUNS (2), KAIZEN_BENCH_NOW
+# (2025-10-02T00:00:00Z: two days after `kaizen gen`'s history ends), KAIZEN_BENCH_SKIP_ANALYSIS=1
+# to skip 4; KAIZEN_BENCH_ONLY_ANALYSIS=1 skips 3 and builds the home for 4 with
+# `kaizen gen --seed 7` + `kaizen import` instead.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -28,8 +35,13 @@ RUNS=${KAIZEN_BENCH_RUNS:-3}
 PY_RUNS=${KAIZEN_BENCH_PY_RUNS:-1}
 MIN_TIME=${KAIZEN_BENCH_MIN_TIME:-0.5}
 RESULTS="$BUILD_DIR/bench-results.md"
+ANALYSIS_PY="$REPO/bench/python_analysis.py"
+ANALYZE_RUNS=${KAIZEN_BENCH_ANALYZE_RUNS:-10}
+ANALYZE_PY_RUNS=${KAIZEN_BENCH_ANALYZE_PY_RUNS:-2}
+ANALYZE_NOW=${KAIZEN_BENCH_NOW:-2025-10-02T00:00:00Z}
 
 [[ -x "$KAIZEN" ]] || { echo "no kaizen binary at $KAIZEN (build first)" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "/usr/bin/time (GNU time) is required" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 is required" >&2; exit 2; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kaizen-bench.XXXXXX")
@@ -115,12 +127,155 @@ for b in data["benchmarks"]:
             "iterations", "real_time", "cpu_time", "time_unit", "items_per_second",
             "bytes_per_second", "family_index", "per_family_instance_index", "aggregate_name"}
     notes = ", ".join(f"{k}={v:g}" for k, v in b.items() if k not in skip and isinstance(v, (int, float)))
-    print(f"| {b['name']} | {time_s} | {items:,.0f} | {by / 1e6:,.1f} | {notes} |"
-          if items and by else f"| {b['name']} | {time_s} | | | {notes} |")
+    if b.get("label"):
+        notes = f"{notes}; {b['label']}" if notes else b["label"]
+    items_s = f"{items:,.0f}" if items else ""
+    by_s = f"{by / 1e6:,.1f}" if by else ""
+    print(f"| {b['name']} | {time_s} | {items_s} | {by_s} | {notes} |")
 EOF
 )
     MICRO_MD+=$'\n'
   done
+fi
+
+# ---- 4. (defined here, run after 3) kaizen analyze vs the Python baseline ----
+# analysis_section HOME: checks that kaizen and Python agree, times both (the log stays in the page
+# cache, as for a person who runs analyze twice), measures both max RSS; sets ANALYSIS_TABLE
+# (markdown) and ANALYSIS_OK.
+ANALYSIS_TABLE=""
+ANALYSIS_OK=1
+
+# time_cmd LABEL RUNS WARMUP COMMAND -> "min mean stddev cpu" seconds in $TMP/LABEL.times, cpu
+# the mean user + system time (nan without hyperfine): on a shared machine it moves less than
+# the wall clock.
+time_cmd() {
+  local label=$1 runs=$2 warmup=$3 cmd=$4
+  section "$label: $cmd (best of $runs run(s))"
+  if command -v hyperfine >/dev/null; then
+    hyperfine --runs "$runs" --warmup "$warmup" --export-json "$TMP/$label.json" \
+      --command-name "$label" "$cmd"
+    python3 - "$TMP/$label.json" >"$TMP/$label.times" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(r["min"], r["mean"], r.get("stddev") or 0, r["user"] + r["system"])
+EOF
+  else
+    local times=() i t0 t1
+    for ((i = 0; i < warmup; i++)); do $cmd >/dev/null; done
+    for ((i = 0; i < runs; i++)); do
+      t0=$(date +%s.%N)
+      $cmd >/dev/null
+      t1=$(date +%s.%N)
+      times+=("$(python3 -c "print($t1 - $t0)")")
+      echo "run $((i + 1)): ${times[-1]} s"
+    done
+    python3 -c '
+import statistics, sys
+t = [float(x) for x in sys.argv[1:]]
+print(min(t), statistics.mean(t), statistics.stdev(t) if len(t) > 1 else 0, "nan")' \
+      "${times[@]}" >"$TMP/$label.times"
+  fi
+}
+
+analysis_section() {
+  local home=$1
+  local kz_cmd="$KAIZEN analyze --json --home $home --now $ANALYZE_NOW"
+  local py_cmd="python3 $ANALYSIS_PY $home --now $ANALYZE_NOW"
+  local raw_bytes raw_files load check kz_rss py_rss
+  raw_bytes=$(du -sb "$home/feedback/raw" | cut -f1)
+  raw_files=$(find "$home/feedback/raw" -name '*.jsonl' -type f | wc -l)
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  section "analysis: $raw_bytes bytes in $raw_files daily files, --now $ANALYZE_NOW (load $load)"
+
+  # The same numbers first: a fast wrong answer is not a result.
+  /usr/bin/time -v -o "$TMP/analysis-kaizen.rusage" $kz_cmd >"$TMP/analysis-kaizen.json"
+  if check=$(/usr/bin/time -v -o "$TMP/analysis-py.rusage" \
+      $py_cmd --check "$TMP/analysis-kaizen.json" 2>"$TMP/analysis-check.err"); then
+    echo "$check"
+  else
+    ANALYSIS_OK=0
+    cat "$TMP/analysis-check.err" >&2
+    check="**MISMATCH** between python and kaizen: $(grep -m1 MISMATCH "$TMP/analysis-check.err")"
+  fi
+  kz_rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/analysis-kaizen.rusage")
+  py_rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/analysis-py.rusage")
+  echo "max RSS: kaizen analyze $((kz_rss / 1024)) MiB, python $((py_rss / 1024)) MiB"
+
+  time_cmd analyze-kaizen "$ANALYZE_RUNS" 1 "$kz_cmd"
+  # No warmup for Python: the check above just read the same files.
+  time_cmd analyze-python "$ANALYZE_PY_RUNS" 0 "$py_cmd"
+
+  ANALYSIS_TABLE=$(python3 - "$TMP/analyze-kaizen.times" "$TMP/analyze-python.times" \
+      "$TMP/analysis-kaizen.json" "$raw_bytes" "$raw_files" "$ANALYZE_RUNS" "$ANALYZE_PY_RUNS" \
+      "$kz_rss" "$py_rss" "$ANALYZE_NOW" "$load" "$check" <<'EOF'
+import json, sys
+k = [float(x) for x in open(sys.argv[1]).read().split()]
+p = [float(x) for x in open(sys.argv[2]).read().split()]
+events = json.load(open(sys.argv[3]))["events"]["total"]
+size, files, runs, py_runs = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7]
+kz_rss, py_rss = int(sys.argv[8]), int(sys.argv[9])
+now, load, check = sys.argv[10:13]
+def row(name, t, n, rss):
+    best, mean, sd, cpu = t
+    spread = f"{mean:.2f} ± {sd:.2f}" if int(n) > 1 else "(one run)"
+    return (f"| {name} | {events / best:,.0f} | {size / best / 1e6:,.1f} | {best:.2f} | "
+            f"{spread} | {cpu:.2f} | {rss / 1024:,.0f} | {n} |")
+print(f"`kaizen analyze --json --now {now}` over {events:,} stored events ({size / 1e6:,.1f} MB "
+      f"in {files} daily files, page cache warm), best of N runs; load average {load} before:\n")
+print("| analysis | events/s | MB/s | seconds (best) | seconds (mean ± sd) | CPU s (mean) "
+      "| max RSS (MiB) | runs |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print(row("kaizen analyze --json (every section)", k, runs, kz_rss))
+print(row("python3 bench/python_analysis.py (approval, gates, calibration)", p, py_runs, py_rss))
+ratio = p[0] / k[0]
+print(f"| **python / kaizen** | **{ratio:.1f}x** | | | | {p[3] / k[3]:.1f}x | | |")
+ok = lambda good: "met" if good else "**NOT met**"
+print(f"\nTargets: kaizen under 2 s: {ok(k[0] < 2)} ({k[0]:.2f} s); under 512 MB: "
+      f"{ok(kz_rss < 512 * 1024)} ({kz_rss / 1024:,.0f} MiB); Python at least 20x slower: "
+      f"{ok(ratio >= 20)} ({ratio:.1f}x).")
+print(f"\nCheck (python_analysis.py --check): {check}")
+EOF
+)
+}
+
+if [[ "${KAIZEN_BENCH_ONLY_ANALYSIS:-0}" == 1 ]]; then
+  INPUT="$TMP/input.jsonl"
+  HOME_A="$TMP/home-analysis"
+  section "kaizen gen --events $EVENTS --seed 7 + kaizen import (untimed)"
+  "$KAIZEN" gen --events "$EVENTS" --seed 7 --out "$INPUT"
+  "$KAIZEN" import "$INPUT" --home "$HOME_A"
+  rm -f "$INPUT"
+  analysis_section "$HOME_A"
+  ELAPSED=$(( $(date +%s) - SCRIPT_START ))
+  section "results"
+  echo "$ANALYSIS_TABLE"
+  echo
+  echo "whole script: ${ELAPSED} s"
+  {
+    echo "# kaizen benchmark results"
+    echo
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), \`KAIZEN_BENCH_ONLY_ANALYSIS=1 bash bench/run.sh" \
+      "$(basename "$BUILD_DIR")\` (${ELAPSED} s)"
+    echo
+    echo "## Machine"
+    echo
+    echo "$MACHINE"
+    echo
+    echo "## kaizen analyze vs Python"
+    echo
+    echo "$ANALYSIS_TABLE"
+    if [[ -n "$MICRO_MD" ]]; then
+      echo
+      echo "## Google Benchmark (--benchmark_min_time=$MIN_TIME)"
+      echo "$MICRO_MD"
+    fi
+  } >"$RESULTS"
+  echo "wrote $RESULTS"
+  if [[ "$ANALYSIS_OK" != 1 ]]; then
+    echo "analysis check failed: python and kaizen disagree, the comparison is not valid" >&2
+    exit 1
+  fi
+  exit 0
 fi
 
 # ---- 3. kaizen import vs the Python baseline on 1M events ----
@@ -196,6 +351,11 @@ for pair in "kaizen:$KZ_LINES" "python:$PY_LINES"; do
   fi
 done
 
+# ---- 4. kaizen analyze vs Python on the kaizen home just imported ----
+if [[ "${KAIZEN_BENCH_SKIP_ANALYSIS:-0}" != 1 ]]; then
+  analysis_section "$KZ_HOME"
+fi
+
 # ---- The table ----
 TABLE=$(python3 - "$TMP/kaizen.times" "$TMP/python.times" "$EVENTS" "$INPUT_BYTES" "$RUNS" "$PY_RUNS" <<'EOF'
 import sys
@@ -222,6 +382,10 @@ section "results"
 echo "$TABLE"
 echo
 echo "verified: kaizen $KZ_LINES lines, python $PY_LINES lines (expected $EVENTS each)"
+if [[ -n "$ANALYSIS_TABLE" ]]; then
+  echo
+  echo "$ANALYSIS_TABLE"
+fi
 echo "whole script: ${ELAPSED} s"
 
 {
@@ -239,6 +403,12 @@ echo "whole script: ${ELAPSED} s"
   echo
   echo "Verified after the last runs: the kaizen home holds $KZ_LINES lines in $KZ_FILES daily files" \
     "($KZ_STORED bytes), the Python home $PY_LINES lines in $PY_FILES files ($PY_STORED bytes)."
+  if [[ -n "$ANALYSIS_TABLE" ]]; then
+    echo
+    echo "## kaizen analyze vs Python"
+    echo
+    echo "$ANALYSIS_TABLE"
+  fi
   if [[ -n "$MICRO_MD" ]]; then
     echo
     echo "## Google Benchmark (--benchmark_min_time=$MIN_TIME)"
@@ -249,5 +419,9 @@ echo "wrote $RESULTS"
 
 if [[ "$VERIFY_OK" != 1 ]]; then
   echo "verification failed: the comparison is not valid" >&2
+  exit 1
+fi
+if [[ "$ANALYSIS_OK" != 1 ]]; then
+  echo "analysis check failed: python and kaizen disagree, the comparison is not valid" >&2
   exit 1
 fi
