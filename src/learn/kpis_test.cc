@@ -1,0 +1,171 @@
+#include "learn/kpis.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kaizen::learn {
+namespace {
+
+constexpr int64_t kDay = kMsPerDay;
+constexpr int64_t kNow = 1753056000000 + 12 * 3600 * 1000;  // 2025-07-21T12:00:00Z
+
+ReviewView Review(int64_t at_ms, Decision d, double score = 7, double seconds = 60,
+                  std::optional<double> delta = std::nullopt) {
+  ReviewView r;
+  r.at_ms = at_ms;
+  r.decision = d;
+  r.scores.push_back({"code-quality", score});
+  r.time_to_decision_ms = seconds * 1000;
+  r.prediction_delta = delta;
+  return r;
+}
+
+const KpiValue& Kpi(const KpiResult& r, std::string_view name) {
+  for (const KpiValue& k : r.kpis) {
+    if (k.name == name) return k;
+  }
+  ADD_FAILURE() << "no KPI " << name;
+  return r.kpis.front();
+}
+
+bool HasAlert(const KpiResult& r, std::string_view condition) {
+  for (const Alert& a : r.alerts) {
+    if (a.condition == condition) return true;
+  }
+  return false;
+}
+
+TEST(KpiTracker, EmptyInputHasNullValuesAndOnlyTheNoFeedbackNotice) {
+  KpiTracker t{KpiConfig()};
+  KpiResult r = t.Result(kNow, {}, {});
+  ASSERT_EQ(r.kpis.size(), 8u);
+  EXPECT_FALSE(Kpi(r, "approvalRate").values[2].has_value());
+  EXPECT_DOUBLE_EQ(*Kpi(r, "feedbackPerWeek").values[2], 0);
+  ASSERT_EQ(r.alerts.size(), 1u);
+  EXPECT_EQ(r.alerts[0].condition, "no-feedback");
+  EXPECT_EQ(r.alerts[0].level, "notice");
+}
+
+TEST(KpiTracker, ThreeThirtyDayWindowsEndOnNowsDayAndShowTheTrend) {
+  KpiTracker t{KpiConfig()};
+  // Window 1 (60-89 days ago): 1 of 2 approved; window 2: 2 of 2; window 3: 3 of 4.
+  t.Add(Review(kNow - 70 * kDay, Decision::kApproved, 5));
+  t.Add(Review(kNow - 70 * kDay, Decision::kRejected, 3));
+  t.Add(Review(kNow - 40 * kDay, Decision::kApproved, 7));
+  t.Add(Review(kNow - 40 * kDay, Decision::kApproved, 7));
+  t.Add(Review(kNow - 1 * kDay, Decision::kApproved, 9));
+  t.Add(Review(kNow - 1 * kDay, Decision::kApproved, 9));
+  t.Add(Review(kNow, Decision::kApproved, 9));
+  t.Add(Review(kNow, Decision::kNeedsWork, 5));
+  t.Add(Review(kNow, Decision::kDeferred, 5));  // not a decision
+  KpiResult r = t.Result(kNow, {}, {});
+  const KpiValue& approval = Kpi(r, "approvalRate");
+  EXPECT_DOUBLE_EQ(*approval.values[0], 0.5);
+  EXPECT_DOUBLE_EQ(*approval.values[1], 1.0);
+  EXPECT_DOUBLE_EQ(*approval.values[2], 0.75);
+  EXPECT_EQ(approval.trend, "down");
+  const KpiValue& quality = Kpi(r, "avgQualityScore");
+  EXPECT_DOUBLE_EQ(*quality.values[0], 4);
+  EXPECT_DOUBLE_EQ(*quality.values[2], (9 + 9 + 9 + 5 + 5) / 5.0);
+  EXPECT_EQ(quality.trend, "up");
+  EXPECT_DOUBLE_EQ(*Kpi(r, "feedbackPerWeek").values[2], 5 * 7 / 30.0);
+  EXPECT_EQ(r.windows.back().second, DayOf(kNow));
+  EXPECT_EQ(r.windows.front().first, DayOf(kNow) - 89);
+}
+
+TEST(KpiTracker, AutoApproveAndRegressionRatesComeFromTheDelegationDays) {
+  KpiTracker t{KpiConfig()};
+  std::map<int64_t, DelegationDayCounts> days;
+  days[DayOf(kNow)] = {10, 4, 8, 2};
+  days[DayOf(kNow) - 31] = {5, 0, 0, 0};
+  std::vector<RuleIntroduction> rules = {
+      {kNow - 2 * kDay, 1.5}, {kNow - 3 * kDay, 0.5}, {kNow - 45 * kDay, std::nullopt}};
+  KpiResult r = t.Result(kNow, days, rules);
+  EXPECT_DOUBLE_EQ(*Kpi(r, "autoApproveRate").values[2], 0.4);
+  EXPECT_DOUBLE_EQ(*Kpi(r, "autoApproveRate").values[1], 0.0);
+  EXPECT_FALSE(Kpi(r, "regressionRate").values[1].has_value());
+  EXPECT_DOUBLE_EQ(*Kpi(r, "regressionRate").values[2], 0.25);
+  EXPECT_DOUBLE_EQ(*Kpi(r, "ruleEffectiveness").values[2], 1.0);
+  EXPECT_FALSE(Kpi(r, "ruleEffectiveness").values[1].has_value());
+}
+
+TEST(KpiTracker, ApprovalDropOfMoreThanTenPointsWeekOverWeekIsCritical) {
+  KpiTracker t{KpiConfig()};
+  for (int i = 0; i < 10; ++i) t.Add(Review(kNow - 10 * kDay, Decision::kApproved));  // 100%
+  for (int i = 0; i < 10; ++i) {
+    t.Add(Review(kNow - 1 * kDay, i < 8 ? Decision::kApproved : Decision::kRejected));  // 80%
+  }
+  KpiResult r = t.Result(kNow, {}, {});
+  ASSERT_TRUE(HasAlert(r, "approval-drop"));
+  EXPECT_EQ(r.alerts[0].level, "critical");
+}
+
+TEST(KpiTracker, ADropOfExactlyTenPointsIsNotAnAlert) {
+  KpiTracker t{KpiConfig()};
+  for (int i = 0; i < 10; ++i) t.Add(Review(kNow - 10 * kDay, Decision::kApproved));
+  for (int i = 0; i < 10; ++i) {
+    t.Add(Review(kNow - 1 * kDay, i < 9 ? Decision::kApproved : Decision::kRejected));  // 90%
+  }
+  EXPECT_FALSE(HasAlert(t.Result(kNow, {}, {}), "approval-drop"));
+}
+
+TEST(KpiTracker, AWeekWithFewDecisionsRaisesNoApprovalAlert) {
+  KpiTracker t{KpiConfig()};
+  for (int i = 0; i < 4; ++i) t.Add(Review(kNow - 10 * kDay, Decision::kApproved));
+  for (int i = 0; i < 10; ++i) t.Add(Review(kNow - 1 * kDay, Decision::kRejected));
+  EXPECT_FALSE(HasAlert(t.Result(kNow, {}, {}), "approval-drop"));
+}
+
+TEST(KpiTracker, PredictionErrorAboveTwoIsAWarning) {
+  KpiTracker t{KpiConfig()};
+  for (int i = 0; i < 5; ++i) {
+    t.Add(Review(kNow - kDay, Decision::kApproved, 7, 60, i % 2 == 0 ? 2.5 : -2.5));
+  }
+  EXPECT_TRUE(HasAlert(t.Result(kNow, {}, {}), "prediction-accuracy"));
+  KpiTracker exact{KpiConfig()};
+  for (int i = 0; i < 5; ++i) exact.Add(Review(kNow - kDay, Decision::kApproved, 7, 60, 2.0));
+  EXPECT_FALSE(HasAlert(exact.Result(kNow, {}, {}), "prediction-accuracy"));
+}
+
+TEST(KpiTracker, ANewRejectionReasonSeenThreeTimesIsAWarning) {
+  KpiTracker t{KpiConfig()};
+  for (int i = 0; i < 3; ++i) {
+    ReviewView r = Review(kNow - kDay, Decision::kRejected);
+    r.reason = i == 0 ? "Missing retry logic." : "missing  RETRY logic";
+    t.Add(r);
+  }
+  ReviewView old = Review(kNow - 60 * kDay, Decision::kRejected);
+  old.blockers = {"No tests"};
+  t.Add(old);
+  t.Add(old);
+  t.Add(old);
+  KpiResult r = t.Result(kNow, {}, {});
+  int alerts = 0;
+  for (const Alert& a : r.alerts) {
+    if (a.condition != "new-rejection-reason") continue;
+    ++alerts;
+    EXPECT_NE(a.message.find("Missing retry logic."), std::string::npos) << a.message;
+  }
+  EXPECT_EQ(alerts, 1) << "the old reason is not new";
+}
+
+TEST(KpiTracker, RisingTimeToDecisionIsANotice) {
+  KpiTracker t{KpiConfig()};
+  t.Add(Review(kNow - 70 * kDay, Decision::kApproved, 7, 30));
+  t.Add(Review(kNow - 40 * kDay, Decision::kApproved, 7, 60));
+  t.Add(Review(kNow - kDay, Decision::kApproved, 7, 90));
+  EXPECT_TRUE(HasAlert(t.Result(kNow, {}, {}), "time-to-decision-increasing"));
+  t.Add(Review(kNow - kDay, Decision::kApproved, 7, 1));  // window 3 mean falls to 45.5
+  EXPECT_FALSE(HasAlert(t.Result(kNow, {}, {}), "time-to-decision-increasing"));
+}
+
+TEST(KpiTracker, SilenceOfFortyEightHoursIsANotice) {
+  KpiTracker t{KpiConfig()};
+  t.Add(Review(kNow - 48 * 3600 * 1000, Decision::kApproved));
+  EXPECT_TRUE(HasAlert(t.Result(kNow, {}, {}), "no-feedback"));
+  EXPECT_FALSE(HasAlert(t.Result(kNow - 1, {}, {}), "no-feedback"));
+}
+
+}  // namespace
+}  // namespace kaizen::learn
