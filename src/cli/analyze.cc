@@ -29,6 +29,7 @@ Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config) {
   if (!fs->Exists(path)) return Status::Ok();
   KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
   Status s = learn::ApplyConfigJson(text, config->Fields());
+  if (s.ok()) s = config->Validate();
   if (!s.ok()) return InvalidArgument(fmt::format("{}: {}", path, s.message()));
   return Status::Ok();
 }

@@ -465,6 +465,9 @@ bool SecuritySensitive(int server) { return server == 1 || server == 3; }
 constexpr std::array<std::string_view, 6> kFeatures = {"webhook handler", "cursor pagination",
                                                        "OAuth flow",      "rate limiter",
                                                        "bulk sync",       "retry queue"};
+// The reviewers' hidden taste for each feature, in score points: what an A/B comparison of two
+// designs lets kaizen's preference vector recover.
+constexpr std::array<double, 6> kFeatureTaste = {0.0, 0.4, -0.3, 0.6, -0.6, 0.8};
 constexpr std::array<std::string_view, 5> kStages = {"scaffold", "implement", "test", "review",
                                                      "deploy"};
 
@@ -1793,8 +1796,12 @@ class Generator {
     if (rng_.Chance(0.04)) {
       wrote_comparison = true;
       Item alt = it;
+      // The alternative is another design: another feature, judged with the reviewers' taste.
+      alt.feature = static_cast<uint8_t>((it.feature + 1 + rng_.Below(kFeatures.size() - 1)) %
+                                         kFeatures.size());
+      const double taste = kFeatureTaste[alt.feature] - kFeatureTaste[it.feature];
       for (int d = 0; d < kDimCount; ++d) {
-        alt.q[d] = static_cast<float>(Clamp(it.q[d] + 1.1 * rng_.Normal(), 1.0, 10.0));
+        alt.q[d] = static_cast<float>(Clamp(it.q[d] + taste + 1.1 * rng_.Normal(), 1.0, 10.0));
       }
       Predict(&alt, p);
       alt.prompt_hash = rng_.Next();

@@ -65,7 +65,10 @@ std::string Learner::AnalysisText(int64_t now_ms) const {
   line("");
   line("Learned gates (score must be >= threshold)");
   std::vector<ScoreGate> gates = gates_.Gates(now_ms);
-  if (gates.empty()) line("  none yet (a dimension needs 20+ scores in the last 30 days)");
+  if (gates.empty()) {
+    line(fmt::format("  none yet (a dimension needs {}+ scores in the last {} days)",
+                     config_.gates.min_scores, config_.gates.window_days));
+  }
   for (const ScoreGate& g : gates) {
     line(fmt::format("  {:<18} >= {:<2} {} gate: {:.0f}% of {} scores below were not approved",
                      g.dimension, g.threshold, GateKindName(g.kind), g.rejection_rate * 100,

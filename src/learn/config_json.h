@@ -13,7 +13,7 @@ namespace kaizen::learn {
 
 // Applies `json`, an object of sections of keys ({"outcomes": {"half_life_days": 60}}), to the
 // fields. On error nothing is changed and the message names the key, the value and the rule,
-// e.g. `outcomes.half_life_days: -3 is out of range 1..3650`.
+// e.g. `learning config: outcomes.half_life_days: -3.0 is out of range 0.001..36500.0`.
 Status ApplyConfigJson(std::string_view json, const ConfigFields& fields);
 
 // The whole configuration as that JSON, sections and keys in table order, one key per line.

@@ -553,51 +553,55 @@ std::string_view WorkRegistry::Intern(std::string_view s) {
   return *it;
 }
 
+std::string_view WorkRegistry::Keep(std::string_view s) {
+  constexpr size_t kBlock = 1 << 20;
+  if (s.size() > arena_left_) {
+    size_t size = std::max(kBlock, s.size());
+    arena_.push_back(std::make_unique<char[]>(size));
+    arena_next_ = arena_.back().get();
+    arena_left_ = size;
+  }
+  char* at = arena_next_;
+  std::copy(s.begin(), s.end(), at);
+  arena_next_ += s.size();
+  arena_left_ -= s.size();
+  return std::string_view(at, s.size());
+}
+
 void WorkRegistry::Register(const WorkView& work) {
-  auto it = by_artifact_.find(work.artifact_id);
-  if (it == by_artifact_.end()) it = by_artifact_.try_emplace(std::string(work.artifact_id)).first;
-  Versions& v = it->second;
-  WorkView* slot = nullptr;
-  for (WorkView& p : v.products) {
-    if (p.version == work.version) slot = &p;
+  auto it = latest_.find(work.artifact_id);
+  uint32_t previous = it == latest_.end() ? kNone : it->second;
+  // A version registered again shadows the earlier registration: Find walks newest first.
+  bool new_version = true;
+  for (uint32_t e = previous; e != kNone; e = entries_[e].previous) {
+    if (entries_[e].product.version == work.version) new_version = false;
   }
-  if (slot == nullptr) {
-    v.names.push_back(std::make_unique<std::string>(work.version));
-    v.products.emplace_back();
-    slot = &v.products.back();
-    ++size_;
-  } else if (slot != &v.products.back()) {
-    // Registered again: it becomes the latest version.
-    WorkView moved = *slot;
-    auto index = static_cast<size_t>(slot - v.products.data());
-    v.products.erase(v.products.begin() + static_cast<std::ptrdiff_t>(index));
-    std::unique_ptr<std::string> name = std::move(v.names[index]);
-    v.names.erase(v.names.begin() + static_cast<std::ptrdiff_t>(index));
-    v.names.push_back(std::move(name));
-    v.products.push_back(moved);
-    slot = &v.products.back();
-  }
-  WorkView& w = *slot;
-  w = work;
-  // Keep only what the rules read by reference; the summary and session are not needed.
-  w.artifact_id = it->first;
-  w.version = *v.names.back();
+  if (new_version) ++size_;
+  const auto index = static_cast<uint32_t>(entries_.size());
+  Entry& entry = entries_.emplace_back(Entry{work, previous});
+  WorkView& w = entry.product;
+  // Keep only what the rules read by reference (the summary: comparisons' design words).
+  w.artifact_id = it == latest_.end() ? Keep(work.artifact_id) : it->first;
+  w.version = Keep(work.version);
   w.event_id = {};
-  w.summary = {};
+  w.summary = Keep(work.summary);
   w.session_id = {};
   w.type = Intern(work.type);
   w.server_type = Intern(work.server_type);
   w.stage = Intern(work.stage);
   w.model = Intern(work.model);
+  if (it == latest_.end()) {
+    latest_.emplace(w.artifact_id, index);
+  } else {
+    it->second = index;
+  }
 }
 
 const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
-  auto it = by_artifact_.find(artifact_id);
-  if (it == by_artifact_.end() || it->second.products.empty()) return nullptr;
-  const std::vector<WorkView>& products = it->second.products;
-  if (version.empty()) return &products.back();
-  for (const WorkView& p : products) {
-    if (p.version == version) return &p;
+  auto it = latest_.find(artifact_id);
+  if (it == latest_.end()) return nullptr;
+  for (uint32_t e = it->second; e != kNone; e = entries_[e].previous) {
+    if (version.empty() || entries_[e].product.version == version) return &entries_[e].product;
   }
   return nullptr;
 }

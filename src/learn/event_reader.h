@@ -31,15 +31,23 @@ class WorkRegistry {
   size_t size() const { return size_; }
 
  private:
-  // An artifact's versions in registration order (most have one to three): one hash lookup per
-  // event, and the latest version is the last.
-  struct Versions {
-    std::vector<std::unique_ptr<std::string>> names;  // stable storage for the views
-    std::vector<WorkView> products;
+  struct Entry {
+    WorkView product;
+    uint32_t previous;  // the entry of the same artifact registered before, or kNone
   };
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  std::string_view Keep(std::string_view s);  // a stable copy in the arena
   std::string_view Intern(std::string_view s);
+
+  // Entries never move (a deque), their strings live in the arena, and the map is keyed by views
+  // of those strings: registering an artifact costs one map node and no string allocation.
+  std::deque<Entry> entries_;
+  std::vector<std::unique_ptr<char[]>> arena_;
+  size_t arena_left_ = 0;
+  char* arena_next_ = nullptr;
   std::unordered_set<std::string, StringHash, std::equal_to<>> interned_;
-  std::unordered_map<std::string, Versions, StringHash, std::equal_to<>> by_artifact_;
+  std::unordered_map<std::string_view, uint32_t, StringHash, std::equal_to<>> latest_;
   size_t size_ = 0;
 };
 

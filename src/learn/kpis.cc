@@ -70,12 +70,10 @@ void KpiTracker::AddReason(std::string_view text, int64_t at_ms) {
   if (scratch_.empty()) return;
   auto it = reasons_.find(scratch_);
   if (it == reasons_.end()) {
-    it = reasons_.emplace(scratch_, Reason{std::string(text), at_ms, 0}).first;
+    it = reasons_.emplace(scratch_, Reason{std::string(text), {}}).first;
     reason_order_.push_back(&it->second);
   }
-  Reason& r = it->second;
-  r.first_at = std::min(r.first_at, at_ms);
-  ++r.count;
+  ++it->second.by_day[DayOf(at_ms)];
 }
 
 void KpiTracker::Add(const ReviewView& r) {
@@ -204,13 +202,20 @@ KpiResult KpiTracker::Result(int64_t now_ms,
                                       *pred.values.back(), config_.prediction_error_alert),
                           "recalibrate immediately"});
   }
-  const int64_t new_since =
-      now_ms - static_cast<int64_t>(config_.new_reason_days * static_cast<double>(kMsPerDay));
+  // Only what was seen by now counts: a reason is new when its first day up to now lies within
+  // new_reason_days of now.
+  const int64_t new_since = now_day - static_cast<int64_t>(config_.new_reason_days);
   for (const Reason* r : reason_order_) {
-    if (r->first_at >= new_since && static_cast<double>(r->count) >= config_.new_reason_count) {
+    if (r->by_day.empty() || r->by_day.begin()->first > now_day) continue;
+    const int64_t first_day = r->by_day.begin()->first;
+    uint64_t count = 0;
+    for (auto it = r->by_day.begin(); it != r->by_day.end() && it->first <= now_day; ++it) {
+      count += it->second;
+    }
+    if (first_day >= new_since && static_cast<double>(count) >= config_.new_reason_count) {
       out.alerts.push_back({"warning", "new-rejection-reason",
                             fmt::format("new rejection reason seen {} times since {}: \"{}\"",
-                                        r->count, model::FormatDay(r->first_at), r->text),
+                                        count, model::FormatDay(first_day * kMsPerDay), r->text),
                             "extract a rule, add it to the checklist"});
     }
   }

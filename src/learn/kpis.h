@@ -75,9 +75,8 @@ class KpiTracker {
     double score_sum = 0, decision_ms_sum = 0, prediction_error_sum = 0;
   };
   struct Reason {
-    std::string text;  // as first written
-    int64_t first_at = 0;
-    uint64_t count = 0;
+    std::string text;                    // as first written
+    std::map<int64_t, uint64_t> by_day;  // occurrences per UTC day: "new" is relative to now
   };
   void AddReason(std::string_view text, int64_t at_ms);
 

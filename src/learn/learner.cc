@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "model/schema.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -18,6 +19,39 @@ ConfigFields LearnConfig::Fields() {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
+}
+
+Status LearnConfig::Validate() const {
+  auto order = [](double low, double high, std::string_view low_name,
+                  std::string_view high_name) -> Status {
+    if (low < high) return Status::Ok();
+    return InvalidArgument(fmt::format("learning config: {} ({}) must be below {} ({})", low_name,
+                                       low, high_name, high));
+  };
+  KZ_RETURN_IF_ERROR(
+      order(speed.fast_seconds, speed.slow_seconds, "speed.fast_seconds", "speed.slow_seconds"));
+  KZ_RETURN_IF_ERROR(
+      order(outcomes.fast_ms, outcomes.slow_ms, "outcomes.fast_ms", "outcomes.slow_ms"));
+  KZ_RETURN_IF_ERROR(order(outcomes.harmful_threshold, outcomes.helpful_threshold,
+                           "outcomes.harmful_threshold", "outcomes.helpful_threshold"));
+  if (gates.soft > gates.hard) {
+    return InvalidArgument(
+        fmt::format("learning config: gates.soft ({}) must not be above gates.hard ({})",
+                    gates.soft, gates.hard));
+  }
+  for (int level = 1; level <= AutonomyConfig::kMaxLevel; ++level) {
+    if (autonomy.ReviewRate(level) > autonomy.ReviewRate(level - 1)) {
+      return InvalidArgument(fmt::format(
+          "learning config: autonomy.l{}_review_rate ({}) must not be above "
+          "autonomy.l{}_review_rate ({}): a higher level reviews less",
+          level, autonomy.ReviewRate(level), level - 1, autonomy.ReviewRate(level - 1)));
+    }
+    if (autonomy.Approvals(level) < autonomy.Approvals(level - 1)) {
+      return InvalidArgument(fmt::format(
+          "learning config: autonomy.l{}_approvals must not be below the level below's", level));
+    }
+  }
+  return Status::Ok();
 }
 
 Learner::Learner(const LearnConfig& config)
@@ -151,6 +185,24 @@ std::string Learner::AnalysisJson(int64_t now_ms) const {
   return out;
 }
 
+std::vector<std::string> Learner::KnownNames(std::string_view what, int64_t now_ms) const {
+  std::vector<std::string> out;
+  if (what == "pattern") {
+    for (const PatternResult& p : outcomes_.Patterns(now_ms)) out.push_back(p.content);
+  } else if (what == "criterion") {
+    for (const CriterionResult& c : outcomes_.Criteria(now_ms)) out.push_back(c.criterion);
+  } else if (what == "gate") {
+    out.assign(model::QualityDimensions().begin(), model::QualityDimensions().end());
+  } else if (what == "autonomy") {
+    for (const TaskAutonomy& t : autonomy_.Result()) out.push_back(t.task_type);
+  } else if (what == "calibration") {
+    out = {"all", "0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"};
+  } else if (what == "loop") {
+    for (const LoopReport& l : loops_.Result().recent) out.push_back(l.loop_id);
+  }
+  return out;
+}
+
 Status Learner::Explain(std::string_view what, std::string_view name, int64_t now_ms,
                         std::string* text) const {
   bool found = false;
@@ -173,8 +225,13 @@ Status Learner::Explain(std::string_view what, std::string_view name, int64_t no
         std::string(what)));
   }
   if (!found) {
-    return NotFound(fmt::format("explain {}: nothing named {:?} in the log", std::string(what),
-                                std::string(name)));
+    std::vector<std::string> known = KnownNames(what, now_ms);
+    std::string list;
+    for (size_t i = 0; i < known.size() && i < 20; ++i) list += (i ? ", " : "") + known[i];
+    if (known.size() > 20) list += fmt::format(", ... ({} in all)", known.size());
+    return NotFound(fmt::format(
+        "explain {}: nothing named {:?} in the log{}{}", std::string(what), std::string(name),
+        known.empty() ? "" : "; known: ", known.empty() ? std::string() : list));
   }
   return Status::Ok();
 }

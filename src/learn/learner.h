@@ -45,6 +45,9 @@ struct LearnConfig {
 
   // Pointers into *this: valid while this object lives and is not moved.
   ConfigFields Fields();
+  // The rules between keys (a fast threshold below the slow one, a soft gate below the hard
+  // one, ...); InvalidArgument names both keys.
+  Status Validate() const;
 };
 
 class Learner {
@@ -79,6 +82,7 @@ class Learner {
 
  private:
   std::vector<RuleIntroduction> RuleIntroductions(int64_t now_ms) const;
+  std::vector<std::string> KnownNames(std::string_view what, int64_t now_ms) const;
 
   LearnConfig config_;
   WorkRegistry registry_;

@@ -9,12 +9,46 @@
 namespace kaizen::learn {
 namespace {
 
-// The option's attributes (§3.3 "A's design attributes"): one per known field. The prefixes keep
-// the kinds apart, so two options share an attribute exactly when that field is equal.
-constexpr std::array<std::string_view, 3> kAttributePrefix = {"type:", "model:", "server:"};
-using Attributes = std::array<std::string_view, 3>;  // values, in kAttributePrefix order
+// Words too common in summaries to describe a design.
+bool IsStopWord(std::string_view w) {
+  static constexpr std::array<std::string_view, 24> kStop = {
+      "with",  "from", "that",  "this", "into", "over", "than", "then",
+      "them",  "they", "their", "have", "were", "will", "when", "what",
+      "which", "each", "only",  "also", "more", "most", "some", "server"};
+  return std::find(kStop.begin(), kStop.end(), w) != kStop.end();
+}
 
-Attributes AttributesOf(const WorkView& w) { return {w.type, w.model, w.server_type}; }
+}  // namespace
+
+// The option's attributes (§3.3 "A's design attributes"): its type, model and server type, and
+// the words of its summary ("retry", "queue", "cards"), the only description of the design the
+// log holds. Prefixes keep the kinds apart; sorted and unique, so two options share an attribute
+// exactly when both have it.
+void PreferenceLearner::AttributesOf(const WorkView& w, std::vector<std::string>* out) {
+  out->clear();
+  if (!w.type.empty()) out->push_back("type:" + std::string(w.type));
+  if (!w.model.empty()) out->push_back("model:" + std::string(w.model));
+  if (!w.server_type.empty()) out->push_back("server:" + std::string(w.server_type));
+  std::string word;
+  auto flush = [&] {
+    if (word.size() >= 4 && !IsStopWord(word)) out->push_back("word:" + word);
+    word.clear();
+  };
+  for (char ch : w.summary) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-') {
+      word.push_back(ch);
+    } else if (ch >= 'A' && ch <= 'Z') {
+      word.push_back(static_cast<char>(ch - 'A' + 'a'));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  std::sort(out->begin(), out->end());
+  out->erase(std::unique(out->begin(), out->end()), out->end());
+}
+
+namespace {
 
 // 1 / (1 + 10^((r_other - r) / 400)): the ELO expected score of r against r_other.
 double Expected(double r, double r_other) {
@@ -118,45 +152,41 @@ void PreferenceLearner::AddComparison(const ReviewView& review, const Comparison
 
   // R_A, R_B: mean current rating of each side's attributes the other side lacks. A side with no
   // distinguishing attribute is rated elo_initial.
-  const Attributes a = AttributesOf(c.option_a), b = AttributesOf(c.option_b);
-  std::array<Rating*, 3> only_a{}, only_b{};
-  std::array<double, 3> now_a{}, now_b{};  // their ratings decayed to this comparison
-  double sum_a = 0, sum_b = 0;
-  int n_a = 0, n_b = 0;
-  for (size_t i = 0; i < 3; ++i) {
-    if (a[i] == b[i]) continue;  // shared (or absent on both sides)
-    if (!a[i].empty()) {
-      scratch_.assign(kAttributePrefix[i]).append(a[i]);
-      only_a[i] = &FindRating(scratch_);
-      now_a[i] = RatingAt(*only_a[i], review.at_ms);
-      sum_a += now_a[i];
-      ++n_a;
+  AttributesOf(c.option_a, &attributes_a_);
+  AttributesOf(c.option_b, &attributes_b_);
+  struct Side {
+    std::vector<std::pair<Rating*, double>> only;  // the rating and its value decayed to now
+    double sum = 0;
+  };
+  Side a, b;
+  const auto collect = [&](const std::vector<std::string>& mine,
+                           const std::vector<std::string>& theirs, Side* side) {
+    for (const std::string& attribute : mine) {
+      if (std::binary_search(theirs.begin(), theirs.end(), attribute)) continue;  // shared
+      Rating* r = &FindRating(attribute);
+      double now = RatingAt(*r, review.at_ms);
+      side->only.emplace_back(r, now);
+      side->sum += now;
     }
-    if (!b[i].empty()) {
-      scratch_.assign(kAttributePrefix[i]).append(b[i]);
-      only_b[i] = &FindRating(scratch_);
-      now_b[i] = RatingAt(*only_b[i], review.at_ms);
-      sum_b += now_b[i];
-      ++n_b;
-    }
-  }
-  const double r_a = n_a > 0 ? sum_a / n_a : config_.elo_initial;
-  const double r_b = n_b > 0 ? sum_b / n_b : config_.elo_initial;
+  };
+  collect(attributes_a_, attributes_b_, &a);
+  collect(attributes_b_, attributes_a_, &b);
+  const double r_a = a.only.empty() ? config_.elo_initial : a.sum / a.only.size();
+  const double r_b = b.only.empty() ? config_.elo_initial : b.sum / b.only.size();
   // §3.3: "preference strength multiplies the update magnitude"; §9.2/§9.3 review weights.
   const double delta = config_.elo_k * StrengthMultiplier(c.strength) *
                        StaticWeight(weights_, review) * (s_a - Expected(r_a, r_b));
   // Pointers into an unordered_map stay valid across the inserts above (rehash moves buckets,
   // not nodes).
-  const auto update = [&](Rating* r, double current, double change) {
-    if (r == nullptr) return;
-    r->rating = current + change;
-    r->last_updated_ms = std::max(r->last_updated_ms, review.at_ms);
-    ++r->comparisons;
+  const auto update = [&](const Side& side, double change) {
+    for (auto [r, current] : side.only) {
+      r->rating = current + change;
+      r->last_updated_ms = std::max(r->last_updated_ms, review.at_ms);
+      ++r->comparisons;
+    }
   };
-  for (size_t i = 0; i < 3; ++i) {
-    update(only_a[i], now_a[i], delta);
-    update(only_b[i], now_b[i], -delta);
-  }
+  update(a, delta);
+  update(b, -delta);
 }
 
 void PreferenceLearner::AddScores(const ReviewView& review) {

@@ -103,6 +103,7 @@ class PreferenceLearner {
   void AddScores(const ReviewView& review);
   double RatingAt(const Rating& r, int64_t now_ms) const;
   Rating& FindRating(std::string_view attribute);
+  static void AttributesOf(const WorkView& w, std::vector<std::string>* out);
   double StrengthMultiplier(std::string_view strength) const;
 
   PreferenceConfig config_;
@@ -111,9 +112,10 @@ class PreferenceLearner {
   std::unordered_map<std::string, Rating, StringHash, std::equal_to<>> ratings_;
   std::unordered_map<std::string, Winner, StringHash, std::equal_to<>> winners_;
   NormalEquations fit_{kDimensions};
-  std::array<bool, kDimensions> seen_{};    // scored in any review
-  std::array<bool, kDimensions> fitted_{};  // scored in a review the regression holds
-  std::string scratch_;                     // attribute key being built
+  std::array<bool, kDimensions> seen_{};                  // scored in any review
+  std::array<bool, kDimensions> fitted_{};                // scored in a review the regression holds
+  std::string scratch_;                                   // attribute key being built
+  std::vector<std::string> attributes_a_, attributes_b_;  // reused across comparisons
 };
 
 void WriteJson(JsonWriter& w, const PreferenceResult& result);  // key `preferences`
