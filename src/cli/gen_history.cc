@@ -1938,6 +1938,11 @@ class Generator {
     w_.Key("revisits").Int(deliberated ? rng_.Below(4) : (rng_.Chance(0.15) ? 1 : 0));
     w_.Key("deviceType").Lit(s.mobile ? "mobile" : "desktop");
     w_.Key("concurrentModals").Int(rng_.Below(2) + (pos >= 3 && rng_.Chance(0.4) ? 1 : 0));
+    // Seed 000 §3.5 presentation formats: the diff view, the full file, or the summary alone.
+    w_.Key("presentationFormat")
+        .Lit(diff_view         ? "diff-summary"
+             : IsCode(it.type) ? "full-file"
+                               : "summary-only");
     w_.EndObject();
 
     // Seed 000 §9.3: emphatic reviews count double, unsure ones half.
