@@ -43,12 +43,18 @@ struct Loaded {
 Status Load(const Common& c, Loaded* out) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
-  KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
+  // `--now end`: as of the newest event, for a log written in the past (a replay, a demo).
+  const bool at_end = c.now == "end";
+  if (!at_end) {
+    KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
+  }
   out->learner = std::make_unique<learn::Learner>(config);
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
-  return ReadLogViews(
-      log, [&](learn::EventViews& e) { learner.Add(e); }, &out->scan);
+  KZ_RETURN_IF_ERROR(ReadLogViews(
+      log, [&](learn::EventViews& e) { learner.Add(e); }, &out->scan));
+  if (at_end) out->now_ms = learner.newest_ms();
+  return Status::Ok();
 }
 
 void WarnUnreadable(const LogScan& scan) {

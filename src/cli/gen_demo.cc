@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/gen_history.h"
+#include "cli/simulate.h"
 #include "store/file_system.h"
 #include "store/raw_log.h"
 
@@ -82,6 +83,15 @@ int DemoCommand(const Common& c) {
   if (int rc = VerifyCommand(c); rc != kExitOk) return rc;
   fmt::print("\n4. what the log holds: kaizen stats\n");
   if (int rc = StatsCommand(c); rc != kExitOk) return rc;
+  fmt::print(
+      "\n5. what kaizen learned from it: kaizen analyze --now end (--json for every field)\n");
+  Common at_end = c;
+  at_end.now = "end";  // the generated history lies in the past: analyze as of its last event
+  if (int rc = AnalyzeCommand(at_end); rc != kExitOk) return rc;
+  fmt::print(
+      "\n6. what learning changes, simulated: kaizen simulate --days 56, with and without "
+      "--no-learning\n");
+  PrintSimulationDemo();
   fmt::print("\nDone. Try: kaizen export --kind feedback --home {} | head -1 | jq .\n", c.home);
   return kExitOk;
 }

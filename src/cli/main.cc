@@ -75,7 +75,10 @@ int main(int argc, char** argv) {
   auto* analyze = app.add_subcommand(
       "analyze",
       "learn from the whole log: approval, gates, calibration, autonomy, patterns, KPIs");
-  add_common(analyze, true, true);
+  add_common(analyze, true, false);
+  analyze->add_option("--now", c.now,
+                      "the clock, ISO 8601, or `end`: the newest event's time (default: the "
+                      "system clock)");
   std::string what, name;
   auto* explain = app.add_subcommand(
       "explain", "show the counts, decayed values and thresholds behind one verdict");
@@ -86,13 +89,28 @@ int main(int argc, char** argv) {
       ->add_option("NAME", name,
                    "the pattern, criterion, dimension, task type, bucket (0.7 or all) or loop id")
       ->required();
-  add_common(explain, false, true);
+  add_common(explain, false, false);
+  explain->add_option("--now", c.now,
+                      "the clock, ISO 8601, or `end`: the newest event's time (default: the "
+                      "system clock)");
   bool defaults = false;
   auto* config = app.add_subcommand(
       "config", "print the learning thresholds in effect (<home>/config/learning.json applied)");
   config->add_flag("--defaults", defaults, "print the seeds' defaults instead");
   add_common(config, false, false);
 
+  uint64_t sim_seed = 1;
+  int sim_days = 84;
+  bool no_learning = false;
+  std::string sim_out;
+  auto* simulate = app.add_subcommand(
+      "simulate", "show kaizen learning: a synthetic agent and a reviewer with hidden preferences");
+  simulate->add_option("--seed", sim_seed, "the random seed; same flags, same bytes");
+  simulate->add_option("--days", sim_days, "simulated days from 2025-01-06 (default 84)")
+      ->check(CLI::Range(1, 364));
+  simulate->add_flag("--no-learning", no_learning, "the agent ignores kaizen's advice");
+  simulate->add_flag("--json", c.json, "machine-readable output");
+  simulate->add_option("--out", sim_out, "also write every generated event to this JSONL file");
 
   auto* schema =
       app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
@@ -116,5 +134,6 @@ int main(int argc, char** argv) {
   if (analyze->parsed()) return AnalyzeCommand(c);
   if (explain->parsed()) return ExplainCommand(c, what, name);
   if (config->parsed()) return ConfigCommand(c, defaults);
+  if (simulate->parsed()) return SimulateCommand(sim_seed, sim_days, !no_learning, c.json, sim_out);
   return kExitUsage;
 }

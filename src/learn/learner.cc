@@ -54,6 +54,30 @@ Status LearnConfig::Validate() const {
   return Status::Ok();
 }
 
+namespace {
+int64_t AtMs(const EventViews& e) {
+  switch (e.kind) {
+    case model::EventKind::kFeedback:
+      return e.review.at_ms;
+    case model::EventKind::kWork:
+      return e.work.at_ms;
+    case model::EventKind::kOutcome:
+      return e.outcome.at_ms;
+    case model::EventKind::kError:
+      return e.error.at_ms;
+    case model::EventKind::kReward:
+      return e.reward.at_ms;
+    case model::EventKind::kCorrection:
+      return e.correction.at_ms;
+    case model::EventKind::kLoop:
+      return e.loop.at_ms;
+    case model::EventKind::kAdmin:
+      return e.admin.at_ms;
+  }
+  return 0;
+}
+}  // namespace
+
 Learner::Learner(const LearnConfig& config)
     : config_(config),
       gates_(config_.gates, config_.weights),
@@ -72,6 +96,7 @@ void Learner::Add(EventViews& event) {
   ResolveInLogOrder(&registry_, &event);
   ++events_;
   ++by_kind_[static_cast<size_t>(event.kind)];
+  newest_ms_ = std::max(newest_ms_, AtMs(event));
   switch (event.kind) {
     case model::EventKind::kFeedback: {
       const ReviewView& r = event.review;

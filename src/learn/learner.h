@@ -70,6 +70,8 @@ class Learner {
                  std::string* text) const;
 
   uint64_t events() const { return events_; }
+  // The newest event's timestamp (0 for an empty log): `--now end` analyzes as of it.
+  int64_t newest_ms() const { return newest_ms_; }
   const LearnConfig& config() const { return config_; }
   const AutonomyTracker& autonomy() const { return autonomy_; }
   const CalibrationCurve& calibration() const { return calibration_; }
@@ -87,6 +89,7 @@ class Learner {
   LearnConfig config_;
   WorkRegistry registry_;
   uint64_t events_ = 0;
+  int64_t newest_ms_ = 0;
   std::array<uint64_t, model::kEventKindCount> by_kind_{};
   ApprovalLearner approval_;
   GateLearner gates_;
