@@ -99,7 +99,9 @@ class Pipeline {
   void FileFolded(size_t i) {
     {
       std::lock_guard<std::mutex> l(mu_);
-      std::string().swap(files_[i].data);
+      // The buffer goes back to the workers: reading a file then touches no fresh pages.
+      if (buffers_.size() < kFilesAhead + 2) buffers_.push_back(std::move(files_[i].data));
+      files_[i].data = std::string();
       ++folded_;
     }
     changed_.notify_all();
@@ -160,17 +162,21 @@ class Pipeline {
     {
       std::lock_guard<std::mutex> l(mu_);
       chunk = TakeFromPool();
+      if (!buffers_.empty()) {
+        f->data = std::move(buffers_.back());
+        buffers_.pop_back();
+      }
     }
-    auto data = log_.ReadRaw(f->rel.substr(f->rel.rfind('/') + 1), 0);
-    if (!data.ok()) return Finish(f, &chunk, data.status());
     std::string& d = f->data;
-    d = std::move(data).value();
+    Status status = log_.ReadRawPrefix(f->rel.substr(f->rel.rfind('/') + 1), f->snapshot_size,
+                                       simdjson::SIMDJSON_PADDING, &d);
+    if (!status.ok()) return Finish(f, &chunk, status);
     // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
-    d.resize(std::min<size_t>(d.size(), f->snapshot_size));
-    size_t end = d.rfind('\n');
-    end = end == std::string::npos ? 0 : end + 1;
+    const size_t size = d.size() - simdjson::SIMDJSON_PADDING;
+    size_t end = std::string_view(d.data(), size).rfind('\n');
+    end = end == std::string_view::npos ? 0 : end + 1;
     f->bytes = end;
-    d.resize(end + simdjson::SIMDJSON_PADDING, ' ');
+    std::fill(d.begin() + static_cast<std::ptrdiff_t>(end), d.end(), ' ');
     std::string_view text(d.data(), end);
 
     od::document_stream stream;
@@ -221,7 +227,8 @@ class Pipeline {
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
   bool stop_ = false;
-  std::vector<Chunk> pool_;  // GUARDED_BY(mu_)
+  std::vector<Chunk> pool_;           // GUARDED_BY(mu_)
+  std::vector<std::string> buffers_;  // GUARDED_BY(mu_): file buffers to reuse
 };
 
 }  // namespace

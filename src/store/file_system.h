@@ -38,6 +38,16 @@ class FileSystem {
   virtual Result<std::unique_ptr<AppendableFile>> OpenAppendable(const std::string& path) = 0;
   // Reads [offset, end) of a file.
   virtual Result<std::string> ReadFrom(const std::string& path, uint64_t offset) = 0;
+  // Reads at most `max_bytes` from the start of a file into *out, followed by `padding` spaces
+  // (parsers read ahead), reusing out's capacity: a reader of many files allocates once.
+  virtual Status ReadPrefixPadded(const std::string& path, uint64_t max_bytes, size_t padding,
+                                  std::string* out) {
+    KZ_ASSIGN_OR_RETURN(std::string data, ReadFrom(path, 0));
+    if (data.size() > max_bytes) data.resize(max_bytes);
+    out->assign(data);
+    out->append(padding, ' ');
+    return Status::Ok();
+  }
   virtual Result<uint64_t> FileSize(const std::string& path) = 0;
   virtual bool Exists(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& path) = 0;

@@ -90,6 +90,30 @@ class PosixFileSystem final : public FileSystem {
         new PosixAppendableFile(fd, path, static_cast<uint64_t>(st.st_size)));
   }
 
+  Status ReadPrefixPadded(const std::string& path, uint64_t max_bytes, size_t padding,
+                          std::string* out) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+    out->resize(static_cast<size_t>(max_bytes) + padding);  // no allocation once warm
+    size_t done = 0;
+    while (done < max_bytes) {
+      ssize_t n = ::pread(fd, out->data() + done, static_cast<size_t>(max_bytes) - done,
+                          static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        int err = errno;
+        ::close(fd);
+        return ErrnoStatus("cannot read", path, err);
+      }
+      if (n == 0) break;  // shorter than max_bytes
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    out->resize(done);
+    out->append(padding, ' ');
+    return Status::Ok();
+  }
+
   Result<std::string> ReadFrom(const std::string& path, uint64_t offset) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoStatus("cannot open", path, errno);

@@ -47,6 +47,11 @@ Result<std::string> RawLog::ReadRaw(const std::string& file, uint64_t offset) {
   return fs_->ReadFrom(RawPath(file), offset);
 }
 
+Status RawLog::ReadRawPrefix(const std::string& file, uint64_t max_bytes, size_t padding,
+                             std::string* out) {
+  return fs_->ReadPrefixPadded(RawPath(file), max_bytes, padding, out);
+}
+
 Result<bool> RawLog::CutTornTail(const std::string& file, std::vector<RecoveryNote>* notes) {
   const std::string path = RawPath(file);
   KZ_ASSIGN_OR_RETURN(uint64_t size, fs_->FileSize(path));
