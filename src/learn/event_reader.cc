@@ -86,7 +86,8 @@ std::optional<bool> Bool(od::value v) {
 bool Strings(od::value v, std::vector<std::string_view>* out) {
   out->clear();
   return ForElements(v, [&](od::value e) {
-    if (e.type() == od::json_type::string) out->push_back(Str(e));
+    od::json_type type;
+    if (e.type().get(type) == SUCCESS && type == od::json_type::string) out->push_back(Str(e));
     return true;
   });
 }

@@ -85,6 +85,7 @@ class EventReader {
   bool ReadJson(std::string_view json, EventViews* out);
 
  private:
+  bool ReadFields(simdjson::ondemand::object event, EventViews* out);
   simdjson::ondemand::parser parser_;
   std::string padded_;
 };

@@ -15,12 +15,22 @@ namespace kaizen::learn {
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 inline double Round6(double x) {
-  if (!std::isfinite(x)) return 0;
+  // Not finite, or too large for x * 1e6: nothing to round.
+  if (!std::isfinite(x) || std::fabs(x) >= 1e12) return x;
   double r = std::round(x * 1e6) / 1e6;
   return r == 0 ? 0 : r;  // no "-0"
 }
 
-inline void Num(JsonWriter& w, double x) { w.Double(Round6(x)); }
+// A number, or null for one that is not finite (a sum of hand-edited huge values): JSON has no
+// infinity, and RapidJSON would write nothing at all.
+inline void Num(JsonWriter& w, double x) {
+  double r = Round6(x);
+  if (std::isfinite(r)) {
+    w.Double(r);
+  } else {
+    w.Null();
+  }
+}
 inline void Num(JsonWriter& w, std::optional<double> x) {
   if (x) {
     Num(w, *x);
