@@ -50,13 +50,22 @@ asan: deps
 	cmake --build $(ASAN) -j$(JOBS) --target kaizen_tests
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
 
+# FUZZ_SECONDS in all: half for ingest, a third for learn, the rest for config; a crash input
+# lands in $(FUZZ)/<target>-crash-*.
 fuzz: deps
 	CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAIZEN_FUZZ=ON >/dev/null
-	cmake --build $(FUZZ) -j$(JOBS) --target ingest_fuzz
-	mkdir -p $(FUZZ)/corpus
+	cmake --build $(FUZZ) -j$(JOBS) --target ingest_fuzz learn_fuzz config_fuzz
+	mkdir -p $(FUZZ)/corpus $(FUZZ)/corpus_learn $(FUZZ)/corpus_config
 	cp fuzz/corpus/* $(FUZZ)/corpus/ 2>/dev/null || true
-	./$(FUZZ)/ingest_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ)/ \
-	  -dict=fuzz/json.dict $(FUZZ)/corpus
+	cp fuzz/corpus_learn/* $(FUZZ)/corpus_learn/ 2>/dev/null || true
+	cp fuzz/corpus_config/* $(FUZZ)/corpus_config/ 2>/dev/null || true
+	./$(FUZZ)/ingest_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / 2 )) -max_len=4096 -timeout=10 \
+	  -artifact_prefix=$(FUZZ)/ingest- -dict=fuzz/json.dict $(FUZZ)/corpus
+	./$(FUZZ)/learn_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / 3 )) -max_len=12288 -timeout=10 \
+	  -artifact_prefix=$(FUZZ)/learn- -dict=fuzz/json.dict $(FUZZ)/corpus_learn
+	./$(FUZZ)/config_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) - $(FUZZ_SECONDS) / 2 - $(FUZZ_SECONDS) / 3 )) \
+	  -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ)/config- -dict=fuzz/json.dict \
+	  $(FUZZ)/corpus_config
 
 # unit, integration, unit again under ASan+UBSan, then a bounded fuzz run.
 test: unit integration asan fuzz

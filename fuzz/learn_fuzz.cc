@@ -1,0 +1,173 @@
+// libFuzzer target for the learning engine: the bytes are a raw log as a person may have edited
+// it, one stored event per line. Each line goes through EventReader::ReadJson and, when it reads
+// as an event, into one Learner (a fresh one per input, as each `kaizen analyze` is a fresh
+// process); then the whole analysis (JSON and text) and every kind of explanation run at two
+// clocks. Nothing may crash, leak or hang, and:
+//   - AnalysisJson is one JSON object ending in '\n' with every contract key;
+//   - the queries are pure: asking twice at the same `now` gives the same bytes;
+//   - Explain answers OK (with text) or NotFound for a known WHAT, InvalidArgument for another.
+// A first line starting with '#' is a `config/learning.json` for this input (defaults when it
+// is refused), so the rules also run at the edges of their configured ranges.
+//
+//   make fuzz   (or see the Makefile's fuzz target for the full command line)
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "learn/config_json.h"
+#include "learn/event_reader.h"
+#include "learn/learner.h"
+
+namespace {
+
+using namespace kaizen;
+using namespace kaizen::learn;
+
+constexpr int64_t kNowMs = 1767225600000;  // 2026-01-01T00:00:00Z
+constexpr size_t kMaxNames = 12;           // names explained per input
+constexpr size_t kMaxNameBytes = 256;
+
+constexpr const char* kContractKeys[] = {
+    "now",      "events",      "approval",      "gates",        "calibration",    "decisionSpeed",
+    "preferences", "autonomy", "communication", "criteria",     "patterns",       "antiPatterns",
+    "errors",   "loops",       "contradictions", "kpis",        "alerts"};
+constexpr std::string_view kExplainKinds[] = {"pattern",  "criterion",   "gate",
+                                              "autonomy", "calibration", "loop"};
+
+// Names worth explaining, copied out of the views (which are valid only until the next read).
+class Names {
+ public:
+  void Add(std::string_view name) {
+    if (names_.size() >= kMaxNames) return;
+    name = name.substr(0, kMaxNameBytes);
+    if (std::find(names_.begin(), names_.end(), name) != names_.end()) return;
+    names_.emplace_back(name);
+  }
+  const std::vector<std::string>& all() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+int64_t EventTime(const EventViews& e) {
+  switch (e.kind) {
+    case model::EventKind::kFeedback:
+      return e.review.at_ms;
+    case model::EventKind::kWork:
+      return e.work.at_ms;
+    case model::EventKind::kOutcome:
+      return e.outcome.at_ms;
+    case model::EventKind::kError:
+      return e.error.at_ms;
+    case model::EventKind::kReward:
+      return e.reward.at_ms;
+    case model::EventKind::kCorrection:
+      return e.correction.at_ms;
+    case model::EventKind::kLoop:
+      return e.loop.at_ms;
+    case model::EventKind::kAdmin:
+      return e.admin.at_ms;
+  }
+  return 0;
+}
+
+// After Add: the review's references are resolved, so its task type is the one autonomy uses.
+void CollectNames(const EventViews& e, Names* names) {
+  switch (e.kind) {
+    case model::EventKind::kFeedback:
+      names->Add(e.review.task_type);
+      for (const ScoreView& s : e.review.scores) names->Add(s.dimension);
+      break;
+    case model::EventKind::kOutcome:
+      for (std::string_view p : e.outcome.patterns) names->Add(p);
+      for (std::string_view c : e.outcome.criteria) names->Add(c);
+      break;
+    case model::EventKind::kLoop:
+      names->Add(e.loop.loop_id);
+      break;
+    default:
+      break;
+  }
+}
+
+void CheckAnalysis(const Learner& learner, int64_t now_ms) {
+  const std::string json = learner.AnalysisJson(now_ms);
+  if (json.empty() || json.back() != '\n') std::abort();
+  static simdjson::dom::parser parser;
+  simdjson::dom::object root;
+  if (parser.parse(json).get_object().get(root) != simdjson::SUCCESS) std::abort();
+  for (const char* key : kContractKeys) {
+    if (root[key].error() != simdjson::SUCCESS) std::abort();
+  }
+  if (learner.AnalysisJson(now_ms) != json) std::abort();  // queries change nothing
+
+  const std::string text = learner.AnalysisText(now_ms);
+  if (text.empty() || learner.AnalysisText(now_ms) != text) std::abort();
+}
+
+void CheckExplain(const Learner& learner, const std::vector<std::string>& names, int64_t now_ms) {
+  for (std::string_view what : kExplainKinds) {
+    for (const std::string& name : names) {
+      std::string text;
+      Status s = learner.Explain(what, name, now_ms, &text);
+      if (s.ok() ? text.empty() : s.code() != StatusCode::kNotFound) std::abort();
+    }
+  }
+  std::string text;
+  if (learner.Explain("patterns", "x", now_ms, &text).code() != StatusCode::kInvalidArgument) {
+    std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+
+  LearnConfig config;
+  if (!input.empty() && input.front() == '#') {
+    size_t nl = input.find('\n');
+    std::string_view first = input.substr(1, nl == std::string_view::npos ? nl : nl - 1);
+    LearnConfig configured;
+    if (ApplyConfigJson(first, configured.Fields()).ok()) config = configured;
+    input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
+  }
+
+  Learner learner(config);
+  EventReader reader;
+  EventViews views;
+  Names names;
+  names.Add("all");  // calibration's names: "all" and a bucket's lower bound
+  names.Add("0.7");
+  bool any = false;
+  int64_t latest = 0;
+  size_t pos = 0;
+  while (pos < input.size()) {
+    size_t nl = input.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? input.size() : nl;
+    std::string_view line = input.substr(pos, end - pos);
+    pos = end + 1;
+    if (!reader.ReadJson(line, &views)) continue;
+    learner.Add(views);
+    CollectNames(views, &names);
+    latest = any ? std::max(latest, EventTime(views)) : EventTime(views);
+    any = true;
+  }
+  if (learner.events() == 0 && any) std::abort();
+
+  CheckAnalysis(learner, kNowMs);
+  CheckExplain(learner, names.all(), kNowMs);
+  if (any) {
+    // A day after the newest event: nothing has aged out of the windows yet.
+    const int64_t now = latest + kMsPerDay;
+    CheckAnalysis(learner, now);
+    CheckExplain(learner, names.all(), now);
+  }
+  return 0;
+}
