@@ -205,19 +205,21 @@ struct RuleIndex {
   std::array<uint16_t, kBuckets + 1> begin{};  // bucket b is order[begin[b]..begin[b + 1])
 };
 
+constexpr int BucketOf(std::string_view phrase) {
+  return (phrase[0] - 'a') * kSecondKinds + SecondKind(phrase[1]);
+}
+
+// A counting sort of the rules by bucket, stable by rule number: linear, so compilers evaluate
+// it well within their constexpr step limits.
 constexpr RuleIndex BuildRuleIndex() {
   RuleIndex index;
-  size_t n = 0;
-  for (int b = 0; b < kBuckets; ++b) {
-    index.begin[b] = static_cast<uint16_t>(n);
-    for (size_t r = 0; r < kRuleCount; ++r) {
-      const std::string_view p = kRules[r].phrase;
-      if ((p[0] - 'a') * kSecondKinds + SecondKind(p[1]) == b) {
-        index.order[n++] = static_cast<uint8_t>(r);
-      }
-    }
+  for (size_t r = 0; r < kRuleCount; ++r) ++index.begin[BucketOf(kRules[r].phrase) + 1];
+  for (int b = 0; b < kBuckets; ++b) index.begin[b + 1] += index.begin[b];
+  std::array<uint16_t, kBuckets> next{};
+  for (int b = 0; b < kBuckets; ++b) next[b] = index.begin[b];
+  for (size_t r = 0; r < kRuleCount; ++r) {
+    index.order[next[BucketOf(kRules[r].phrase)]++] = static_cast<uint8_t>(r);
   }
-  index.begin[kBuckets] = static_cast<uint16_t>(n);
   return index;
 }
 
