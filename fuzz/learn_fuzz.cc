@@ -5,7 +5,9 @@
 // clocks. Nothing may crash, leak or hang, and:
 //   - AnalysisJson is one JSON object ending in '\n' with every contract key;
 //   - the queries are pure: asking twice at the same `now` gives the same bytes;
-//   - Explain answers OK (with text) or NotFound for a known WHAT, InvalidArgument for another.
+//   - Explain answers OK (with text) or NotFound for a known WHAT, InvalidArgument for another;
+//   - reading each line the way `kaizen analyze` does (ReadDurable on an On-Demand document whose
+//     buffer outlives the views) learns exactly what ReadJson does.
 // A first line starting with '#' is a `config/learning.json` for this input (defaults when it
 // is refused), so the rules also run at the edges of their configured ranges.
 //
@@ -16,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,9 +37,9 @@ constexpr size_t kMaxNames = 12;           // names explained per input
 constexpr size_t kMaxNameBytes = 256;
 
 constexpr const char* kContractKeys[] = {
-    "now",      "events",      "approval",      "gates",        "calibration",    "decisionSpeed",
-    "preferences", "autonomy", "communication", "criteria",     "patterns",       "antiPatterns",
-    "errors",   "loops",       "contradictions", "kpis",        "alerts"};
+    "now",         "events",   "approval",       "gates",    "calibration", "decisionSpeed",
+    "preferences", "autonomy", "communication",  "criteria", "patterns",    "antiPatterns",
+    "errors",      "loops",    "contradictions", "kpis",     "alerts"};
 constexpr std::string_view kExplainKinds[] = {"pattern",  "criterion",   "gate",
                                               "autonomy", "calibration", "loop"};
 
@@ -96,7 +99,8 @@ void CollectNames(const EventViews& e, Names* names) {
   }
 }
 
-void CheckAnalysis(const Learner& learner, int64_t now_ms) {
+// Returns the analysis; `repeat` asks every query twice (queries change nothing).
+std::string CheckAnalysis(const Learner& learner, int64_t now_ms, bool repeat) {
   const std::string json = learner.AnalysisJson(now_ms);
   if (json.empty() || json.back() != '\n') std::abort();
   static simdjson::dom::parser parser;
@@ -105,11 +109,34 @@ void CheckAnalysis(const Learner& learner, int64_t now_ms) {
   for (const char* key : kContractKeys) {
     if (root[key].error() != simdjson::SUCCESS) std::abort();
   }
-  if (learner.AnalysisJson(now_ms) != json) std::abort();  // queries change nothing
+  if (repeat && learner.AnalysisJson(now_ms) != json) std::abort();
 
   const std::string text = learner.AnalysisText(now_ms);
-  if (text.empty() || learner.AnalysisText(now_ms) != text) std::abort();
+  if (text.empty() || (repeat && learner.AnalysisText(now_ms) != text)) std::abort();
+  return json;
 }
+
+// The CLI's read path (src/cli/log_views.cc): each line parsed in place in a padded buffer that
+// outlives its views, strings with escapes kept in `escaped`.
+class DurableReader {
+ public:
+  bool Read(std::string_view line, EventViews* out) {
+    std::string& buffer = buffers_.emplace_back(line);
+    buffer.append(simdjson::SIMDJSON_PADDING, ' ');
+    simdjson::ondemand::document doc;
+    simdjson::ondemand::object object;
+    if (parser_.iterate(buffer.data(), line.size(), buffer.size()).get(doc) != simdjson::SUCCESS ||
+        doc.get_object().get(object) != simdjson::SUCCESS) {
+      return false;
+    }
+    return reader_.ReadDurable(object, &escaped_, out);
+  }
+
+ private:
+  simdjson::ondemand::parser parser_;
+  EventReader reader_;
+  std::deque<std::string> buffers_, escaped_;
+};
 
 void CheckExplain(const Learner& learner, const std::vector<std::string>& names, int64_t now_ms) {
   for (std::string_view what : kExplainKinds) {
@@ -139,9 +166,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
 
-  Learner learner(config);
+  Learner learner(config), durable_learner(config);
   EventReader reader;
-  EventViews views;
+  DurableReader durable_reader;
+  EventViews views, durable_views;
   Names names;
   names.Add("all");  // calibration's names: "all" and a bucket's lower bound
   names.Add("0.7");
@@ -153,20 +181,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t end = nl == std::string_view::npos ? input.size() : nl;
     std::string_view line = input.substr(pos, end - pos);
     pos = end + 1;
-    if (!reader.ReadJson(line, &views)) continue;
+    const bool read = reader.ReadJson(line, &views);
+    if (durable_reader.Read(line, &durable_views) != read) std::abort();
+    if (!read) continue;
     learner.Add(views);
+    durable_learner.Add(durable_views);
     CollectNames(views, &names);
     latest = any ? std::max(latest, EventTime(views)) : EventTime(views);
     any = true;
   }
   if (learner.events() == 0 && any) std::abort();
 
-  CheckAnalysis(learner, kNowMs);
+  const std::string analysis = CheckAnalysis(learner, kNowMs, /*repeat=*/true);
+  if (durable_learner.AnalysisJson(kNowMs) != analysis) std::abort();
   CheckExplain(learner, names.all(), kNowMs);
   if (any) {
     // A day after the newest event: nothing has aged out of the windows yet.
     const int64_t now = latest + kMsPerDay;
-    CheckAnalysis(learner, now);
+    CheckAnalysis(learner, now, /*repeat=*/false);
     CheckExplain(learner, names.all(), now);
   }
   return 0;

@@ -1,4 +1,4 @@
-"""`kaizen analyze`, `kaizen explain` and `kaizen config`: the learning rules through the real binary.
+"""`kaizen analyze`, `kaizen explain` and `kaizen config`: the learning rules, through the binary.
 
 Each test builds a small home with `record`/`import`, whose answer is worked out by hand in the
 test, and reads it back at a fixed `--now`.
@@ -606,7 +606,8 @@ class DamagedLog(AnalyzeTest):
         self.import_events(outcome("2025-12-20T10:00:00Z", True, patterns=["p"]))
         [day] = self.raw_files()
         with open(day, "ab") as f:
-            f.write(b'{"kind":"outcome","timestamp":"2025-12-20T12:00:00.000Z","patterns":["a",]}\n')
+            f.write(b'{"kind":"outcome","timestamp":"2025-12-20T12:00:00.000Z",'
+                    b'"patterns":["a",]}\n')
         for verb in (["analyze", "--json"], ["explain", "pattern", "p"]):
             with self.subTest(verb=verb[0]):
                 r = self.kz(*verb, "--home", self.home, "--now", NOW)
