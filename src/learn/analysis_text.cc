@@ -37,7 +37,8 @@ std::string Learner::AnalysisText(int64_t now_ms) const {
   }
   if (!kinds.empty()) line("  " + kinds);
 
-  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(now_ms));
+  KpiResult kpis =
+      kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)));
   line("");
   line("Alerts");
   if (kpis.alerts.empty()) line("  none");

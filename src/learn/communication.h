@@ -16,6 +16,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/signal_weight.h"
+#include "learn/string_hash.h"
 
 namespace kaizen::learn {
 
@@ -85,12 +86,8 @@ class CommunicationLearner {
     void Add(double review_seconds, double review_richness, bool review_completed);
     EngagementStats Stats(const CommunicationConfig& config) const;
   };
-  struct KeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   template <typename T>
-  using StringMap = std::unordered_map<std::string, T, KeyHash, std::equal_to<>>;
+  using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
 
   static std::map<std::string, EngagementStats> Sorted(const StringMap<Tally>& tallies,
                                                        const CommunicationConfig& config);

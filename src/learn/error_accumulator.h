@@ -12,6 +12,7 @@
 
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/string_hash.h"
 
 namespace kaizen::learn {
 
@@ -67,14 +68,8 @@ class ErrorAccumulator {
     std::vector<uint32_t> errors;  // indices into errors_, log order
     int64_t unresolved = 0;
   };
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
-  };
   template <typename T>
-  using Map = std::unordered_map<std::string, T, Hash, std::equal_to<>>;
+  using Map = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
 
   void Resolve(std::string_view error_id);
 

@@ -742,6 +742,28 @@ bool EventReader::Read(od::object event, EventViews* out) {
   return true;
 }
 
+int64_t EventTime(const EventViews& e) {
+  switch (e.kind) {
+    case model::EventKind::kFeedback:
+      return e.review.at_ms;
+    case model::EventKind::kWork:
+      return e.work.at_ms;
+    case model::EventKind::kOutcome:
+      return e.outcome.at_ms;
+    case model::EventKind::kError:
+      return e.error.at_ms;
+    case model::EventKind::kReward:
+      return e.reward.at_ms;
+    case model::EventKind::kCorrection:
+      return e.correction.at_ms;
+    case model::EventKind::kLoop:
+      return e.loop.at_ms;
+    case model::EventKind::kAdmin:
+      return e.admin.at_ms;
+  }
+  return 0;
+}
+
 void ResolveInLogOrder(WorkRegistry* registry, EventViews* event) {
   if (event->kind == model::EventKind::kWork) {
     registry->Register(event->work);

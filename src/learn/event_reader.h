@@ -90,6 +90,9 @@ class EventReader {
   std::string padded_;
 };
 
+// The event's timestamp, whatever its kind.
+int64_t EventTime(const EventViews& event);
+
 // Registers a `work` event's product, or resolves a feedback's references (the reviewed work
 // product and comparison options given as {"id"[, "version"]}) against the products registered
 // before it. REQUIRES: called for every event, in log order.

@@ -54,30 +54,6 @@ Status LearnConfig::Validate() const {
   return Status::Ok();
 }
 
-namespace {
-int64_t AtMs(const EventViews& e) {
-  switch (e.kind) {
-    case model::EventKind::kFeedback:
-      return e.review.at_ms;
-    case model::EventKind::kWork:
-      return e.work.at_ms;
-    case model::EventKind::kOutcome:
-      return e.outcome.at_ms;
-    case model::EventKind::kError:
-      return e.error.at_ms;
-    case model::EventKind::kReward:
-      return e.reward.at_ms;
-    case model::EventKind::kCorrection:
-      return e.correction.at_ms;
-    case model::EventKind::kLoop:
-      return e.loop.at_ms;
-    case model::EventKind::kAdmin:
-      return e.admin.at_ms;
-  }
-  return 0;
-}
-}  // namespace
-
 Learner::Learner(const LearnConfig& config)
     : config_(config),
       gates_(config_.gates, config_.weights),
@@ -96,7 +72,7 @@ void Learner::Add(EventViews& event) {
   ResolveInLogOrder(&registry_, &event);
   ++events_;
   ++by_kind_[static_cast<size_t>(event.kind)];
-  newest_ms_ = std::max(newest_ms_, AtMs(event));
+  newest_ms_ = std::max(newest_ms_, EventTime(event));
   switch (event.kind) {
     case model::EventKind::kFeedback: {
       const ReviewView& r = event.review;
@@ -134,9 +110,10 @@ void Learner::Add(EventViews& event) {
   }
 }
 
-std::vector<RuleIntroduction> Learner::RuleIntroductions(int64_t now_ms) const {
+std::vector<RuleIntroduction> Learner::RuleIntroductions(
+    const std::vector<RuleCandidate>& candidates) {
   std::vector<RuleIntroduction> out;
-  for (const RuleCandidate& c : evidence_.Candidates(now_ms)) {
+  for (const RuleCandidate& c : candidates) {
     out.push_back({c.introduced_at_ms, c.effectiveness});
   }
   return out;
@@ -183,7 +160,9 @@ std::string Learner::AnalysisJson(int64_t now_ms) const {
   WriteJson(w, loops_.Result());
   Key(w, "contradictions");
   WriteJson(w, evidence_.Contradictions(now_ms));
-  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(now_ms));
+  // Computed once: the KPIs and the ruleCandidates section read the same candidates.
+  const std::vector<RuleCandidate> candidates = evidence_.Candidates(now_ms);
+  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
   Key(w, "kpis");
   WriteJson(w, kpis);
   Key(w, "alerts");
@@ -201,7 +180,7 @@ std::string Learner::AnalysisJson(int64_t now_ms) const {
   Key(w, "strategies");
   WriteJson(w, outcomes_.Strategies());
   Key(w, "ruleCandidates");
-  WriteJson(w, evidence_.Candidates(now_ms));
+  WriteJson(w, candidates);
   Key(w, "biasWatch");
   WriteJson(w, bias_.Result(now_ms));
   w.EndObject();

@@ -83,7 +83,8 @@ class Learner {
   const LoopTracker& loops() const { return loops_; }
 
  private:
-  std::vector<RuleIntroduction> RuleIntroductions(int64_t now_ms) const;
+  static std::vector<RuleIntroduction> RuleIntroductions(
+      const std::vector<RuleCandidate>& candidates);
   std::vector<std::string> KnownNames(std::string_view what, int64_t now_ms) const;
 
   LearnConfig config_;

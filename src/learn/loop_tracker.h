@@ -14,6 +14,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/loop_control.h"
+#include "learn/string_hash.h"
 
 namespace kaizen::learn {
 
@@ -51,10 +52,6 @@ class LoopTracker {
   bool ExplainLoop(std::string_view loop_id, std::string* text) const;
 
  private:
-  struct IdHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   struct Loop {
     const std::string* id;  // the key in index_; node keys don't move
     int64_t updated_ms = 0;
@@ -69,7 +66,7 @@ class LoopTracker {
   size_t expected_iterations_;  // capacity reserved for a new loop
   uint64_t seq_ = 0;
   std::vector<Loop> loops_;  // in order of first appearance: sums fold in log order
-  std::unordered_map<std::string, uint32_t, IdHash, std::equal_to<>> index_;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> index_;
 };
 
 // The `loops` object: {total, byAction, byReason, avgIterations, avgFinalQuality, recent}.

@@ -13,6 +13,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/outcome_score.h"
+#include "learn/string_hash.h"
 
 namespace kaizen::learn {
 
@@ -136,13 +137,7 @@ class OutcomeLearner {
   };
   struct Folded;  // decayed sums and counts of one Evidence at a time
 
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
-  };
-  using Index = std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>>;
+  using Index = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
 
   template <typename T>
   static uint32_t Intern(Index& index, std::vector<T>& table, std::string_view name);
