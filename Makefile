@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 
 # Every Debian package a make target needs; `deps` installs the missing ones.
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
-  libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev \
+  libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev libre2-dev \
   libgtest-dev libgmock-dev
 BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine
 

@@ -6,6 +6,7 @@
 
 #include "cli/clock.h"
 #include "cli/commands.h"
+#include "cli/learned_state.h"
 #include "cli/log_views.h"
 #include "learn/config_json.h"
 #include "learn/learner.h"
@@ -17,12 +18,8 @@ namespace {
 
 constexpr std::string_view kLearningConfig = "config/learning.json";
 
-int Fail(std::string_view verb, const Status& s) {
-  fmt::print(stderr, "kaizen {}: {}\n", verb, s.message());
-  return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
-}
+}  // namespace
 
-// The defaults with `<home>/config/learning.json` applied, when it exists.
 Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config) {
   store::FileSystem* fs = store::DefaultFileSystem();
   const std::string path = store::PathIn(home, kLearningConfig);
@@ -34,13 +31,7 @@ Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config) {
   return Status::Ok();
 }
 
-struct Loaded {
-  std::unique_ptr<learn::Learner> learner;
-  LogScan scan;
-  int64_t now_ms = 0;
-};
-
-Status Load(const Common& c, Loaded* out) {
+Status LoadLearnedState(const Common& c, LearnedState* out) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
   // `--now end`: as of the newest event, for a log written in the past (a replay, a demo).
@@ -57,6 +48,11 @@ Status Load(const Common& c, Loaded* out) {
   return Status::Ok();
 }
 
+int FailVerb(std::string_view verb, const Status& s) {
+  fmt::print(stderr, "kaizen {}: {}\n", verb, s.message());
+  return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
+}
+
 void WarnUnreadable(const LogScan& scan) {
   if (scan.unreadable == 0) return;
   fmt::print(stderr, "kaizen: skipped {} unreadable line(s); run `kaizen verify`\n",
@@ -66,11 +62,9 @@ void WarnUnreadable(const LogScan& scan) {
   }
 }
 
-}  // namespace
-
 int AnalyzeCommand(const Common& c) {
-  Loaded loaded;
-  if (Status s = Load(c, &loaded); !s.ok()) return Fail("analyze", s);
+  LearnedState loaded;
+  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("analyze", s);
   WarnUnreadable(loaded.scan);
   std::string out = c.json ? loaded.learner->AnalysisJson(loaded.now_ms)
                            : loaded.learner->AnalysisText(loaded.now_ms);
@@ -79,8 +73,8 @@ int AnalyzeCommand(const Common& c) {
 }
 
 int ExplainCommand(const Common& c, const std::string& what, const std::string& name) {
-  Loaded loaded;
-  if (Status s = Load(c, &loaded); !s.ok()) return Fail("explain", s);
+  LearnedState loaded;
+  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("explain", s);
   WarnUnreadable(loaded.scan);
   std::string text;
   Status s = loaded.learner->Explain(what, name, loaded.now_ms, &text);
@@ -88,7 +82,7 @@ int ExplainCommand(const Common& c, const std::string& what, const std::string& 
     fmt::print(stderr, "kaizen {}\n", s.message());
     return kExitRejected;
   }
-  if (!s.ok()) return Fail("explain", s);
+  if (!s.ok()) return FailVerb("explain", s);
   fmt::print("{}", text);
   if (!text.empty() && text.back() != '\n') fmt::print("\n");
   return kExitOk;
@@ -97,7 +91,7 @@ int ExplainCommand(const Common& c, const std::string& what, const std::string& 
 int ConfigCommand(const Common& c, bool defaults) {
   learn::LearnConfig config;
   if (!defaults) {
-    if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return Fail("config", s);
+    if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return FailVerb("config", s);
   }
   fmt::print("{}", learn::ConfigJson(config.Fields()));
   return kExitOk;

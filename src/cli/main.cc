@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
+#include "cli/verb.h"
+#include "cli/verbs.h"
 
 namespace {
 
@@ -115,6 +117,10 @@ int main(int argc, char** argv) {
   auto* schema =
       app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
 
+  // Verbs that register themselves from their own files (cli/verbs.h).
+  std::vector<Verb> verbs;
+  // (one line per verb, kept in this order)
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -135,5 +141,8 @@ int main(int argc, char** argv) {
   if (explain->parsed()) return ExplainCommand(c, what, name);
   if (config->parsed()) return ConfigCommand(c, defaults);
   if (simulate->parsed()) return SimulateCommand(sim_seed, sim_days, !no_learning, c.json, sim_out);
+  for (const Verb& verb : verbs) {
+    if (verb.sub->parsed()) return verb.run();
+  }
   return kExitUsage;
 }

@@ -240,4 +240,8 @@ Status Learner::Explain(std::string_view what, std::string_view name, int64_t no
   return Status::Ok();
 }
 
+// Filled in by the rule book (in progress).
+std::vector<LearnedRule> Learner::Rules(int64_t) const { return {}; }
+std::vector<RejectionPattern> Learner::RejectionPatterns(bool) const { return {}; }
+
 }  // namespace kaizen::learn

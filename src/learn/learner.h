@@ -22,6 +22,7 @@
 #include "learn/loop_tracker.h"
 #include "learn/outcomes.h"
 #include "learn/preferences.h"
+#include "learn/rule_book.h"
 #include "learn/signal_weight.h"
 #include "learn/theme_evidence.h"
 #include "model/event_kind.h"
@@ -68,6 +69,11 @@ class Learner {
   // values when NAME is unknown; InvalidArgument when WHAT is.
   Status Explain(std::string_view what, std::string_view name, int64_t now_ms,
                  std::string* text) const;
+
+  // seed 000 §8.1: candidate, active and retired rules (RuleBook::Rules).
+  std::vector<LearnedRule> Rules(int64_t now_ms) const;
+  // seed 000 §3.2: the rejection-pattern registry; the top registry_size when `top`.
+  std::vector<RejectionPattern> RejectionPatterns(bool top) const;
 
   uint64_t events() const { return events_; }
   // The newest event's timestamp (0 for an empty log): `--now end` analyzes as of it.

@@ -1,0 +1,37 @@
+// What every learning verb starts from: the home's learning config, the whole log folded into a
+// Learner, and the `now` the verb answers for (--now, `end` = the newest event, else the clock).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "cli/commands.h"
+#include "cli/log_views.h"
+#include "kaizen/status.h"
+#include "learn/learner.h"
+
+namespace kaizen::cli {
+
+// The defaults with `<home>/config/learning.json` applied, when it exists. InvalidArgument names
+// the file, the key, the value and the rule.
+Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config);
+
+struct LearnedState {
+  std::unique_ptr<learn::Learner> learner;
+  LogScan scan;
+  int64_t now_ms = 0;
+};
+
+// Folds the home's log. `c.now == "end"` answers as of the newest event.
+Status LoadLearnedState(const Common& c, LearnedState* out);
+
+// Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
+// argument or config, 3 for a system failure).
+int FailVerb(std::string_view verb, const Status& s);
+
+// Tells stderr about lines of the log that could not be read (the verb still answers).
+void WarnUnreadable(const LogScan& scan);
+
+}  // namespace kaizen::cli
