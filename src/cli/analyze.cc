@@ -31,15 +31,26 @@ Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config) {
   return Status::Ok();
 }
 
+Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& home) {
+  const std::string path = home + "/config/themes.json";
+  if (!store::DefaultFileSystem()->Exists(path)) return std::optional<ingest::ThemeTaxonomy>();
+  KZ_ASSIGN_OR_RETURN(std::string json, store::DefaultFileSystem()->ReadFrom(path, 0));
+  auto taxonomy = ingest::ThemeTaxonomy::FromJson(json);
+  if (!taxonomy.ok()) return InvalidArgument(path + ": " + taxonomy.status().message());
+  return std::optional<ingest::ThemeTaxonomy>(std::move(taxonomy).value());
+}
+
 Status LoadLearnedState(const Common& c, LearnedState* out) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
+  KZ_ASSIGN_OR_RETURN(out->taxonomy, LoadTaxonomy(c.home));
   // `--now end`: as of the newest event, for a log written in the past (a replay, a demo).
   const bool at_end = c.now == "end";
   if (!at_end) {
     KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
   }
-  out->learner = std::make_unique<learn::Learner>(config);
+  out->learner =
+      std::make_unique<learn::Learner>(config, out->taxonomy ? &*out->taxonomy : nullptr);
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
   KZ_RETURN_IF_ERROR(ReadLogViews(

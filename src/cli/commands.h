@@ -35,6 +35,9 @@ int SchemaCommand();
 int AnalyzeCommand(const Common& c);
 int ExplainCommand(const Common& c, const std::string& what, const std::string& name);
 int ConfigCommand(const Common& c, bool defaults);
+// `kaizen render` and `kaizen hints FILE` (cli/render.cc).
+int RenderCommand(const Common& c);
+int HintsCommand(const Common& c, const std::string& file);
 // `kaizen simulate`: cli/simulate.h.
 int SimulateCommand(uint64_t seed, int days, bool learning, bool json, const std::string& out_file);
 std::string SchemaMarkdown();

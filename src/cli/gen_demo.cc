@@ -92,7 +92,18 @@ int DemoCommand(const Common& c) {
       "\n6. what learning changes, simulated: kaizen simulate --days 56, with and without "
       "--no-learning\n");
   PrintSimulationDemo();
-  fmt::print("\nDone. Try: kaizen export --kind feedback --home {} | head -1 | jq .\n", c.home);
+  fmt::print(
+      "\n7. what the agent is told: kaizen render --now end (memory files, prompts, rubrics, "
+      "checklist)\n");
+  if (int rc = RenderCommand(at_end); rc != kExitOk) return rc;
+  const std::string hints = c.home + "/AGENTS.md";
+  fmt::print("\n8. the hints file an agent reads: kaizen hints {} --now end\n", hints);
+  if (int rc = HintsCommand(at_end, hints); rc != kExitOk) return rc;
+  if (auto text = store::DefaultFileSystem()->ReadFrom(hints, 0); text.ok()) {
+    fmt::print("\n{}", *text);
+  }
+  fmt::print("\nDone. Try: kaizen rules --now end --home {}, kaizen check PATH --task-type T\n",
+             c.home);
   return kExitOk;
 }
 

@@ -2457,7 +2457,11 @@ class Generator {
     } else {
       const bool on = rng_.Chance(0.85);
       w_.Key("action").Lit("consent");
-      w_.Key("user_id").Lit(rng_.Pick(kUsers));
+      // A user who turns learning off leaves nothing after it (ingest would skip it, seed 004
+      // "If OFF, corrections not logged"): the ones who opt out here are former users, so every
+      // generated event is still stored.
+      const std::string_view user = rng_.Pick(kUsers);
+      w_.Key("user_id").Lit(on ? std::string(user) : "former-" + std::string(user));
       w_.Key("learning_mode").Bool(on);
       w_.Key("note").Lit(on ? "Opted in from settings: Learning Mode ON"
                             : "Turned Learning Mode OFF");

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cli/commands.h"
 #include "cli/log_views.h"
+#include "ingest/text_analysis.h"
 #include "kaizen/status.h"
 #include "learn/learner.h"
 
@@ -18,7 +20,12 @@ namespace kaizen::cli {
 // the file, the key, the value and the rule.
 Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config);
 
+// The theme taxonomy: <home>/config/themes.json when present (nullopt: the shipped default).
+// InvalidArgument names the file, the JSON path, the value and the rule.
+Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& home);
+
 struct LearnedState {
+  std::optional<ingest::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
   std::unique_ptr<learn::Learner> learner;
   LogScan scan;
   int64_t now_ms = 0;

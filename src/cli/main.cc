@@ -120,6 +120,16 @@ int main(int argc, char** argv) {
   // Verbs that register themselves from their own files (cli/verbs.h).
   std::vector<Verb> verbs;
   // (one line per verb, kept in this order)
+  verbs.push_back(AddRenderVerb(app, c));
+  verbs.push_back(AddHintsVerb(app, c));
+  verbs.push_back(AddRulesVerb(app, c));
+  verbs.push_back(AddCheckVerb(app, c));
+  verbs.push_back(AddValidateVerb(app, c));
+  verbs.push_back(AddCorrectionsVerb(app, c));
+  verbs.push_back(AddCompactVerb(app, c));
+  verbs.push_back(AddForgetVerb(app, c));
+  verbs.push_back(AddPiiVerb(app, c));
+  verbs.push_back(AddContextVerb(app, c));
 
   try {
     app.parse(argc, argv);

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/derived_files.h"
 #include "cli/input.h"
+#include "cli/learned_state.h"
 #include "ingest/ingestor.h"
 #include "model/event_kind.h"
 #include "store/file_system.h"
@@ -32,6 +33,12 @@ std::string LineResultJson(const ingest::LineResult& r, std::string_view file) {
   w.Uint64(r.line_number);
   w.Key("stored");
   w.Bool(r.stored);
+  if (r.skipped) {  // the consent gate: not stored, not an error
+    w.Key("skipped");
+    w.Bool(true);
+    w.Key("reason");
+    w.String(r.skip_reason.c_str());
+  }
   if (r.stored) {
     w.Key("id");
     w.String(r.id.c_str());
@@ -50,16 +57,6 @@ std::string LineResultJson(const ingest::LineResult& r, std::string_view file) {
   }
   w.EndObject();
   return b.GetString();
-}
-
-// The theme taxonomy: <home>/config/themes.json when present, else the shipped default.
-Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& home) {
-  const std::string path = home + "/config/themes.json";
-  if (!store::DefaultFileSystem()->Exists(path)) return std::optional<ingest::ThemeTaxonomy>();
-  KZ_ASSIGN_OR_RETURN(std::string json, store::DefaultFileSystem()->ReadFrom(path, 0));
-  auto taxonomy = ingest::ThemeTaxonomy::FromJson(json);
-  if (!taxonomy.ok()) return InvalidArgument(path + ": " + taxonomy.status().message());
-  return std::optional<ingest::ThemeTaxonomy>(std::move(taxonomy).value());
 }
 
 void PrintNotes(ingest::Ingestor& ingestor) {
@@ -128,7 +125,9 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     } else if (r.stored) {
       fmt::print("{}\n", r.id);
     }
-    if (!r.stored) {
+    if (r.skipped && !c.json)
+      fmt::print(stderr, "line {}: skipped: {}\n", r.line_number, r.skip_reason);
+    if (!r.stored && !r.skipped) {
       rejects.Keep(r.text);
       if (!c.json) {
         for (const auto& e : r.errors)
@@ -143,14 +142,21 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
   if (!s.ok()) {
     fmt::print(stderr, "kaizen record: {} (events not listed above were not stored)\n",
                s.message());
-    return kExitSystem;
+    // InvalidArgument: the home's config/privacy.json is wrong (a usage error, nothing stored).
+    return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
   }
   if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
   if (!rejects.Close()) {
     fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
     return kExitSystem;
   }
-  if (summary.stored == 0 && summary.rejected == 0) {
+  if (summary.skipped > 0) {
+    fmt::print(
+        stderr,
+        "kaizen record: {} events skipped, not stored: learning mode is off for their user\n",
+        summary.skipped);
+  }
+  if (summary.stored == 0 && summary.rejected == 0 && summary.skipped == 0) {
     fmt::print(stderr, "kaizen record: no event in the input (it is empty or blank)\n");
     return kExitRejected;
   }
@@ -192,7 +198,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     const size_t size = input->size();
     options.on_line = [&](const ingest::LineResult& r) {
       if (c.json) fmt::print("{}\n", LineResultJson(r, file));
-      if (!r.stored) {
+      if (!r.stored && !r.skipped) {
         rejects.Keep(r.text);
         if (!c.json) {
           for (const auto& e : r.errors) {
@@ -217,7 +223,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
       fmt::print(stderr,
                  "kaizen import: {}: {} ({} events of this file were stored before the failure)\n",
                  file, s.message(), total.stored - stored_before);
-      exit_code = kExitSystem;
+      exit_code = s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
       break;
     }
   }
@@ -229,12 +235,17 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (c.json) {
     fmt::print(
-        "{{\"summary\":{{\"stored\":{},\"rejected\":{},\"blank\":{},\"seconds\":{:.3f}}}}}\n",
-        total.stored, total.rejected, total.blank, seconds);
+        "{{\"summary\":{{\"stored\":{},\"rejected\":{},\"skipped\":{},\"blank\":{},"
+        "\"seconds\":{:.3f}}}}}\n",
+        total.stored, total.rejected, total.skipped, total.blank, seconds);
   } else {
-    fmt::print("imported {} events, rejected {}{} ({} blank lines skipped) in {:.2f} s\n",
+    // The consent gate's count only when it held something back (seed 004: learning mode off).
+    fmt::print("imported {} events, rejected {}{}{} ({} blank lines skipped) in {:.2f} s\n",
                total.stored, total.rejected,
                reject_file.empty() || !total.rejected ? "" : " (kept in " + reject_file + ")",
+               total.skipped
+                   ? fmt::format(", skipped {} (learning mode off for their user)", total.skipped)
+                   : "",
                total.blank, seconds);
   }
   if (exit_code == kExitOk && total.rejected) exit_code = kExitRejected;

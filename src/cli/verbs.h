@@ -6,5 +6,15 @@
 namespace kaizen::cli {
 
 // (one declaration per verb)
+Verb AddRenderVerb(CLI::App& app, Common& c);
+Verb AddHintsVerb(CLI::App& app, Common& c);
+Verb AddRulesVerb(CLI::App& app, Common& c);
+Verb AddCheckVerb(CLI::App& app, Common& c);
+Verb AddValidateVerb(CLI::App& app, Common& c);
+Verb AddCorrectionsVerb(CLI::App& app, Common& c);
+Verb AddCompactVerb(CLI::App& app, Common& c);
+Verb AddForgetVerb(CLI::App& app, Common& c);
+Verb AddPiiVerb(CLI::App& app, Common& c);
+Verb AddContextVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "ingest/correction_classifier.h"
 #include "model/limits.h"
 
 namespace kaizen::ingest {
@@ -80,6 +81,41 @@ bool IsComputedMetaField(std::string_view k) {
   return k == "timeOfDay" || k == "dayOfWeek" || k == "sessionFatigue";
 }
 
+// seed 004 "Auto-classify or user selects": a correction whose `correction_type` is absent (or
+// null) or "auto" is stored with the classifier's proposal as its `correction_type`, marked by
+// `_proposed_type` (the same type) and `_proposed_confidence`, so every reader sees a type and
+// anyone can tell a machine's proposal from a person's choice.
+struct CorrectionProposal {
+  bool replace = false;  // write the proposal as correction_type
+  bool absent = false;   // the input had no correction_type: append one
+  bool marked = false;   // write _proposed_type / _proposed_confidence
+  CorrectionClass proposal;
+};
+
+CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
+  CorrectionProposal p;
+  // A field that is absent (or not a string) reads as empty.
+  auto string_at = [&](std::string_view key, std::string_view* out) {
+    return event[key].get_string().get(*out) == simdjson::SUCCESS;
+  };
+  std::string_view given, original, corrected, mark;
+  const bool has_type = string_at("correction_type", &given);
+  string_at("_proposed_type", &mark);
+  if (has_type && given != "auto" && mark.empty()) return p;  // a person's type, kept as given
+  string_at("original", &original);
+  string_at("corrected", &corrected);
+  p.proposal = ClassifyCorrection(original, corrected);
+  if (!has_type || given == "auto") {
+    p.replace = p.marked = true;
+    p.absent = !has_type;
+    return p;
+  }
+  // A stored line read back in (an import of an export): enrichment is recomputed, so the mark
+  // stays only while it still holds (the classifier is deterministic, so it does).
+  p.marked = given == mark && mark == p.proposal.type;
+  return p;
+}
+
 }  // namespace
 
 std::string_view TimeOfDay(int hour) {
@@ -146,9 +182,16 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLi
   Str(w, e.id);
   Key(w, "timestamp");
   Str(w, e.timestamp);
+  const CorrectionProposal correction =
+      e.kind == "correction" ? ProposeCorrectionType(event) : CorrectionProposal{};
   for (auto [key, value] : event) {
     if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) continue;
     if (key == "signal_value" && e.signal_value) continue;
+    if (key == "correction_type" && correction.replace) {
+      Key(w, key);
+      Str(w, correction.proposal.type);
+      continue;
+    }
     Key(w, key);
     if (key == "meta" && value.is_object()) {
       w.StartObject();
@@ -187,9 +230,21 @@ void WriteStoredEvent(simdjson::dom::object event, const Enrichment& e, StoredLi
     Key(w, "signal_value");
     w.Double(Round6(*e.signal_value));
   }
-  if (!e.correction_category.empty()) {
+  if (correction.absent) {
+    Key(w, "correction_type");
+    Str(w, correction.proposal.type);
+  }
+  const std::string_view category =
+      correction.replace ? CorrectionCategory(correction.proposal.type) : e.correction_category;
+  if (!category.empty()) {
     Key(w, "_category");
-    Str(w, e.correction_category);
+    Str(w, category);
+  }
+  if (correction.marked) {
+    Key(w, "_proposed_type");
+    Str(w, correction.proposal.type);
+    Key(w, "_proposed_confidence");
+    w.Double(std::round(correction.proposal.confidence * 100) / 100);
   }
   w.EndObject();
   out->text.assign(buffer.GetString(), buffer.GetSize());

@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "ingest/privacy.h"
 #include "model/json_access.h"
+#include "model/timestamp.h"
 #include "store/log_format.h"
 
 namespace kaizen::ingest {
@@ -16,7 +18,8 @@ namespace {
 
 constexpr std::string_view kJournal = "feedback/indexes/ingest.cache";
 constexpr std::string_view kWatermark = "feedback/indexes/ingest.watermark";
-constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 2";  // 2: 80-byte records
+// 2: 80-byte records; 3: consent records.
+constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 3";
 
 uint64_t Fnv1a(const uint8_t* p, size_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -52,6 +55,8 @@ Key128 HashKey(std::string_view a, std::string_view b) {
 
 uint64_t HashSession(std::string_view session_id) { return HashKey(session_id).hi; }
 
+Key128 UserKey(std::string_view user_id) { return HashKey("user", Pseudonym(user_id)); }
+
 std::optional<CacheRecord> RecordOf(simdjson::dom::element e, const model::EventKind* kind_override,
                                     const model::Uuid* id_override) {
   auto kind = kind_override ? std::optional(*kind_override) : model::ParseKind(StringAt(e, "kind"));
@@ -76,6 +81,13 @@ std::optional<CacheRecord> RecordOf(simdjson::dom::element e, const model::Event
         r.flags |= CacheRecord::kHasPrediction;
       }
     }
+  } else if (auto consent = ConsentOf(e, *kind)) {
+    r.flags |= CacheRecord::kConsent;
+    if (!consent->learning_mode) r.flags |= CacheRecord::kLearningOff;
+    r.key_a = UserKey(consent->user_id);
+    // The stored timestamp (the Ingestor sets the one an event will be stored with).
+    auto ts = model::ParseTimestamp(StringAt(e, "timestamp"));
+    r.session = static_cast<uint64_t>(ts.ok() ? ts->unix_ms : 0);
   }
   r.checksum = ChecksumOf(r);
   return r;
@@ -95,6 +107,12 @@ std::optional<double> IngestState::Prediction(const Key128& key) const {
   return std::nullopt;
 }
 
+bool IngestState::LearningOn(const Key128& user) const {
+  if (learning_off_ == 0) return true;
+  auto it = consent_.find(user);
+  return it == consent_.end() || !it->second.off;
+}
+
 uint32_t IngestState::SessionReviews(uint64_t session) const {
   auto it = session_reviews_.find(session);
   return it == session_reviews_.end() ? 0 : it->second;
@@ -111,6 +129,14 @@ void IngestState::Apply(const CacheRecord& r) {
     double p = (r.flags & CacheRecord::kHasPrediction) ? r.prediction : NAN;
     artifacts_[r.key_a] = p;  // the latest version's prediction
     versions_[r.key_b] = p;
+  } else if (r.flags & CacheRecord::kConsent) {
+    const int64_t at = static_cast<int64_t>(r.session);
+    auto [it, added] = consent_.try_emplace(r.key_a);
+    if (!added && at < it->second.at_ms) return;  // an older change, recorded later
+    const bool off = (r.flags & CacheRecord::kLearningOff) != 0;
+    if (!added && it->second.off) --learning_off_;
+    it->second = {at, off};
+    if (off) ++learning_off_;
   }
 }
 
@@ -131,6 +157,8 @@ void IngestState::Clear() {
   artifacts_.clear();
   versions_.clear();
   session_reviews_.clear();
+  consent_.clear();
+  learning_off_ = 0;
 }
 
 Status IngestCache::Reset() {

@@ -3,6 +3,8 @@
 // reviews each session has had. It is derived from the raw log, cached on disk as an append-only
 // journal of fixed-size records (feedback/indexes/ingest.cache) with a watermark of the raw bytes
 // it covers (ingest.watermark), so opening a home with a million events does not re-read them.
+// It also holds the consent state (seed 004 "User Consent": learning mode on or off per user),
+// derived from `admin` consent events like everything else, so it survives restarts.
 #pragma once
 
 #include <simdjson.h>
@@ -36,21 +38,26 @@ struct Key128Hash {
 // inputs.
 Key128 HashKey(std::string_view a, std::string_view b = {});
 uint64_t HashSession(std::string_view session_id);
+// The consent state's key for a user id, the same for the id and its Pseudonym (consent events
+// store the pseudonym).
+Key128 UserKey(std::string_view user_id);
 
 // One stored event's contribution to the state. 80 bytes on disk in host byte order (the cache
 // is rebuilt, never migrated).
 struct CacheRecord {
   uint8_t kind = 0;
-  uint8_t flags = 0;  // kHasPrediction
+  uint8_t flags = 0;  // kHasPrediction; kConsent, kLearningOff
   uint16_t reserved = 0;
   uint32_t reserved2 = 0;
   double prediction = 0;  // work: bubaScorePrediction, exact so deltas do not depend on the path
   uint8_t id[16] = {};
-  Key128 key_a;          // feedback: (modalId, sessionId); work: artifact id
+  Key128 key_a;          // feedback: (modalId, sessionId); work: artifact id; consent: UserKey
   Key128 key_b;          // work: (artifact id, version)
-  uint64_t session = 0;  // feedback: HashSession(sessionId)
+  uint64_t session = 0;  // feedback: HashSession(sessionId); consent: the timestamp (unix ms)
   uint64_t checksum = 0;
   static constexpr uint8_t kHasPrediction = 1;
+  static constexpr uint8_t kConsent = 2;      // an admin consent event
+  static constexpr uint8_t kLearningOff = 4;  // ... with learning_mode false
 };
 static_assert(sizeof(CacheRecord) == 80, "the cache file format depends on this size");
 
@@ -69,6 +76,11 @@ class IngestState {
   // The agent's score prediction for the latest recorded version of an artifact, or a version.
   std::optional<double> Prediction(const Key128& artifact_or_version) const;
   uint32_t SessionReviews(uint64_t session) const;
+  // False when the user's latest consent event (by timestamp; equal timestamps: the later in the
+  // log) switched learning mode off. Users never asked are on: seed 004's opt-in is the door's
+  // job (a consent event with learning_mode true), the log does not refuse what it was given.
+  bool LearningOn(const Key128& user) const;
+  bool AnyLearningOff() const { return learning_off_ != 0; }
   size_t event_count() const { return ids_.size(); }
 
   // Idempotent: a record whose id is known changes nothing.
@@ -83,6 +95,12 @@ class IngestState {
   std::unordered_map<Key128, double, Key128Hash> artifacts_;  // NaN: no prediction
   std::unordered_map<Key128, double, Key128Hash> versions_;
   std::unordered_map<uint64_t, uint32_t> session_reviews_;
+  struct Consent {
+    int64_t at_ms = 0;
+    bool off = false;
+  };
+  std::unordered_map<Key128, Consent, Key128Hash> consent_;
+  size_t learning_off_ = 0;  // users whose consent is off
 };
 
 // The on-disk cache of IngestState. Every method REQUIRES the home's writer lock.

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <thread>
 
+#include <sodium.h>
+
 #include "ingest/enrich.h"
+#include "ingest/pii_vault.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
@@ -44,12 +47,74 @@ struct PreparedLine {
   std::string artifact_id, artifact_version;
   // error
   std::optional<model::Uuid> resolves;
+  // privacy
+  simdjson::padded_string
+      rewritten;  // the event with PII replaced by placeholders, when it had any
+  struct Pii {
+    PiiCategory category;
+    std::string key, value;
+  };
+  std::vector<Pii> pii;            // placeholder i stands for pii[i]
+  std::vector<std::string> users;  // hashed for the consent gate only when someone opted out
+  bool consent = false;            // admin consent or deletion_request: never held back by the gate
+  PiiVault::Source source;
+  bool skipped = false;
 };
+
+// The placeholder for pii[index] in a prepared line: "[NAME_<nonce>.<index>]". The nonce is random
+// per Ingestor, so no input can contain it; the tokens replace placeholders under the writer lock,
+// where the PII map is consistent across processes.
+std::string Placeholder(PiiCategory category, std::string_view nonce, size_t index) {
+  return fmt::format("[{}_{}.{}]", PiiCategoryName(category), nonce, index);
+}
+
+// Replaces the placeholders in line->text by token(pii[index]), keeping fatigue_at on its digit.
+void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine::Pii>& pii,
+                         const std::function<std::string(const PreparedLine::Pii&)>& token,
+                         StoredLine* line) {
+  const std::string marker = fmt::format("_{}.", nonce);
+  const std::string& text = line->text;
+  std::string out;
+  out.reserve(text.size() + 8 * pii.size());
+  size_t done = 0;
+  int64_t fatigue_shift = 0;
+  for (size_t pos = text.find(marker); pos != std::string::npos; pos = text.find(marker, pos)) {
+    size_t digits = pos + marker.size(), close = text.find(']', digits);
+    size_t index = 0;
+    bool ok = close != std::string::npos && close > digits;
+    for (size_t i = digits; ok && i < close; ++i) {
+      ok = text[i] >= '0' && text[i] <= '9';
+      index = index * 10 + static_cast<size_t>(text[i] - '0');
+    }
+    ok = ok && index < pii.size();
+    const size_t name = ok ? PiiCategoryName(pii[index].category).size() : 0;
+    ok = ok && pos >= name + 1 && pos - name - 1 >= done && text[pos - name - 1] == '[';
+    if (!ok) {
+      pos += marker.size();
+      continue;
+    }
+    const size_t start = pos - name - 1, end = close + 1;
+    out.append(text, done, start - done);
+    std::string token_text = token(pii[index]);
+    if (line->fatigue_at != std::string::npos && end <= line->fatigue_at) {
+      fatigue_shift += static_cast<int64_t>(token_text.size()) - static_cast<int64_t>(end - start);
+    }
+    out += token_text;
+    done = end;
+    pos = end;
+  }
+  out.append(text, done, std::string::npos);
+  if (line->fatigue_at != std::string::npos) {
+    line->fatigue_at = static_cast<size_t>(static_cast<int64_t>(line->fatigue_at) + fatigue_shift);
+  }
+  line->text = std::move(out);
+}
 
 // The stateless stages for one line. Runs on several threads at once; touches only `parser`
 // and `out`.
 void Prepare(std::string_view raw, simdjson::dom::parser& parser, const ValidateOptions& vopts,
-             const ThemeTaxonomy& taxonomy, int64_t now_ms, PreparedLine* out) {
+             const ThemeTaxonomy& taxonomy, int64_t now_ms, const Redactor& redactor,
+             std::string_view nonce, PreparedLine* out) {
   auto refuse = [&](std::string path, std::string message) {
     out->errors.push_back({std::move(path), std::move(message)});
   };
@@ -66,6 +131,31 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
   EventFacts facts;
   out->errors = ValidateEvent(event, vopts, &facts);
   if (!out->errors.empty()) return;
+
+  // Privacy, before anything is derived from the text: the consent gate's keys, then PII
+  // replaced by placeholders (themes and sentiment are computed on the redacted text).
+  out->consent = ConsentOf(event, facts.kind).has_value() ||
+                 (facts.kind == model::EventKind::kAdmin &&
+                  model::StringAt(event, "action") == "deletion_request");
+  const EventOwners owners = OwnersOf(event, facts.kind);
+  for (std::string_view user : owners.users) out->users.emplace_back(user);
+  if (!owners.users.empty()) out->source.user = owners.users.back();  // admin: the subject
+  if (!owners.sessions.empty()) out->source.session = owners.sessions.front();
+  std::string rewritten;
+  auto placeholder = [&](const PiiMatch& m, std::string_view value) {
+    out->pii.push_back({m.category, m.key, std::string(value)});
+    return Placeholder(m.category, nonce, out->pii.size() - 1);
+  };
+  if (RewriteForPrivacy(event, facts.kind, redactor, placeholder, &rewritten)) {
+    out->rewritten = simdjson::padded_string(rewritten);
+    if (auto err = parser.parse(out->rewritten.data(), out->rewritten.size(), false).get(event)) {
+      refuse("(event)", DescribeParseError(err));
+      return;
+    }
+    facts = EventFacts();
+    out->errors = ValidateEvent(event, vopts, &facts);
+    if (!out->errors.empty()) return;  // e.g. a string pushed over the size limit by its tokens
+  }
 
   model::Timestamp ts = facts.timestamp.value_or(model::Timestamp{now_ms, 0});
   out->kind = facts.kind;
@@ -125,6 +215,8 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
     return;
   }
   out->record = *RecordOf(event, &facts.kind, &out->id);
+  if (out->record.flags & CacheRecord::kConsent)
+    out->record.session = static_cast<uint64_t>(ts.unix_ms);
 }
 
 }  // namespace
@@ -137,6 +229,15 @@ std::vector<store::RecoveryNote> Ingestor::TakeNotes() { return std::exchange(no
 Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
                         IngestSummary* summary) {
   const ThemeTaxonomy& taxonomy = options.taxonomy ? *options.taxonomy : ThemeTaxonomy::Default();
+  if (!redactor_) {
+    KZ_ASSIGN_OR_RETURN(PrivacyConfig config, LoadPrivacyConfig(log_.home(), log_.fs()));
+    KZ_ASSIGN_OR_RETURN(redactor_, Redactor::Create(config));
+    unsigned char nonce[8];
+    randombytes_buf(nonce, sizeof nonce);
+    char hex[17];
+    sodium_bin2hex(hex, sizeof hex, nonce, sizeof nonce);
+    placeholder_nonce_ = hex;
+  }
   // The stateless stages run on every core; the machine this was tuned on has two.
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   std::vector<simdjson::dom::parser> parsers(threads);
@@ -184,7 +285,8 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
       for (size_t i = begin; i < end; ++i) {
-        Prepare(lines[i].text, parsers[w], vopts, taxonomy, options.now_ms, &lines[i]);
+        Prepare(lines[i].text, parsers[w], vopts, taxonomy, options.now_ms, *redactor_,
+                placeholder_nonce_, &lines[i]);
       }
     };
     std::vector<std::thread> pool;
@@ -223,9 +325,19 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     }
     std::vector<CacheRecord> records;
     std::vector<std::string> ids(lines.size());
+    std::optional<PiiVault> vault;  // loaded under the lock by the first line with PII
     for (size_t i = 0; i < lines.size(); ++i) {
       PreparedLine& l = lines[i];
       if (!l.errors.empty()) continue;
+      // The consent gate (seed 004: "If OFF, corrections not logged"): nothing of a user whose
+      // learning mode is off is stored. Consent events themselves always pass, or nobody could
+      // switch learning back on.
+      if (!l.consent && state.AnyLearningOff()) {
+        for (const std::string& user : l.users) {
+          l.skipped = l.skipped || !state.LearningOn(UserKey(user));
+        }
+        if (l.skipped) continue;
+      }
       auto refuse = [&](std::string path, std::string message) {
         l.errors.push_back({std::move(path), std::move(message)});
       };
@@ -267,6 +379,23 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
                                        model::QuoteForMessage(l.resolves->ToString())));
       }
       if (!l.errors.empty()) continue;
+      if (!l.pii.empty()) {
+        if (!vault) {
+          auto opened = PiiVault::Open(log_.home());
+          if (!opened.ok()) {
+            cache_.Forget();  // the state holds lines of this chunk that will not be stored
+            return opened.status();
+          }
+          vault.emplace(std::move(opened).value());
+        }
+        ResolvePlaceholders(
+            placeholder_nonce_, l.pii,
+            [&](const PreparedLine::Pii& p) {
+              return vault->TokenFor(p.category, p.key, p.value, l.source);
+            },
+            &l.stored);
+        summary->redacted += l.pii.size();
+      }
       std::optional<double> delta;
       if (prediction && l.mean_score) delta = *l.mean_score - *prediction;
       int64_t fatigue =
@@ -278,6 +407,14 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     }
     // Days whose every line was refused above: no empty file for them.
     std::erase_if(by_day, [](const auto& day) { return day.second.empty(); });
+    if (vault && vault->dirty()) {
+      // The map before the log: a token in the log whose value is lost would be worse than a map
+      // entry for a line that failed to append.
+      if (Status saved = vault->Save(); !saved.ok()) {
+        cache_.Forget();
+        return saved;
+      }
+    }
     if (!by_day.empty()) {
       Status appended = log_.Append(by_day);
       if (!appended.ok()) {
@@ -295,10 +432,14 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       LineResult r;
       r.line_number = lines[i].line_number;
       r.text = lines[i].text;
-      r.stored = lines[i].errors.empty();
+      r.skipped = lines[i].skipped;
+      r.stored = lines[i].errors.empty() && !r.skipped;
       r.id = std::move(ids[i]);
       r.errors = std::move(lines[i].errors);
-      if (r.stored) {
+      if (r.skipped) {
+        r.skip_reason = "learning mode is off for its user (admin consent event); not stored";
+        ++summary->skipped;
+      } else if (r.stored) {
         ++summary->stored;
       } else {
         ++summary->rejected;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ingest/ingest_state.h"
+#include "ingest/privacy.h"
 #include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "kaizen/status.h"
@@ -25,6 +26,9 @@ struct LineResult {
   bool stored = false;
   std::string id;                  // when stored
   std::vector<FieldError> errors;  // when refused
+  // Not stored, and not an error: the consent gate (learning mode is off for the event's user).
+  bool skipped = false;
+  std::string skip_reason;
 };
 
 struct IngestOptions {
@@ -41,6 +45,8 @@ struct IngestSummary {
   uint64_t stored = 0;
   uint64_t rejected = 0;
   uint64_t blank = 0;
+  uint64_t skipped = 0;   // LineResult::skipped: learning mode off for the event's user
+  uint64_t redacted = 0;  // PII values replaced by tokens in the stored events
 };
 
 class Ingestor {
@@ -48,10 +54,13 @@ class Ingestor {
   // REQUIRES: *fs outlives the Ingestor.
   Ingestor(std::string home, store::FileSystem* fs);
 
-  // Ingests JSONL. REQUIRES: `input` is followed by at least SIMDJSON_PADDING readable bytes
-  // (simdjson::padded_string / padded_string_view). Blank lines are skipped, CRLF is accepted, a
-  // missing final newline is fine. A non-OK status is a system failure (I/O, full disk): the
-  // chunk being written was not acknowledged, the chunks before it were.
+  // Ingests JSONL through parse, validate, privacy (consent gate, PII redaction: ingest/privacy.h),
+  // enrich and append. <home>/config/privacy.json is read on the first call; an error in it is
+  // returned as InvalidArgument before anything is stored. REQUIRES: `input` is followed by at
+  // least SIMDJSON_PADDING readable bytes (simdjson::padded_string / padded_string_view). Blank
+  // lines are skipped, CRLF is accepted, a missing final newline is fine. A non-OK status is a
+  // system failure (I/O, full disk): the chunk being written was not acknowledged, the chunks
+  // before it were.
   Status Ingest(std::string_view input, const IngestOptions& options, IngestSummary* summary);
 
   // What opening the log found and repaired (torn tails, unreadable lines).
@@ -63,6 +72,8 @@ class Ingestor {
   store::RawLog log_;
   IngestCache cache_;
   std::vector<store::RecoveryNote> notes_;
+  std::unique_ptr<Redactor> redactor_;  // built on the first Ingest
+  std::string placeholder_nonce_;       // random: marks PII placeholders until tokens are known
 };
 
 }  // namespace kaizen::ingest

@@ -471,6 +471,12 @@ bool CorrectionField(std::string_view k, od::value x, CorrectionView* v) {
     v->user_id = Str(x);
   } else if (k == "correction_method") {
     v->method = Str(x);
+  } else if (k == "context") {
+    // seed 004 context.project: where a learned correction pattern applies.
+    (void)ForFields(x, [&](std::string_view ck, od::value cx) {
+      if (ck == "project") v->project = Str(cx);
+      return true;
+    });
   }
   return true;
 }

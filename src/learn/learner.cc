@@ -15,7 +15,8 @@ ConfigFields LearnConfig::Fields() {
   for (ConfigFields part :
        {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(), autonomy.Fields(),
         preferences.Fields(), communication.Fields(), outcomes.Fields(), loop.Fields(),
-        evidence.Fields(), bias.Fields(), kpis.Fields()}) {
+        evidence.Fields(), bias.Fields(), kpis.Fields(), rules.Fields(),
+        memory.Fields()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -54,8 +55,9 @@ Status LearnConfig::Validate() const {
   return Status::Ok();
 }
 
-Learner::Learner(const LearnConfig& config)
+Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy)
     : config_(config),
+      taxonomy_(taxonomy ? *taxonomy : ingest::ThemeTaxonomy::Default()),
       gates_(config_.gates, config_.weights),
       calibration_(config_.calibration),
       speed_(config_.speed),
@@ -65,8 +67,11 @@ Learner::Learner(const LearnConfig& config)
       outcomes_(config_.outcomes),
       loops_(config_.loop),
       evidence_(config_.evidence, config_.weights),
+      rules_(config_.rules, config_.evidence),
       bias_(config_.bias),
-      kpis_(config_.kpis) {}
+      kpis_(config_.kpis),
+      profiles_(config_.memory, config_.speed, config_.communication, config_.weights),
+      recent_(config_.memory) {}
 
 void Learner::Add(EventViews& event) {
   ResolveInLogOrder(&registry_, &event);
@@ -83,9 +88,15 @@ void Learner::Add(EventViews& event) {
       autonomy_.Add(r);
       preferences_.Add(r);
       communication_.Add(r);
-      evidence_.Add(r);
+      const std::vector<ReviewTheme> themes = ReviewThemes(r, taxonomy_);
+      evidence_.Add(r, themes);
+      rules_.AddReview(r, themes);
+      score_bands_.Add(r, themes);
       bias_.Add(r);
       kpis_.Add(r);
+      profiles_.Add(r, themes);
+      recent_.Add(r, themes,
+                  autonomy_.Level(r.task_type.empty() ? "unspecified" : r.task_type));
       break;
     }
     case model::EventKind::kWork:
@@ -101,11 +112,14 @@ void Learner::Add(EventViews& event) {
     case model::EventKind::kLoop:
       loops_.Add(event.loop);
       break;
-    case model::EventKind::kReward:
-    case model::EventKind::kCorrection:
     case model::EventKind::kAdmin:
-      // Counted; their rules (seed 001 reward shaping, seed 004 correction patterns, rule audits)
-      // build on this engine in src/render.
+      rules_.AddAdmin(event.admin);
+      corrections_.Add(event.admin);
+      break;
+    case model::EventKind::kCorrection:
+      corrections_.Add(event.correction);
+      break;
+    case model::EventKind::kReward:
       break;
   }
 }
@@ -240,8 +254,12 @@ Status Learner::Explain(std::string_view what, std::string_view name, int64_t no
   return Status::Ok();
 }
 
-// Filled in by the rule book (in progress).
-std::vector<LearnedRule> Learner::Rules(int64_t) const { return {}; }
-std::vector<RejectionPattern> Learner::RejectionPatterns(bool) const { return {}; }
+std::vector<LearnedRule> Learner::Rules(int64_t now_ms) const {
+  return rules_.Rules(evidence_.Candidates(now_ms), now_ms);
+}
+
+std::vector<RejectionPattern> Learner::RejectionPatterns(bool top) const {
+  return rules_.RejectionPatterns(top);
+}
 
 }  // namespace kaizen::learn

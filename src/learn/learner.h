@@ -14,6 +14,7 @@
 #include "learn/bias_watch.h"
 #include "learn/calibration.h"
 #include "learn/communication.h"
+#include "learn/correction_patterns.h"
 #include "learn/decision_speed.h"
 #include "learn/error_accumulator.h"
 #include "learn/event_reader.h"
@@ -22,7 +23,10 @@
 #include "learn/loop_tracker.h"
 #include "learn/outcomes.h"
 #include "learn/preferences.h"
+#include "learn/recent_reviews.h"
+#include "learn/reviewer_profiles.h"
 #include "learn/rule_book.h"
+#include "learn/score_bands.h"
 #include "learn/signal_weight.h"
 #include "learn/theme_evidence.h"
 #include "model/event_kind.h"
@@ -43,6 +47,8 @@ struct LearnConfig {
   EvidenceConfig evidence;
   BiasConfig bias;
   KpiConfig kpis;
+  RuleConfig rules;
+  MemoryConfig memory;
 
   // Pointers into *this: valid while this object lives and is not moved.
   ConfigFields Fields();
@@ -53,7 +59,9 @@ struct LearnConfig {
 
 class Learner {
  public:
-  explicit Learner(const LearnConfig& config);
+  // `taxonomy` finds themes in rejection reasons, blockers and suggestions; nullptr is the
+  // shipped default. REQUIRES: *taxonomy outlives the Learner.
+  explicit Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy = nullptr);
   Learner(const Learner&) = delete;
   Learner& operator=(const Learner&) = delete;
 
@@ -86,7 +94,14 @@ class Learner {
   const OutcomeLearner& outcomes() const { return outcomes_; }
   const ErrorAccumulator& errors() const { return errors_; }
   const ThemeEvidence& evidence() const { return evidence_; }
+  const RuleBook& rule_book() const { return rules_; }
   const LoopTracker& loops() const { return loops_; }
+  // seed 004: patterns learned from corrections, and their audits.
+  const CorrectionPatternLearner& corrections() const { return corrections_; }
+  const ReviewerProfiles& profiles() const { return profiles_; }
+  const RecentReviews& recent() const { return recent_; }
+  const CommunicationLearner& communication() const { return communication_; }
+  const ScoreBands& score_bands() const { return score_bands_; }
 
  private:
   static std::vector<RuleIntroduction> RuleIntroductions(
@@ -94,6 +109,7 @@ class Learner {
   std::vector<std::string> KnownNames(std::string_view what, int64_t now_ms) const;
 
   LearnConfig config_;
+  const ingest::ThemeTaxonomy& taxonomy_;
   WorkRegistry registry_;
   uint64_t events_ = 0;
   int64_t newest_ms_ = 0;
@@ -109,8 +125,13 @@ class Learner {
   ErrorAccumulator errors_;
   LoopTracker loops_;
   ThemeEvidence evidence_;
+  RuleBook rules_;
+  ScoreBands score_bands_;
   BiasWatch bias_;
   KpiTracker kpis_;
+  CorrectionPatternLearner corrections_{CorrectionPatternConfig()};
+  ReviewerProfiles profiles_;
+  RecentReviews recent_;
 };
 
 }  // namespace kaizen::learn

@@ -24,6 +24,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/review_themes.h"
 #include "learn/string_hash.h"
 #include "learn/theme_evidence.h"
 
@@ -99,17 +100,11 @@ struct RejectionPattern {
 class RuleBook {
  public:
   RuleBook(const RuleConfig& config, const EvidenceConfig& evidence);
+  ~RuleBook();
+  RuleBook(const RuleBook&) = delete;
+  RuleBook& operator=(const RuleBook&) = delete;
 
-  // Folds one review. `themes` are the review's distinct themes from every text source (free
-  // text, reason, blockers, suggestions, criticism/praise annotation categories), each with the
-  // source it came from first. REQUIRES: log order.
-  struct ReviewTheme {
-    std::string_view theme;
-    std::string_view source;   // feedback-pattern | rejection-analysis | annotation
-    std::string_view example;  // the phrase it came from (may be empty)
-    int8_t polarity = 0;       // +1 approving, -1 rejecting
-    double severity = 1;       // §3.2 severity score of the signal
-  };
+  // Folds one review with its themes (ReviewThemes). REQUIRES: log order.
   void AddReview(const ReviewView& review, const std::vector<ReviewTheme>& themes);
   // Folds an `admin` rule_audit event (other actions are ignored).
   void AddAdmin(const AdminView& admin);

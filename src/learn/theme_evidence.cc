@@ -8,39 +8,6 @@
 namespace kaizen::learn {
 namespace {
 
-// §3.2 severity scores: a decision's severity minor 1 .. critical 4; none counts as 1.
-double DecisionSeverity(Severity s) {
-  switch (s) {
-    case Severity::kMinor:
-      return 1;
-    case Severity::kModerate:
-      return 2;
-    case Severity::kMajor:
-      return 3;
-    case Severity::kCritical:
-      return 4;
-    case Severity::kNone:
-      break;
-  }
-  return 1;
-}
-
-// A theme in free text is approved along with the work, or rejected with it.
-int8_t DecisionPolarity(Decision d) {
-  if (d == Decision::kApproved) return 1;
-  if (d == Decision::kRejected || d == Decision::kNeedsWork) return -1;
-  return 0;  // deferred or no decision: no evidence either way
-}
-
-// An annotation's severity on the same scale; a nit is half a minor issue.
-double AnnotationSeverity(std::string_view s) {
-  if (s == "nit") return 0.5;
-  if (s == "minor") return 1;
-  if (s == "major") return 3;
-  if (s == "critical") return 4;
-  return 1;
-}
-
 // The label of a signal without a context, in a contextual split.
 constexpr std::string_view kNoContext = "(unspecified)";
 
@@ -76,7 +43,7 @@ uint32_t ThemeEvidence::Intern(std::string_view context) {
   return id;
 }
 
-void ThemeEvidence::Add(const ReviewView& review) {
+void ThemeEvidence::Add(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
   ++total_reviews_;
   if (!review.scores.empty()) {
     DaySum& day = day_scores_[DayOf(review.at_ms)];
@@ -88,16 +55,14 @@ void ThemeEvidence::Add(const ReviewView& review) {
 
   Signal signal{review.at_ms, StaticWeight(weights_, review), Intern(review.server_type),
                 Intern(review.stage), 0};
-  signal.polarity = DecisionPolarity(review.decision);
-  if (signal.polarity != 0) {
-    for (std::string_view theme : review.themes) {
-      AddSignal(theme, signal, DecisionSeverity(review.severity));
-    }
+  for (const ReviewTheme& t : themes) {
+    signal.polarity = t.polarity;
+    AddSignal(t.theme, signal, t.severity);
   }
-  for (const AnnotationView& a : review.annotations) {
-    signal.polarity = a.type == "praise" ? 1 : a.type == "criticism" ? -1 : 0;
-    if (signal.polarity != 0) AddSignal(a.category, signal, AnnotationSeverity(a.severity));
-  }
+}
+
+void ThemeEvidence::Add(const ReviewView& review) {
+  Add(review, ReviewThemes(review, ingest::ThemeTaxonomy::Default()));
 }
 
 void ThemeEvidence::AddSignal(std::string_view name, const Signal& signal, double severity) {

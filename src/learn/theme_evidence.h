@@ -18,6 +18,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/review_themes.h"
 #include "learn/signal_weight.h"
 #include "learn/string_hash.h"  // StringHash
 
@@ -75,6 +76,8 @@ class ThemeEvidence {
 
   // Folds one review. Reviews come in log order: a candidate is introduced by the signal, in
   // that order, that first meets both guards.
+  void Add(const ReviewView& review, const std::vector<ReviewTheme>& themes);
+  // The same with ReviewThemes(review) under the default taxonomy.
   void Add(const ReviewView& review);
 
   // Themes that are rule candidates, by weight (highest first), then theme. Only scores on days

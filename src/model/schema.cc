@@ -285,13 +285,23 @@ const ObjectSpec& CorrectionSpec() {
       "correction",
       Common({
           Ident("session_id").Req(),
-          Ident("correction_type").Req(),
+          // seed 004: "Auto-classify or user selects": absent or "auto" stores the classifier's
+          // proposal (ingest/correction_classifier.h) and marks it with _proposed_type.
+          Ident("correction_type")
+              .Doc("seed 004 taxonomy type; absent or `auto`: the type proposed from the diff "
+                   "is stored"),
           Str("original").Req(),
           Str("corrected").Req(),
           Obj("context", CorrectionContextSpec()),
           Ident("user_id"),
           Ident("correction_method").OneOf({"manual_edit", "rejection", "feedback_form"}),
           Ident("_category").Doc("enrichment: the taxonomy group of correction_type"),
+          Ident("_proposed_type")
+              .Doc("enrichment: present when correction_type was proposed by the classifier, "
+                   "not given (equal to it)"),
+          Num("_proposed_confidence")
+              .Range(0, 1)
+              .Doc("enrichment: the classifier's confidence in _proposed_type"),
       })};
   return s;
 }

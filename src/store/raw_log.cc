@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "store/log_format.h"
 
 namespace kaizen::store {
@@ -13,6 +15,15 @@ bool IsRawFileName(std::string_view n) {
     if (dash ? n[i] != '-' : (n[i] < '0' || n[i] > '9')) return false;
   }
   return true;
+}
+
+bool IsColdFileName(std::string_view n) {
+  return n.size() == 10 + kColdSuffix.size() && n.substr(10) == kColdSuffix &&
+         IsRawFileName(std::string(n.substr(0, 10)) + std::string(kRawSuffix));
+}
+
+std::string ColdFileName(std::string_view day) {
+  return std::string(day) + std::string(kColdSuffix);
 }
 
 RawLog::RawLog(std::string home, FileSystem* fs) : home_(std::move(home)), fs_(fs) {}
@@ -29,6 +40,9 @@ Status RawLog::EnsureLayout() {
 }
 
 std::string RawLog::RawPath(const std::string& file) const {
+  if (IsColdFileName(file)) {
+    return PathIn(home_, kColdDir) + "/" + file.substr(0, 10) + std::string(kRawSuffix);
+  }
   return PathIn(home_, kRawDir) + "/" + file;
 }
 
@@ -40,6 +54,15 @@ Result<std::vector<std::pair<std::string, uint64_t>>> RawLog::ListRawFiles() {
     KZ_ASSIGN_OR_RETURN(uint64_t size, fs_->FileSize(RawPath(n)));
     out.emplace_back(std::move(n), size);
   }
+  KZ_ASSIGN_OR_RETURN(auto cold, fs_->ListFiles(PathIn(home_, kColdDir)));
+  if (cold.empty()) return out;
+  for (auto& n : cold) {
+    if (!IsRawFileName(n)) continue;
+    std::string name = ColdFileName(std::string_view(n).substr(0, 10));
+    KZ_ASSIGN_OR_RETURN(uint64_t size, fs_->FileSize(RawPath(name)));
+    out.emplace_back(std::move(name), size);
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

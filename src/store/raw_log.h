@@ -15,6 +15,20 @@
 
 namespace kaizen::store {
 
+// The cold archive (seed 000 §9.1: raw events are kept "90 days hot, indefinite cold"). `kaizen
+// compact` moves day files whose day is older than the hot window to
+// <home>/feedback/cold/YYYY-MM-DD.jsonl. ListRawFiles lists them with the hot files under the name
+// YYYY-MM-DD.cold.jsonl (no '/': readers that build "feedback/raw/" + name for messages and cut
+// the name back out keep working), and RawPath maps that name to the cold file, so every reader of
+// the log (learning, rebuild, verify, export, the ingest cache) keeps reading cold events.
+inline constexpr std::string_view kColdDir = "feedback/cold";
+inline constexpr std::string_view kColdSuffix = ".cold.jsonl";
+
+// True for names like 2025-07-11.cold.jsonl.
+bool IsColdFileName(std::string_view name);
+// "2025-07-11" -> "2025-07-11.cold.jsonl".
+std::string ColdFileName(std::string_view day);
+
 // What recovery found and did, phrased for the person running kaizen.
 struct RecoveryNote {
   std::string file;  // relative to the home
@@ -44,7 +58,8 @@ class RawLog {
   // further appends (the durable state of the file is unknown), as leveldb does.
   Status Append(const std::map<std::string, std::string>& lines_by_day);
 
-  // Raw file names (YYYY-MM-DD.jsonl), sorted, and their sizes.
+  // Raw file names (YYYY-MM-DD.jsonl, and YYYY-MM-DD.cold.jsonl for the cold archive), sorted (a
+  // day's cold file before its hot one), and their sizes.
   Result<std::vector<std::pair<std::string, uint64_t>>> ListRawFiles();
   Result<std::string> ReadRaw(const std::string& file, uint64_t offset);
   // The first `max_bytes` of a raw file and `padding` spaces, into *out (its capacity reused).
@@ -53,6 +68,8 @@ class RawLog {
 
   const std::string& home() const { return home_; }
   FileSystem* fs() const { return fs_; }
+  // The path of a listed file: feedback/raw/NAME, or feedback/cold/YYYY-MM-DD.jsonl for a cold
+  // name.
   std::string RawPath(const std::string& file) const;
 
  private:

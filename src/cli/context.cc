@@ -1,0 +1,65 @@
+// `kaizen context --server-type X --stage Y --dimensions a,b [--type T] [--json|--md]
+// [--budget TOKENS] [--now T|end]`: what the agent should read before such a task (seed 000
+// §5.3), within a token budget.
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "render/context.h"
+
+namespace kaizen::cli {
+namespace {
+
+struct ContextOptions {
+  std::string server_type, work_type, stage, dimensions;
+  bool markdown = false;
+  int64_t budget = 0;  // 0: memory.context_budget_tokens
+};
+
+}  // namespace
+
+Verb AddContextVerb(CLI::App& app, Common& c) {
+  auto o = std::make_shared<ContextOptions>();
+  auto* sub = app.add_subcommand(
+      "context",
+      "preferences, standards, matching rules, similar past reviews and anti-patterns "
+      "for a task, within a token budget");
+  sub->add_option("--server-type", o->server_type, "the task's mcpServerType (e.g. shopify)");
+  sub->add_option("--type", o->work_type, "the work product type (e.g. mcp-server)");
+  sub->add_option("--stage", o->stage, "the pipeline stage");
+  sub->add_option("--dimensions", o->dimensions,
+                  "comma-separated quality dimensions the task is judged on");
+  sub->add_option("--budget", o->budget,
+                  "token budget (tokens = bytes / 4); default "
+                  "memory.context_budget_tokens")
+      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
+  auto* md = sub->add_flag("--md", o->markdown, "markdown output (the default)");
+  AddCommonOptions(sub, c, true, true);
+  sub->get_option("--json")->excludes(md);
+  return {sub, [&c, o] {
+            render::ContextQuery query{o->server_type, o->work_type, o->stage, {}};
+            if (!o->dimensions.empty()) {
+              if (Status s = render::ParseDimensions(o->dimensions, &query.dimensions); !s.ok()) {
+                return FailVerb("context", s);
+              }
+            }
+            LearnedState state;
+            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("context", s);
+            WarnUnreadable(state.scan);
+            const size_t budget =
+                o->budget > 0
+                    ? static_cast<size_t>(o->budget)
+                    : static_cast<size_t>(state.learner->config().memory.context_budget_tokens);
+            render::ContextResult result = render::Context(*state.learner, query, state.now_ms);
+            fmt::print("{}", render::RenderContext(&result,
+                                                   c.json ? render::ContextFormat::kJson
+                                                          : render::ContextFormat::kMarkdown,
+                                                   budget));
+            return kExitOk;
+          }};
+}
+
+}  // namespace kaizen::cli

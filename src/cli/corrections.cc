@@ -1,0 +1,251 @@
+// seed 004 WARDEN and MNEMIS at the command line:
+//   `kaizen validate FILE [--json] [--min-confidence X] [--now T|end]` flags text in FILE that
+//   violates the learned correction patterns confident (or approved) enough to enforce, and prints
+//   the hints a retry prompt should carry ("IMPORTANT: ..."). Exit 1 when it flags something, 0
+//   when clean, 2 on a usage error (bad flag, unreadable FILE).
+//   `kaizen corrections [--json] [--now T|end]`: the learned patterns with their evidence.
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "cli/input.h"
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "learn/correction_patterns.h"
+#include "learn/json_out.h"
+#include "model/timestamp.h"
+#include "render/correction_patterns.h"
+#include "render/safe_text.h"
+
+namespace kaizen::cli {
+namespace {
+
+// A text to validate is an agent's output, not a corpus: past this, refuse instead of working
+// through it.
+constexpr size_t kMaxValidatedBytes = 8 << 20;
+
+std::string Day(int64_t ms) { return model::FormatUtc(ms).substr(0, 10); }
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) {
+    out += (out.empty() ? "" : ", ") + render::SanitizeReviewerText(s, 64);
+  }
+  return out.empty() ? "-" : out;
+}
+
+struct Validation {
+  std::vector<learn::CorrectionPattern> enforced;
+  std::vector<learn::PatternViolation> violations;
+  std::vector<std::string> hints;  // one per violated pattern, in order of first violation
+};
+
+Validation Validate(const learn::Learner& learner, std::string_view text, double min_confidence) {
+  Validation v;
+  for (learn::CorrectionPattern& p : learner.corrections().Patterns()) {
+    if (p.Enforced(min_confidence)) v.enforced.push_back(std::move(p));
+  }
+  v.violations = learn::FindViolations(v.enforced, text, min_confidence);
+  std::set<std::string> seen;
+  for (const learn::PatternViolation& violation : v.violations) {
+    if (!seen.insert(violation.pattern_id).second) continue;
+    for (const learn::CorrectionPattern& p : v.enforced) {
+      if (p.id == violation.pattern_id) v.hints.push_back(render::CorrectionHint(p));
+    }
+  }
+  return v;
+}
+
+const learn::CorrectionPattern* Find(const Validation& v, std::string_view id) {
+  for (const learn::CorrectionPattern& p : v.enforced) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+std::string ValidationJson(const std::string& file, double min_confidence, const Validation& v) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "file");
+  learn::Str(w, file);
+  learn::Key(w, "min_confidence");
+  learn::Num(w, min_confidence);
+  learn::Key(w, "patterns_checked");
+  w.StartArray();
+  for (const learn::CorrectionPattern& p : v.enforced) learn::Str(w, p.id);
+  w.EndArray();
+  learn::Key(w, "violations");
+  w.StartArray();
+  for (const learn::PatternViolation& violation : v.violations) {
+    w.StartObject();
+    learn::Key(w, "line");
+    w.Uint64(violation.line);
+    learn::Key(w, "column");
+    w.Uint64(violation.column);
+    learn::Key(w, "pattern_id");
+    learn::Str(w, violation.pattern_id);
+    learn::Key(w, "what");
+    learn::Str(w, violation.what);
+    learn::Key(w, "hint");
+    learn::Str(w, render::CorrectionHint(*Find(v, violation.pattern_id)));
+    w.EndObject();
+  }
+  w.EndArray();
+  learn::Key(w, "hints");
+  w.StartArray();
+  for (const std::string& h : v.hints) learn::Str(w, "IMPORTANT: " + h);
+  w.EndArray();
+  w.EndObject();
+  return std::string(b.GetString()) + "\n";
+}
+
+std::string ValidationText(const std::string& file, double min_confidence, size_t learned,
+                           const Validation& v) {
+  std::string out;
+  for (const learn::PatternViolation& violation : v.violations) {
+    out += fmt::format("{}:{}:{}: {}: {}\n  hint: {}\n", file, violation.line, violation.column,
+                       violation.pattern_id, violation.what,
+                       render::CorrectionHint(*Find(v, violation.pattern_id)));
+  }
+  if (v.enforced.empty()) {
+    return fmt::format(
+        "{}: clean (no pattern enforced yet: {} learned, none at confidence >= "
+        "{:.2f} or promoted)\n",
+        file, learned, min_confidence);
+  }
+  if (v.violations.empty()) {
+    return fmt::format(
+        "{}: clean ({} enforced pattern(s) checked: confidence >= {:.2f} or "
+        "promoted)\n",
+        file, v.enforced.size(), min_confidence);
+  }
+  out += fmt::format(
+      "{}: {} violation(s) of {} pattern(s) ({} enforced: confidence >= {:.2f} or "
+      "promoted)\n",
+      file, v.violations.size(), v.hints.size(), v.enforced.size(), min_confidence);
+  out += "\nhints for a retry prompt:\n";
+  for (const std::string& h : v.hints) out += "IMPORTANT: " + h + "\n";
+  return out;
+}
+
+int ValidateCommand(const Common& c, const std::string& file, std::optional<double> min_conf) {
+  Result<simdjson::padded_string> read = ReadInput(file);
+  if (!read.ok()) {
+    fmt::print(stderr, "kaizen validate: FILE '{}': {}\n", file, read.status().message());
+    return kExitUsage;
+  }
+  const std::string_view text(read->data(), read->size());
+  if (text.size() > kMaxValidatedBytes) {
+    fmt::print(stderr, "kaizen validate: FILE '{}' is {} bytes; at most {} bytes are validated\n",
+               file, text.size(), kMaxValidatedBytes);
+    return kExitUsage;
+  }
+  LearnedState state;
+  if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("validate", s);
+  WarnUnreadable(state.scan);
+  const learn::CorrectionPatternLearner& learned = state.learner->corrections();
+  const double threshold = min_conf.value_or(learned.config().enforce_min_confidence);
+  const Validation v = Validate(*state.learner, text, threshold);
+  const std::string shown = file == "-" ? "(stdin)" : file;
+  fmt::print("{}", c.json ? ValidationJson(shown, threshold, v)
+                          : ValidationText(shown, threshold, learned.Patterns().size(), v));
+  return v.violations.empty() ? kExitOk : kExitRejected;
+}
+
+std::string CorrectionsJson(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "now");
+  learn::Str(w, model::FormatUtc(now_ms));
+  learn::Key(w, "corrections");
+  w.Int64(learned.corrections());
+  learn::Key(w, "min_instances");
+  learn::Num(w, learned.config().min_instances);
+  learn::Key(w, "enforce_min_confidence");
+  learn::Num(w, learned.config().enforce_min_confidence);
+  learn::Key(w, "promote_approvals");
+  learn::Num(w, learned.config().promote_approvals);
+  learn::Key(w, "patterns");
+  w.StartArray();
+  for (const learn::CorrectionPattern& p : learned.Patterns()) {
+    w.StartObject();
+    learn::WriteJsonFields(w, p);
+    // The rule and hint as the pattern file and `kaizen validate` word them.
+    learn::Key(w, "rule");
+    learn::Str(w, render::CorrectionRule(p));
+    learn::Key(w, "hint");
+    learn::Str(w, render::CorrectionHint(p));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(b.GetString()) + "\n";
+}
+
+std::string CorrectionsText(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
+  const std::vector<learn::CorrectionPattern> patterns = learned.Patterns();
+  const learn::CorrectionPatternConfig& config = learned.config();
+  std::string out = fmt::format(
+      "Correction patterns as of {}: {} correction(s), {} pattern(s)\n"
+      "  a pattern forms at {}+ similar corrections; enforced at confidence >= {:.2f} or {}+ "
+      "approvals\n",
+      Day(now_ms), learned.corrections(), patterns.size(), config.min_instances,
+      config.enforce_min_confidence, config.promote_approvals);
+  for (const learn::CorrectionPattern& p : patterns) {
+    out += fmt::format("\n{} [{}] confidence {:.2f}\n", p.id, learn::StatusName(p.status),
+                       p.confidence);
+    out += fmt::format("  rule: {}\n", render::CorrectionRule(p));
+    out += fmt::format("  {} correction(s), {} against (consistency {:.2f}), {} .. {}\n",
+                       p.occurrences, p.against, p.consistency, Day(p.first_ms), Day(p.last_ms));
+    out +=
+        fmt::format("  applicable to: {}; users: {}\n", Joined(p.applicable_to), Joined(p.users));
+    out += fmt::format("  approvals {}, rejections {}, consensus {}\n", p.approved_by.size(),
+                       p.rejected_by.size(),
+                       p.consensus ? fmt::format("{:.2f}", *p.consensus) : std::string("-"));
+    for (const learn::CorrectionExample& e : p.examples) {
+      out += fmt::format("  example: {} -> {}\n", render::QuoteReviewerText(e.original),
+                         render::QuoteReviewerText(e.corrected));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Verb AddValidateVerb(CLI::App& app, Common& c) {
+  auto* sub = app.add_subcommand(
+      "validate", "flag text that violates learned correction patterns; print retry hints");
+  auto file = std::make_shared<std::string>();
+  auto min_conf = std::make_shared<double>(-1);
+  sub->add_option("FILE", *file, "the text to check; - for standard input")->required();
+  sub->add_option("--min-confidence", *min_conf,
+                  "enforce patterns at or above this confidence, 0..1 (default: the learning "
+                  "config's corrections.enforce_min_confidence, 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  AddCommonOptions(sub, c, true, true);
+  return {sub, [&c, file, min_conf] {
+            return ValidateCommand(c, *file,
+                                   *min_conf < 0 ? std::nullopt : std::optional(*min_conf));
+          }};
+}
+
+Verb AddCorrectionsVerb(CLI::App& app, Common& c) {
+  auto* sub = app.add_subcommand(
+      "corrections", "the patterns learned from corrections, with their evidence and audits");
+  AddCommonOptions(sub, c, true, true);
+  return {sub, [&c] {
+            LearnedState state;
+            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("corrections", s);
+            WarnUnreadable(state.scan);
+            const learn::CorrectionPatternLearner& learned = state.learner->corrections();
+            fmt::print("{}", c.json ? CorrectionsJson(learned, state.now_ms)
+                                    : CorrectionsText(learned, state.now_ms));
+            return kExitOk;
+          }};
+}
+
+}  // namespace kaizen::cli

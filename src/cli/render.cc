@@ -1,0 +1,155 @@
+// `kaizen render` and `kaizen hints`: the learned state written out as files an agent reads
+// (seed 000 §5.1, §8.2-8.4; seed 002's prompt blocks). Both are pure functions of (log, config,
+// now) written atomically, so running them twice changes nothing.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "learn/json_out.h"
+#include "model/timestamp.h"
+#include "render/artifact.h"
+#include "render/hints.h"
+#include "render/prompt_files.h"
+#include "render/render_all.h"
+#include "store/file_system.h"
+#include "store/log_format.h"
+
+namespace kaizen::cli {
+namespace {
+
+struct RenderReport {
+  std::vector<std::string> written, unchanged, removed;
+};
+
+// Owned prompt files (render/prompt_files.h) this render no longer produces: their rule was
+// retired, their type has no active rule left, their bead's errors were resolved.
+Status RemoveStale(const Common& c, const std::set<std::string>& produced, RenderReport* report) {
+  store::FileSystem* fs = store::DefaultFileSystem();
+  std::vector<std::string> candidates = {
+      std::string(render::kChecklistPath), std::string(render::kAntiPatternsPath),
+      std::string(render::kProvenPatternsPath), "prompts/global-rules.md"};
+  for (const std::string& dir : render::OwnedPromptDirs()) {
+    KZ_ASSIGN_OR_RETURN(std::vector<std::string> names, fs->ListFiles(store::PathIn(c.home, dir)));
+    for (const std::string& name : names) candidates.push_back(dir + "/" + name);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (const std::string& rel : candidates) {
+    if (!render::IsOwnedPromptFile(rel) || produced.count(rel) > 0) continue;
+    const std::string path = store::PathIn(c.home, rel);
+    if (!fs->Exists(path)) continue;
+    KZ_RETURN_IF_ERROR(fs->Remove(path));
+    report->removed.push_back(rel);
+  }
+  return Status::Ok();
+}
+
+void PrintReport(const Common& c, const RenderReport& r, int64_t now_ms) {
+  if (c.json) {
+    rapidjson::StringBuffer buffer;
+    learn::JsonWriter w(buffer);
+    w.StartObject();
+    learn::Key(w, "now");
+    learn::Str(w, model::FormatUtc(now_ms));
+    for (const auto& [key, list] :
+         {std::pair{"written", &r.written}, std::pair{"unchanged", &r.unchanged},
+          std::pair{"removed", &r.removed}}) {
+      learn::Key(w, key);
+      w.StartArray();
+      for (const std::string& path : *list) learn::Str(w, path);
+      w.EndArray();
+    }
+    w.EndObject();
+    fmt::print("{}\n", buffer.GetString());
+    return;
+  }
+  for (const std::string& p : r.written) fmt::print("wrote {}\n", p);
+  for (const std::string& p : r.unchanged) fmt::print("unchanged {}\n", p);
+  for (const std::string& p : r.removed) fmt::print("removed {}\n", p);
+  fmt::print("render: {} written, {} unchanged, {} removed (as of {})\n", r.written.size(),
+             r.unchanged.size(), r.removed.size(), model::FormatUtc(now_ms));
+}
+
+}  // namespace
+
+int RenderCommand(const Common& c) {
+  LearnedState loaded;
+  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("render", s);
+  WarnUnreadable(loaded.scan);
+  const std::vector<render::RenderedFile> files = render::RenderAll(*loaded.learner, loaded.now_ms);
+
+  RenderReport report;
+  std::set<std::string> produced;
+  store::FileSystem* fs = store::DefaultFileSystem();
+  for (const render::RenderedFile& f : files) {
+    produced.insert(f.path);
+    const std::string path = store::PathIn(c.home, f.path);
+    Result<std::string> old = fs->Exists(path) ? fs->ReadFrom(path, 0) : Result<std::string>("");
+    const bool same = fs->Exists(path) && old.ok() && *old == f.content;
+    (same ? report.unchanged : report.written).push_back(f.path);
+  }
+  if (Status s = render::WriteRenderedFiles(c.home, files); !s.ok()) return FailVerb("render", s);
+  if (Status s = RemoveStale(c, produced, &report); !s.ok()) return FailVerb("render", s);
+  PrintReport(c, report, loaded.now_ms);
+  return kExitOk;
+}
+
+int HintsCommand(const Common& c, const std::string& shown) {
+  // WriteFileAtomic syncs the directory part of the path: give a bare name one.
+  const std::string file = shown.find('/') == std::string::npos ? "./" + shown : shown;
+  store::FileSystem* fs = store::DefaultFileSystem();
+  const std::string dir = file.substr(0, file.find_last_of('/'));
+  if (!dir.empty() && !fs->Exists(dir)) {
+    fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", shown, dir);
+    return kExitUsage;
+  }
+  LearnedState loaded;
+  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("hints", s);
+  WarnUnreadable(loaded.scan);
+
+  std::string existing;
+  if (fs->Exists(file)) {
+    Result<std::string> read = fs->ReadFrom(file, 0);
+    if (!read.ok()) return FailVerb("hints", read.status());
+    existing = std::move(*read);
+  }
+  const std::string section =
+      render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
+  const std::string updated = render::SpliceHints(existing, section);
+  if (updated == existing) {
+    fmt::print("unchanged {}\n", shown);
+    return kExitOk;
+  }
+  if (Status s = fs->WriteFileAtomic(file, updated, /*durable=*/true); !s.ok()) {
+    return FailVerb("hints", s);
+  }
+  fmt::print("wrote {}\n", shown);
+  return kExitOk;
+}
+
+Verb AddRenderVerb(CLI::App& app, Common& c) {
+  CLI::App* sub = app.add_subcommand(
+      "render",
+      "write the prompt artifacts (prompts/, rubrics, checklist, pattern blocks) into the home");
+  AddCommonOptions(sub, c, /*with_json=*/true, /*with_now=*/true);
+  return {sub, [&c] { return RenderCommand(c); }};
+}
+
+Verb AddHintsVerb(CLI::App& app, Common& c) {
+  CLI::App* sub = app.add_subcommand(
+      "hints",
+      "write the learned section below the DO NOT EDIT BELOW THIS LINE marker of a hints file");
+  auto file = std::make_shared<std::string>();
+  sub->add_option("FILE", *file,
+                  "the hints file (.goosehints, AGENTS.md, CLAUDE.md); created if missing")
+      ->required();
+  AddCommonOptions(sub, c, /*with_json=*/false, /*with_now=*/true);
+  return {sub, [&c, file] { return HintsCommand(c, *file); }};
+}
+
+}  // namespace kaizen::cli

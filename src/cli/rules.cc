@@ -1,0 +1,96 @@
+// `kaizen rules [--json] [--now T|end]`: the learned rules with their evidence (seed 000 §8.1),
+// and the rejection-pattern registry behind the pre-review checklist (§3.2).
+#include <fmt/format.h>
+
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "learn/json_out.h"
+#include "model/timestamp.h"
+#include "render/safe_text.h"
+
+namespace kaizen::cli {
+namespace {
+
+std::string Day(int64_t ms) { return model::FormatUtc(ms).substr(0, 10); }
+
+std::string Joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string RulesJson(const std::vector<learn::LearnedRule>& rules,
+                      const std::vector<learn::RejectionPattern>& registry) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "rules");
+  w.StartArray();
+  for (const learn::LearnedRule& r : rules) learn::WriteJson(w, r);
+  w.EndArray();
+  learn::Key(w, "rejectionPatterns");
+  learn::WriteJson(w, registry);
+  w.EndObject();
+  return std::string(b.GetString()) + "\n";
+}
+
+std::string RulesText(const std::vector<learn::LearnedRule>& rules,
+                      const std::vector<learn::RejectionPattern>& registry, int64_t now_ms) {
+  std::string out = fmt::format("Learned rules as of {} ({})\n", Day(now_ms), rules.size());
+  if (rules.empty()) {
+    out += "  none yet: a theme becomes a candidate after 5+ rejections on 3+ days\n";
+  }
+  for (const learn::LearnedRule& r : rules) {
+    out += fmt::format("\n{} [{}{}{}] {}\n", r.id, learn::RuleStatusName(r.status),
+                       r.confirmed ? ", confirmed" : "", r.audit_due ? ", audit due" : "", r.rule);
+    out +=
+        fmt::format("  confidence {:.2f}, {} rejections and {} approvals on {} days, weight {:.3f}",
+                    r.confidence, r.occurrences, r.positive, r.days, r.weight);
+    if (r.effectiveness) out += fmt::format(", effectiveness {:+.2f}", *r.effectiveness);
+    out += fmt::format("\n  source {}, domain {}, applies to {}, severity {}\n", r.source, r.domain,
+                       Joined(r.applies_to), r.severity);
+    out += fmt::format("  seen {} .. {}, candidate since {}", Day(r.first_seen_ms),
+                       Day(r.last_seen_ms), Day(r.introduced_at_ms));
+    if (r.promoted_at_ms) out += fmt::format(", active since {}", Day(*r.promoted_at_ms));
+    out += "\n";
+    for (const std::string& e : r.examples) {
+      out += fmt::format("  reviewer: {}\n", render::QuoteReviewerText(e));
+    }
+    for (const learn::RuleAudit& a : r.audits) {
+      out += fmt::format(
+          "  audit {}: {}{}{}\n", Day(a.at_ms), a.verdict,
+          a.reviewer.empty() ? "" : " by " + render::SanitizeReviewerText(a.reviewer, 64),
+          a.note.empty() ? "" : " " + render::QuoteReviewerText(a.note));
+    }
+  }
+  out += "\nTop rejection reasons\n";
+  if (registry.empty()) out += "  none yet\n";
+  for (size_t i = 0; i < registry.size(); ++i) {
+    const learn::RejectionPattern& p = registry[i];
+    out += fmt::format("  {}. {} ({}x, avg severity {:.1f}, last {}{}{})\n", i + 1, p.pattern,
+                       p.occurrences, p.avg_severity, Day(p.last_seen_ms),
+                       p.server_types.empty() ? "" : ", " + Joined(p.server_types),
+                       p.auto_fixable ? ", auto-fixable" : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+Verb AddRulesVerb(CLI::App& app, Common& c) {
+  auto* sub = app.add_subcommand(
+      "rules", "the learned rules with their evidence and audits, and the top rejection reasons");
+  AddCommonOptions(sub, c, true, true);
+  return {sub, [&c] {
+            LearnedState state;
+            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("rules", s);
+            WarnUnreadable(state.scan);
+            const auto rules = state.learner->Rules(state.now_ms);
+            const auto registry = state.learner->RejectionPatterns(true);
+            fmt::print("{}", c.json ? RulesJson(rules, registry)
+                                    : RulesText(rules, registry, state.now_ms));
+            return kExitOk;
+          }};
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,501 @@
+#include "ingest/privacy.h"
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <re2/re2.h>
+#include <sodium.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "ingest/enrich.h"
+#include "model/json_access.h"
+#include "model/limits.h"
+
+namespace kaizen::ingest {
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+constexpr std::array<std::string_view, kPiiCategoryCount> kCategoryNames = {
+    "EMAIL", "PHONE", "SECRET", "NAME", "COMPANY"};
+
+// One detector: an alternative of the combined pattern with exactly two capture groups, the
+// context kept in clear (`password=`, `Bearer `) and the value replaced by the token. Patterns use
+// only non-capturing groups inside.
+struct Detector {
+  PiiCategory category;
+  std::string prefix;
+  std::string value;
+};
+
+std::vector<Detector> BuiltinDetectors() {
+  const PiiCategory s = PiiCategory::kSecret;
+  return {
+      // PEM private key blocks, whole; an unterminated one up to the end of the string.
+      {s, "", R"(-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)-----END[A-Z ]*PRIVATE KEY-----)"},
+      {s, "", R"(-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*))"},
+      // JWTs: base64url header "eyJ..." . payload . signature.
+      {s, "", R"(\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)"},
+      {s, R"(\b(?i:bearer)[ \t]+)", R"([A-Za-z0-9._~+/=-]{8,})"},
+      {s, "", R"(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)"},  // AWS access keys
+      {s, "", R"(\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\b)"},
+      {s, "", R"(\bxox[a-z]-[A-Za-z0-9-]{10,})"},  // Slack
+      {s, "", R"(\bsk-[A-Za-z0-9_-]{20,})"},       // OpenAI, Anthropic
+      // `password=...`, `api_key: ...`, `DB_PASSWORD="..."`: the value, not the name.
+      {s,
+       R"(\b(?i:[a-z0-9_]*(?:password|passwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|)"
+       R"(private[_-]?key|(?:access|auth|refresh|api|session)[_-]?token)|pwd)["']?[ \t]*[:=][ \t]*["']?)",
+       R"([^\s"',;]{3,})"},
+      {PiiCategory::kEmail, "",
+       R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"},
+      // Phone numbers in the usual groupings; checked for 7..15 digits after the match.
+      {PiiCategory::kPhone, "",
+       R"((?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?|\b\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}\b|\+\d{8,15}\b)"},
+  };
+}
+
+// A listed name or company as an alternative, longest first so "Acme Corp" wins over "Acme".
+std::string ListPattern(std::vector<std::string> words) {
+  std::sort(words.begin(), words.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  std::string p = "(?i:";
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i) p += '|';
+    p += RE2::QuoteMeta(words[i]);
+  }
+  return p + ")";
+}
+
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// A word character for the whole-word rule; bytes of multi-byte UTF-8 count as letters, so
+// "Josée" does not match a listed "José".
+bool IsWordByte(unsigned char c) {
+  return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c == '_';
+}
+
+size_t CountDigits(std::string_view s) {
+  return static_cast<size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }));
+}
+
+std::string PhoneKey(std::string_view s) {
+  std::string key;
+  for (char c : s) {
+    if ((c >= '0' && c <= '9') || c == '+') key += c;
+  }
+  return key;
+}
+
+Status ConfigError(std::string_view path, std::string_view message) {
+  return InvalidArgument(fmt::format("{}: {}", path, message));
+}
+
+}  // namespace
+
+std::string_view PiiCategoryName(PiiCategory c) { return kCategoryNames[static_cast<size_t>(c)]; }
+
+std::optional<PiiCategory> ParsePiiCategory(std::string_view name) {
+  for (size_t i = 0; i < kCategoryNames.size(); ++i) {
+    if (kCategoryNames[i] == name) return static_cast<PiiCategory>(i);
+  }
+  return std::nullopt;
+}
+
+std::string PiiToken(PiiCategory c, uint64_t number) {
+  return fmt::format("[{}_{}]", PiiCategoryName(c), number);
+}
+
+Result<PrivacyConfig> ParsePrivacyConfig(std::string_view json) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  element doc;
+  if (auto err = parser.parse(padded).get(doc)) {
+    return ConfigError("(file)", fmt::format("is not JSON: {}", simdjson::error_message(err)));
+  }
+  simdjson::dom::object root;
+  if (doc.get_object().get(root) != simdjson::SUCCESS) {
+    return ConfigError("(file)", "must be a JSON object {\"names\": [...], \"companies\": [...]}");
+  }
+  PrivacyConfig config;
+  for (auto [key, value] : root) {
+    std::vector<std::string>* list = key == "names"       ? &config.names
+                                     : key == "companies" ? &config.companies
+                                                          : nullptr;
+    if (!list) {
+      return ConfigError(key, "is not a known key (expected \"names\" or \"companies\")");
+    }
+    simdjson::dom::array items;
+    if (value.get_array().get(items) != simdjson::SUCCESS) {
+      return ConfigError(key, "must be a list of strings");
+    }
+    size_t i = 0;
+    for (element item : items) {
+      const std::string path = fmt::format("{}[{}]", key, i++);
+      std::string_view s;
+      if (item.get_string().get(s) != simdjson::SUCCESS) {
+        return ConfigError(path, fmt::format("{} is not a string", simdjson::to_string(item)));
+      }
+      if (s.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        return ConfigError(path, fmt::format("{} is empty (a name to redact has letters)",
+                                             model::QuoteForMessage(s)));
+      }
+      if (s.size() > model::kMaxIdentifierBytes) {
+        return ConfigError(path,
+                           fmt::format("{} is longer than {} bytes", model::QuoteForMessage(s),
+                                       model::kMaxIdentifierBytes));
+      }
+      if (!IsWordByte(static_cast<unsigned char>(s.front())) ||
+          !IsWordByte(static_cast<unsigned char>(s.back()))) {
+        return ConfigError(path, fmt::format("{} must start and end with a letter or digit "
+                                             "(names are matched as whole words)",
+                                             model::QuoteForMessage(s)));
+      }
+      list->emplace_back(s);
+    }
+  }
+  return config;
+}
+
+Result<PrivacyConfig> LoadPrivacyConfig(const std::string& home, store::FileSystem* fs) {
+  const std::string path = home + "/" + std::string(kPrivacyConfigFile);
+  if (!fs->Exists(path)) return PrivacyConfig{};
+  KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
+  auto config = ParsePrivacyConfig(text);
+  if (!config.ok()) return InvalidArgument(path + ": " + config.status().message());
+  return config;
+}
+
+struct Redactor::Compiled {
+  std::unique_ptr<RE2> re;
+  std::vector<PiiCategory> categories;  // per detector, in pattern order
+};
+
+Redactor::Redactor(std::unique_ptr<Compiled> compiled) : compiled_(std::move(compiled)) {}
+Redactor::~Redactor() = default;
+
+Result<std::unique_ptr<Redactor>> Redactor::Create(const PrivacyConfig& config) {
+  std::vector<Detector> detectors = BuiltinDetectors();
+  if (!config.names.empty()) {
+    detectors.push_back({PiiCategory::kName, "", ListPattern(config.names)});
+  }
+  if (!config.companies.empty()) {
+    detectors.push_back({PiiCategory::kCompany, "", ListPattern(config.companies)});
+  }
+  auto compiled = std::make_unique<Compiled>();
+  std::string pattern;
+  for (const Detector& d : detectors) {
+    if (!pattern.empty()) pattern += '|';
+    pattern += "(" + d.prefix + ")(" + d.value + ")";
+    compiled->categories.push_back(d.category);
+  }
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(64 << 20);  // long name lists make a large automaton
+  compiled->re = std::make_unique<RE2>(pattern, options);
+  if (!compiled->re->ok()) {
+    return InvalidArgument("the PII patterns do not compile: " + compiled->re->error());
+  }
+  if (compiled->re->NumberOfCapturingGroups() != static_cast<int>(2 * detectors.size())) {
+    return Internal("a PII pattern has a capturing group of its own");
+  }
+  std::unique_ptr<Redactor> r(new Redactor(std::move(compiled)));
+  return r;
+}
+
+void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
+  const RE2& re = *compiled_->re;
+  const size_t groups = 2 * compiled_->categories.size();
+  std::vector<re2::StringPiece> sub(1 + groups);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    re2::StringPiece whole(text.data(), text.size());
+    if (!re.Match(whole, pos, text.size(), RE2::UNANCHORED, sub.data(),
+                  static_cast<int>(sub.size()))) {
+      return;
+    }
+    size_t d = 0;
+    while (d < compiled_->categories.size() && sub[2 + 2 * d].data() == nullptr) ++d;
+    const size_t match_begin = static_cast<size_t>(sub[0].data() - text.data());
+    if (d == compiled_->categories.size() || sub[0].empty()) {
+      pos = match_begin + 1;
+      continue;
+    }
+    const re2::StringPiece value = sub[2 + 2 * d];
+    PiiMatch m;
+    m.category = compiled_->categories[d];
+    m.begin = static_cast<size_t>(value.data() - text.data());
+    m.end = m.begin + value.size();
+    std::string_view v = text.substr(m.begin, value.size());
+    bool accepted = true;
+    switch (m.category) {
+      case PiiCategory::kEmail:
+        m.key = AsciiLower(v);
+        break;
+      case PiiCategory::kPhone: {
+        const size_t digits = CountDigits(v);
+        accepted = digits >= 7 && digits <= 15;
+        m.key = PhoneKey(v);
+        break;
+      }
+      case PiiCategory::kSecret:
+        m.key = std::string(v);
+        break;
+      case PiiCategory::kName:
+      case PiiCategory::kCompany:
+        accepted = (m.begin == 0 || !IsWordByte(static_cast<unsigned char>(text[m.begin - 1]))) &&
+                   (m.end == text.size() || !IsWordByte(static_cast<unsigned char>(text[m.end])));
+        m.key = AsciiLower(v);
+        break;
+    }
+    if (!accepted) {
+      // Not PII here (a 6-digit number, "Annabel" for a listed "Ann"): look again one byte on.
+      pos = match_begin + 1;
+      continue;
+    }
+    out->push_back(std::move(m));
+    pos = std::max(out->back().end, match_begin + 1);
+  }
+}
+
+std::string Redactor::Redact(std::string_view text, const TokenFn& token) const {
+  std::vector<PiiMatch> matches;
+  Find(text, &matches);
+  if (matches.empty()) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 16 * matches.size());
+  size_t done = 0;
+  for (const PiiMatch& m : matches) {
+    out.append(text.substr(done, m.begin - done));
+    out += token(m, text.substr(m.begin, m.end - m.begin));
+    done = m.end;
+  }
+  out.append(text.substr(done));
+  return out;
+}
+
+std::string Pseudonym(std::string_view id) {
+  if (IsPseudonym(id)) return std::string(id);
+  static const int kSodiumReady = sodium_init();
+  (void)kSodiumReady;
+  static constexpr std::string_view kDomain = "kaizen-id";
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, nullptr, 0, 16);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(kDomain.data()),
+                            kDomain.size());
+  const unsigned char sep = 0;
+  crypto_generichash_update(&st, &sep, 1);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(id.data()), id.size());
+  unsigned char out[16];
+  crypto_generichash_final(&st, out, sizeof out);
+  char hex[33];
+  sodium_bin2hex(hex, sizeof hex, out, sizeof out);
+  return "blake2b:" + std::string(hex, 32);
+}
+
+bool IsPseudonym(std::string_view s) {
+  if (s.size() != 8 + 32 || !s.starts_with("blake2b:")) return false;
+  return std::all_of(s.begin() + 8, s.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+EventOwners OwnersOf(element event, model::EventKind kind) {
+  using model::EventKind;
+  EventOwners o;
+  auto add = [&](std::vector<std::string_view>* to, std::string_view key) {
+    std::string_view v = model::StringAt(event, key);
+    if (!v.empty()) to->push_back(v);
+  };
+  switch (kind) {
+    case EventKind::kFeedback:
+      add(&o.users, "reviewerId");
+      add(&o.sessions, "sessionId");
+      break;
+    case EventKind::kWork:
+      add(&o.sessions, "sessionId");
+      break;
+    case EventKind::kReward:
+      add(&o.sessions, "session_id");
+      break;
+    case EventKind::kCorrection:
+      add(&o.users, "user_id");
+      add(&o.sessions, "session_id");
+      break;
+    case EventKind::kAdmin:
+      add(&o.users, "reviewerId");
+      add(&o.users, "user_id");
+      add(&o.sessions, "session_id");
+      break;
+    default:
+      break;
+  }
+  return o;
+}
+
+std::optional<ConsentChange> ConsentOf(element event, model::EventKind kind) {
+  if (kind != model::EventKind::kAdmin || model::StringAt(event, "action") != "consent") {
+    return std::nullopt;
+  }
+  ConsentChange c;
+  c.user_id = model::StringAt(event, "user_id");
+  bool on = true;
+  if (c.user_id.empty() || event["learning_mode"].get_bool().get(on) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  c.learning_mode = on;
+  return c;
+}
+
+bool IsFreeTextPath(model::EventKind kind, std::string_view path) {
+  using model::EventKind;
+  auto in = [&](std::initializer_list<std::string_view> paths) {
+    return std::find(paths.begin(), paths.end(), path) != paths.end();
+  };
+  switch (kind) {
+    case EventKind::kFeedback:
+      return in({"freeText.liked", "freeText.disliked", "freeText.generalNotes", "decision.reason",
+                 "decision.blockers[]", "decision.suggestions[]", "annotations[].text",
+                 "comparison.reason", "scores[].comment"});
+    case EventKind::kCorrection:
+      // `context` is free-form: every string in it may be text from the document.
+      return in({"original", "corrected"}) || path == "context" || path.starts_with("context.") ||
+             path.starts_with("context[");
+    case EventKind::kLoop:
+      return path == "feedback";
+    case EventKind::kOutcome:
+      return in({"description", "failure_details"});
+    case EventKind::kError:
+      return in({"message", "context", "stack_trace"});
+    case EventKind::kAdmin:
+      return path == "note";
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+bool IsPseudonymizedId(model::EventKind kind, element event, std::string_view path) {
+  if (kind != model::EventKind::kAdmin || (path != "user_id" && path != "session_id")) return false;
+  std::string_view action = model::StringAt(event, "action");
+  return action == "consent" || action == "deletion_request";
+}
+
+// Walks every string of `v` with its path; `fn(path, s)` returns true to stop early.
+template <typename Fn>
+bool WalkStrings(element v, std::string& path, Fn& fn) {
+  switch (v.type()) {
+    case element_type::OBJECT:
+      for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, child] : o) {
+        const size_t len = path.size();
+        if (!path.empty()) path += '.';
+        path += key;
+        bool stop = WalkStrings(child, path, fn);
+        path.resize(len);
+        if (stop) return true;
+      }
+      return false;
+    case element_type::ARRAY:
+      for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a) {
+        const size_t len = path.size();
+        path += "[]";
+        bool stop = WalkStrings(child, path, fn);
+        path.resize(len);
+        if (stop) return true;
+      }
+      return false;
+    case element_type::STRING:
+      return fn(std::string_view(path), v.get_string().value_unsafe());
+    default:
+      return false;
+  }
+}
+
+struct PrivacyWriter {
+  model::EventKind kind;
+  element event;
+  const Redactor& redactor;
+  const Redactor::TokenFn& token;
+  JsonWriter& w;
+  std::string path;
+
+  void String(std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  }
+  void Write(element v) {
+    switch (v.type()) {
+      case element_type::OBJECT:
+        w.StartObject();
+        for (simdjson::dom::object o = v.get_object().value_unsafe(); auto [key, child] : o) {
+          w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+          const size_t len = path.size();
+          if (!path.empty()) path += '.';
+          path += key;
+          Write(child);
+          path.resize(len);
+        }
+        w.EndObject();
+        return;
+      case element_type::ARRAY:
+        w.StartArray();
+        for (simdjson::dom::array a = v.get_array().value_unsafe(); element child : a) {
+          const size_t len = path.size();
+          path += "[]";
+          Write(child);
+          path.resize(len);
+        }
+        w.EndArray();
+        return;
+      case element_type::STRING: {
+        std::string_view s = v.get_string().value_unsafe();
+        if (IsFreeTextPath(kind, path)) {
+          String(redactor.Redact(s, token));
+        } else if (IsPseudonymizedId(kind, event, path)) {
+          String(Pseudonym(s));
+        } else {
+          String(s);
+        }
+        return;
+      }
+      default:
+        CopyJson(v, w);
+        return;
+    }
+  }
+};
+
+}  // namespace
+
+bool RewriteForPrivacy(element event, model::EventKind kind, const Redactor& redactor,
+                       const Redactor::TokenFn& token, std::string* out) {
+  std::string path;
+  std::vector<PiiMatch> matches;
+  auto needs_rewrite = [&](std::string_view p, std::string_view s) {
+    if (IsFreeTextPath(kind, p)) {
+      redactor.Find(s, &matches);
+      return !matches.empty();
+    }
+    return IsPseudonymizedId(kind, event, p) && !IsPseudonym(s);
+  };
+  if (!WalkStrings(event, path, needs_rewrite)) return false;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  PrivacyWriter writer{kind, event, redactor, token, w, {}};
+  writer.Write(event);
+  out->assign(buffer.GetString(), buffer.GetSize());
+  return true;
+}
+
+}  // namespace kaizen::ingest

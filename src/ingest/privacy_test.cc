@@ -1,0 +1,343 @@
+// PII detection and the privacy rewrite (ingest/privacy.h), and the privacy stage of the Ingestor
+// on a real temporary home: the consent gate and redaction before anything is written.
+#include "ingest/privacy.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "ingest/ingestor.h"
+#include "ingest/pii_vault.h"
+#include "store/file_system.h"
+
+namespace kaizen::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<Redactor> MakeRedactor(PrivacyConfig config = {}) {
+  auto r = Redactor::Create(config);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return std::move(r).value();
+}
+
+// Redacts with "[CATEGORY]" tokens, so tests read what was found where.
+std::string Show(const Redactor& r, std::string_view text) {
+  return r.Redact(text, [](const PiiMatch& m, std::string_view) {
+    return "[" + std::string(PiiCategoryName(m.category)) + "]";
+  });
+}
+
+TEST(RedactorTest, ReplacesEmailsAndPhoneNumbers) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(Show(*r, "mail jane.doe+kz@example.co.uk now"), "mail [EMAIL] now");
+  EXPECT_EQ(Show(*r, "call 555-123-4567 or +44 20 7946 0958 or (555) 123-4567"),
+            "call [PHONE] or [PHONE] or [PHONE]");
+  EXPECT_EQ(Show(*r, "E.164: +15551234567."), "E.164: [PHONE].");
+}
+
+TEST(RedactorTest, LeavesDatesVersionsAndDurationsAlone) {
+  auto r = MakeRedactor();
+  const std::string text =
+      "on 2025-07-11 at 10:30 v1.2.3 took 1200 ms, 3 retries, issue #4512, port 8080";
+  EXPECT_EQ(Show(*r, text), text);
+}
+
+TEST(RedactorTest, ReplacesEveryKindOfSecret) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(Show(*r, "key AKIAIOSFODNN7EXAMPLE here"), "key [SECRET] here");
+  EXPECT_EQ(Show(*r, "gh ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "gh [SECRET]");
+  EXPECT_EQ(Show(*r, "slack xoxb-1234567890-abcdefghij"), "slack [SECRET]");
+  EXPECT_EQ(Show(*r, "openai sk-proj-abcdefghijklmnopqrstuvwx"), "openai [SECRET]");
+  EXPECT_EQ(Show(*r, "anthropic sk-ant-api03-abcdefghijklmnopqrst"), "anthropic [SECRET]");
+  EXPECT_EQ(Show(*r, "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcDEF_123-x end"),
+            "jwt [SECRET] end");
+}
+
+TEST(RedactorTest, KeepsTheNameOfAnAssignmentAndRedactsItsValue) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(Show(*r, "password=hunter22 and api_key: abc123xyz"),
+            "password=[SECRET] and api_key: [SECRET]");
+  EXPECT_EQ(Show(*r, "export DB_PASSWORD=\"s3cret!\""), "export DB_PASSWORD=\"[SECRET]\"");
+  EXPECT_EQ(Show(*r, "Authorization: Bearer abcdef0123456789"), "Authorization: Bearer [SECRET]");
+  // Words that merely mention secrets are not assignments.
+  EXPECT_EQ(Show(*r, "the password field is missing validation"),
+            "the password field is missing validation");
+}
+
+TEST(RedactorTest, ReplacesAWholePemPrivateKeyBlock) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(Show(*r,
+                 "before -----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\nxyz\n-----END RSA "
+                 "PRIVATE KEY----- after"),
+            "before [SECRET] after");
+}
+
+TEST(RedactorTest, MatchesListedNamesAsWholeWordsIgnoringCase) {
+  PrivacyConfig config;
+  config.names = {"John Smith", "Ann"};
+  config.companies = {"Acme", "Acme Corp"};
+  auto r = MakeRedactor(config);
+  EXPECT_EQ(Show(*r, "JOHN SMITH and ann met Annabel at acme corp, not Acme."),
+            "[NAME] and [NAME] met Annabel at [COMPANY], not [COMPANY].");
+  std::vector<PiiMatch> matches;
+  r->Find("john smith, John Smith", &matches);
+  ASSERT_EQ(matches.size(), 2u);
+  EXPECT_EQ(matches[0].key, matches[1].key);  // one person, one token
+}
+
+TEST(RedactorTest, SameEmailInAnotherCaseHasTheSameKey) {
+  auto r = MakeRedactor();
+  std::vector<PiiMatch> m;
+  r->Find("Jane@Example.com jane@example.com", &m);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].key, m[1].key);
+}
+
+TEST(PrivacyConfigTest, ErrorsNameThePathTheValueAndTheRule) {
+  auto bad_item = ParsePrivacyConfig(R"({"names":["Ann", 42]})");
+  ASSERT_FALSE(bad_item.ok());
+  EXPECT_EQ(bad_item.status().message(), "names[1]: 42 is not a string");
+  auto bad_key = ParsePrivacyConfig(R"({"people":[]})");
+  ASSERT_FALSE(bad_key.ok());
+  EXPECT_NE(bad_key.status().message().find("people: is not a known key"), std::string::npos);
+  auto empty = ParsePrivacyConfig(R"({"companies":["  "]})");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("companies[0]: \"  \" is empty"), std::string::npos);
+  auto not_json = ParsePrivacyConfig("{names:");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_NE(not_json.status().message().find("is not JSON"), std::string::npos);
+  auto ok = ParsePrivacyConfig(R"({"names":["Ann"],"companies":["Acme"]})");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->names, std::vector<std::string>{"Ann"});
+}
+
+TEST(PseudonymTest, IsStableIdempotentAndHidesTheId) {
+  const std::string p = Pseudonym("jordan");
+  EXPECT_EQ(p, Pseudonym("jordan"));
+  EXPECT_EQ(Pseudonym(p), p);
+  EXPECT_NE(p, Pseudonym("jordan2"));
+  EXPECT_TRUE(IsPseudonym(p));
+  EXPECT_EQ(p.find("jordan"), std::string::npos);
+}
+
+struct Parsed {
+  simdjson::dom::parser parser;
+  simdjson::padded_string text;
+  simdjson::dom::element e;
+  explicit Parsed(std::string_view json) : text(json) { EXPECT_FALSE(parser.parse(text).get(e)); }
+};
+
+std::string Rewrite(std::string_view json, model::EventKind kind, const Redactor& r) {
+  Parsed p(json);
+  std::string out;
+  if (!RewriteForPrivacy(
+          p.e, kind, r,
+          [](const PiiMatch& m, std::string_view) {
+            return std::string("[") + std::string(PiiCategoryName(m.category)) + "]";
+          },
+          &out)) {
+    return "(unchanged)";
+  }
+  return out;
+}
+
+TEST(RewriteForPrivacyTest, RedactsFreeTextFieldsOnlyAndKeepsKeyOrder) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(Rewrite(R"({"kind":"feedback","reviewerId":"a@b.io","freeText":{"liked":"ask a@b.io"},)"
+                    R"("decision":{"decision":"rejected","blockers":["call 555-123-4567"]}})",
+                    model::EventKind::kFeedback, *r),
+            R"({"kind":"feedback","reviewerId":"a@b.io","freeText":{"liked":"ask [EMAIL]"},)"
+            R"("decision":{"decision":"rejected","blockers":["call [PHONE]"]}})");
+  EXPECT_EQ(Rewrite(R"({"kind":"error","message":"token=abcdef123","tool_name":"a@b.io"})",
+                    model::EventKind::kError, *r),
+            "(unchanged)");  // a bare "token=" is too common a word to be a secret
+  EXPECT_EQ(Rewrite(R"({"kind":"correction","original":"x@y.com","corrected":"z",)"
+                    R"("context":{"section":"mail q@r.com"}})",
+                    model::EventKind::kCorrection, *r),
+            R"({"kind":"correction","original":"[EMAIL]","corrected":"z",)"
+            R"("context":{"section":"mail [EMAIL]"}})");
+}
+
+TEST(RewriteForPrivacyTest, StoresConsentAndDeletionIdsAsPseudonyms) {
+  auto r = MakeRedactor();
+  EXPECT_EQ(
+      Rewrite(R"({"kind":"admin","action":"consent","user_id":"jordan","learning_mode":false})",
+              model::EventKind::kAdmin, *r),
+      fmt::format(R"({{"kind":"admin","action":"consent","user_id":"{}","learning_mode":false}})",
+                  Pseudonym("jordan")));
+  // A rule audit's ids are not personal data of a subject: unchanged.
+  EXPECT_EQ(Rewrite(R"({"kind":"admin","action":"rule_audit","rule_id":"r1","verdict":"confirm"})",
+                    model::EventKind::kAdmin, *r),
+            "(unchanged)");
+}
+
+TEST(PrivacyFieldsTest, OwnersAndConsentAreReadFromTheSchemaFields) {
+  Parsed fb(R"({"kind":"feedback","reviewerId":"jake","sessionId":"s1"})");
+  EventOwners o = OwnersOf(fb.e, model::EventKind::kFeedback);
+  EXPECT_EQ(o.users, std::vector<std::string_view>{"jake"});
+  EXPECT_EQ(o.sessions, std::vector<std::string_view>{"s1"});
+  Parsed consent(R"({"kind":"admin","action":"consent","user_id":"u","learning_mode":false})");
+  auto c = ConsentOf(consent.e, model::EventKind::kAdmin);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->user_id, "u");
+  EXPECT_FALSE(c->learning_mode);
+  EXPECT_FALSE(ConsentOf(fb.e, model::EventKind::kFeedback).has_value());
+  EXPECT_TRUE(IsFreeTextPath(model::EventKind::kFeedback, "annotations[].text"));
+  EXPECT_FALSE(IsFreeTextPath(model::EventKind::kFeedback, "annotations[].category"));
+}
+
+// ---- the privacy stage of the Ingestor ---------------------------------------------------------
+
+constexpr int64_t kNowMs = 1752969600000;  // 2025-07-20T00:00:00Z
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class PrivacyIngestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "kaizen-privacy-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    home_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(home_); }
+
+  IngestSummary Ingest(const std::string& jsonl, std::vector<LineResult>* results = nullptr) {
+    Ingestor ingestor(home_, store::DefaultFileSystem());  // a new one each time: a restart
+    simdjson::padded_string input(jsonl);
+    IngestOptions options;
+    options.now_ms = kNowMs;
+    options.on_line = [&](const LineResult& r) {
+      if (results)
+        results->push_back({r.line_number, {}, r.stored, r.id, r.errors, r.skipped, r.skip_reason});
+    };
+    IngestSummary summary;
+    Status s = ingestor.Ingest(std::string_view(input), options, &summary);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return summary;
+  }
+  std::string Log() const { return ReadAll(home_ + "/feedback/raw/2025-07-19.jsonl"); }
+
+  std::string home_;
+};
+
+std::string Correction(const std::string& user, const std::string& text,
+                       const std::string& ts = "2025-07-19T10:00:00Z") {
+  return fmt::format(
+      R"({{"kind":"correction","timestamp":"{}","session_id":"cs","correction_type":"tone_mismatch",)"
+      R"("original":"{}","corrected":"fixed","user_id":"{}"}})",
+      ts, text, user);
+}
+std::string Consent(const std::string& user, bool on, const std::string& ts) {
+  return fmt::format(
+      R"({{"kind":"admin","timestamp":"{}","action":"consent","user_id":"{}","learning_mode":{}}})",
+      ts, user, on ? "true" : "false");
+}
+
+TEST_F(PrivacyIngestTest, LearningModeOffSkipsTheUsersEventsUntilSwitchedBackOn) {
+  std::vector<LineResult> results;
+  IngestSummary s = Ingest(Consent("jordan", false, "2025-07-19T09:00:00Z") + "\n" +
+                               Correction("jordan", "secret words one") + "\n" +
+                               Correction("casey", "casey words") + "\n",
+                           &results);
+  EXPECT_EQ(s.stored, 2u);
+  EXPECT_EQ(s.skipped, 1u);
+  EXPECT_EQ(s.rejected, 0u);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_TRUE(results[1].skipped);
+  EXPECT_TRUE(results[1].errors.empty());
+  // A restart derives the state from the log (the cache), and still skips.
+  s = Ingest(Correction("jordan", "secret words two") + "\n");
+  EXPECT_EQ(s.skipped, 1u);
+  // Deleting the cache rebuilds it from the raw log: still skipped.
+  fs::remove(home_ + "/feedback/indexes/ingest.cache");
+  fs::remove(home_ + "/feedback/indexes/ingest.watermark");
+  s = Ingest(Correction("jordan", "secret words three") + "\n");
+  EXPECT_EQ(s.skipped, 1u);
+  const std::string log = Log();
+  EXPECT_EQ(log.find("secret words"), std::string::npos);
+  EXPECT_EQ(log.find("\"jordan\""), std::string::npos);  // the consent event holds a pseudonym
+  EXPECT_NE(log.find(Pseudonym("jordan")), std::string::npos);
+  // Back on: stored again.
+  s = Ingest(Consent("jordan", true, "2025-07-19T11:00:00Z") + "\n" +
+             Correction("jordan", "welcome back") + "\n");
+  EXPECT_EQ(s.stored, 2u);
+  EXPECT_EQ(s.skipped, 0u);
+}
+
+TEST_F(PrivacyIngestTest, TheLatestConsentByTimestampWins) {
+  // Recorded in the other order: the later timestamp (off) wins over the earlier one (on).
+  Ingest(Consent("jordan", false, "2025-07-19T12:00:00Z") + "\n" +
+         Consent("jordan", true, "2025-07-19T08:00:00Z") + "\n");
+  EXPECT_EQ(Ingest(Correction("jordan", "x") + "\n").skipped, 1u);
+}
+
+TEST_F(PrivacyIngestTest, PiiIsReplacedByTokensStableAcrossRunsAndKeptInTheVault) {
+  fs::create_directories(home_ + "/config");
+  std::ofstream(home_ + "/config/privacy.json") << R"({"names":["John Smith"]})";
+  IngestSummary s = Ingest(Correction("casey", "ask John Smith at john@corp.io") + "\n");
+  EXPECT_EQ(s.redacted, 2u);
+  Ingest(Correction("dana", "john smith again, and Mary at mary@corp.io", "2025-07-19T11:00:00Z") +
+         "\n");
+  const std::string log = Log();
+  EXPECT_NE(log.find(R"("original":"ask [NAME_1] at [EMAIL_1]")"), std::string::npos) << log;
+  EXPECT_NE(log.find(R"("original":"[NAME_1] again, and Mary at [EMAIL_2]")"), std::string::npos)
+      << log;
+  EXPECT_EQ(log.find("john@corp.io"), std::string::npos);
+  EXPECT_EQ(log.find("John Smith"), std::string::npos);
+  auto vault = PiiVault::Open(home_);
+  ASSERT_TRUE(vault.ok()) << vault.status().message();
+  const PiiVault::Entry* name = vault->Find("[NAME_1]");
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(name->value, "John Smith");
+  EXPECT_EQ(name->sources.size(), 2u);  // casey's and dana's corrections
+  EXPECT_EQ(ReadAll(home_ + "/private/pii-map.bin").find("John Smith"), std::string::npos);
+}
+
+TEST_F(PrivacyIngestTest, ThemesAreComputedOnTheRedactedText) {
+  Ingest(R"({"kind":"feedback","timestamp":"2025-07-19T10:00:00Z","sessionId":"s","modalId":"m",)"
+         R"("workProduct":{"type":"code-module","id":"a","version":"v1","summary":"s",)"
+         R"("bubaConfidence":0.5,"generationContext":{"promptHash":"p","memorySnapshot":[],)"
+         R"("modelUsed":"m","generationTimeMs":1,"iterationCount":1}},"pipelineStage":"review",)"
+         R"("freeText":{"disliked":"missing retry logic; mail ops@corp.io, add error handling"},)"
+         R"("meta":{"timeToDecisionMs":1000}})"
+         "\n");
+  const std::string log = Log();
+  EXPECT_EQ(log.find("ops@corp.io"), std::string::npos);
+  EXPECT_NE(log.find("[EMAIL_1]"), std::string::npos);
+  EXPECT_NE(log.find("\"sessionFatigue\":1"), std::string::npos) << log;
+  // The actionable items come from the redacted text too.
+  EXPECT_EQ(log.find("corp.io"), std::string::npos);
+}
+
+TEST_F(PrivacyIngestTest, AnInvalidConfigStopsTheIngestBeforeAnythingIsStored) {
+  fs::create_directories(home_ + "/config");
+  std::ofstream(home_ + "/config/privacy.json") << R"({"names":[7]})";
+  Ingestor ingestor(home_, store::DefaultFileSystem());
+  simdjson::padded_string input(Correction("casey", "x") + "\n");
+  IngestOptions options;
+  options.now_ms = kNowMs;
+  IngestSummary summary;
+  Status s = ingestor.Ingest(std::string_view(input), options, &summary);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("config/privacy.json: names[0]: 7 is not a string"), std::string::npos)
+      << s.message();
+  EXPECT_FALSE(fs::exists(home_ + "/feedback/raw/2025-07-19.jsonl"));
+}
+
+}  // namespace
+}  // namespace kaizen::ingest

@@ -1,0 +1,260 @@
+#include "learn/recent_reviews.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/schema.h"
+
+namespace kaizen::learn {
+namespace {
+
+// Cuts on a UTF-8 boundary: the renderer sanitizes again, but a kept copy must stay valid text.
+std::string Capped(std::string_view text) {
+  if (text.size() <= KeptReview::kKeptBytes) return std::string(text);
+  size_t end = KeptReview::kKeptBytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
+}
+
+void KeepSome(const std::vector<std::string_view>& from, std::vector<std::string>* to) {
+  for (std::string_view s : from) {
+    if (to->size() >= KeptReview::kKeptItems) break;
+    if (!s.empty()) to->push_back(Capped(s));
+  }
+}
+
+std::shared_ptr<KeptReview> Keep(const ReviewView& r, const std::vector<ReviewTheme>& themes) {
+  auto k = std::make_shared<KeptReview>();
+  k->id = std::string(r.id);
+  k->at_ms = r.at_ms;
+  k->reviewer = Capped(r.reviewer);
+  k->server_type = Capped(r.server_type);
+  k->work_type = Capped(r.work.type);
+  k->stage = Capped(r.stage);
+  k->decision = r.decision;
+  k->reason = Capped(r.reason);
+  KeepSome(r.blockers, &k->blockers);
+  KeepSome(r.suggestions, &k->suggestions);
+  for (const AnnotationView& a : r.annotations) {
+    if (k->criticisms.size() >= KeptReview::kKeptItems) break;
+    if (a.type == "criticism" && !a.text.empty()) k->criticisms.push_back(Capped(a.text));
+  }
+  for (const ReviewTheme& t : themes) k->themes.emplace_back(Capped(t.theme));
+  std::sort(k->themes.begin(), k->themes.end());
+  k->themes.erase(std::unique(k->themes.begin(), k->themes.end()), k->themes.end());
+  for (const ScoreView& s : r.scores) k->scores.emplace_back(std::string(s.dimension), s.score);
+  k->time_to_decision_ms = r.time_to_decision_ms;
+  return k;
+}
+
+// The review's distinct themes on each side.
+void Signals(const std::vector<ReviewTheme>& themes, std::vector<std::string_view>* positive,
+             std::vector<std::string_view>* negative) {
+  for (const ReviewTheme& t : themes) {
+    if (t.polarity > 0) positive->push_back(t.theme);
+    if (t.polarity < 0) negative->push_back(t.theme);
+  }
+  for (auto* v : {positive, negative}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+}
+
+}  // namespace
+
+ConfigFields MemoryConfig::Fields() {
+  return {
+      {"memory.budget_bytes", &budget_bytes, 512, 1e7, true,
+       "size budget of each memory file; lowest-priority lines are left out first (seed 000 §5.2)"},
+      {"memory.recent_days", &recent_days, 0, 3650, true,
+       "reviews this many days old or newer are quoted directly (seed 000 §5.2: 0-7 days)"},
+      {"memory.weekly_days", &weekly_days, 0, 3650, true,
+       "older reviews up to this age are summarized per ISO week (seed 000 §5.2: 8-30 days)"},
+      {"memory.pattern_days", &pattern_days, 0, 3650, true,
+       "older reviews up to this age count only as patterns; beyond it only durable rules "
+       "(seed 000 §5.2: 31-90 days)"},
+      {"memory.quoted_per_day", &quoted_per_day, 0, 1000, true,
+       "reviews kept whole per UTC day for quoting"},
+      {"memory.top_themes", &top_themes, 1, 1000, true,
+       "recurring themes listed (seed 000 §5.1: top 10)"},
+      {"memory.consistent_share", &consistent_share, 0.5, 1, false,
+       "share of a theme's signals on one side that makes it consistently rejected or praised"},
+      {"memory.min_signals", &min_signals, 1, 1e9, true,
+       "signals a theme needs before it is an anti-pattern or positive pattern (seed 000 §9.2: "
+       "3+)"},
+      {"memory.fast_approval_rate", &fast_approval_rate, 0, 1, false,
+       "approval rate of a task type a reviewer 'approves quickly' (seed 000 §3.4: >80%)"},
+      {"memory.min_reviews", &min_reviews, 1, 1e9, true,
+       "reviews a per-reviewer conclusion needs (seed 000 §9.3: 5)"},
+      {"memory.similar_limit", &similar_limit, 0, 100, true,
+       "similar past reviews in a context (seed 000 §5.3: 5)"},
+      {"memory.min_similarity", &min_similarity, 0, 1, false,
+       "similarity a past review needs to be similar (seed 000 §5.3: 0.7)"},
+      {"memory.similar_lookback", &similar_lookback, 1, 100000, true,
+       "newest reviews kept per server type for the similarity search"},
+      {"memory.context_budget_tokens", &context_budget_tokens, 1, 1e7, true,
+       "token budget of `kaizen context` without --budget (tokens = bytes / 4)"},
+  };
+}
+
+std::string_view DecisionWord(Decision d) {
+  switch (d) {
+    case Decision::kApproved:
+      return "approved";
+    case Decision::kRejected:
+      return "rejected";
+    case Decision::kNeedsWork:
+      return "needs-work";
+    case Decision::kDeferred:
+      return "deferred";
+    case Decision::kNone:
+      break;
+  }
+  return "none";
+}
+
+int QualityDimensionIndex(std::string_view dimension) {
+  const auto& dims = model::QualityDimensions();
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == dimension) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+double Similarity(const SimilarityQuery& q, const KeptReview& r) {
+  double s = 0;
+  if (q.server_type.empty() || q.server_type == r.server_type) s += 0.4;
+  if (q.work_type.empty() || q.work_type == r.work_type) s += 0.2;
+  if (q.stage.empty() || q.stage == r.stage) s += 0.2;
+  if (q.dimensions.empty()) {
+    s += 0.2;
+  } else {
+    // Jaccard over distinct names; the query's list is small, so quadratic is fine.
+    std::vector<std::string_view> mine;
+    for (const auto& [dim, score] : r.scores) {
+      if (std::find(mine.begin(), mine.end(), dim) == mine.end()) mine.push_back(dim);
+    }
+    std::vector<std::string_view> theirs;
+    for (const std::string& d : q.dimensions) {
+      if (std::find(theirs.begin(), theirs.end(), d) == theirs.end()) theirs.push_back(d);
+    }
+    size_t both = 0;
+    for (std::string_view d : theirs) {
+      if (std::find(mine.begin(), mine.end(), d) != mine.end()) ++both;
+    }
+    const size_t either = mine.size() + theirs.size() - both;
+    if (either > 0) s += 0.2 * static_cast<double>(both) / static_cast<double>(either);
+  }
+  return s;
+}
+
+RecentReviews::RecentReviews(const MemoryConfig& config) : config_(config) {}
+
+void RecentReviews::Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept) const {
+  ring.push_back(kept);
+  while (ring.size() > static_cast<size_t>(config_.similar_lookback)) ring.pop_front();
+}
+
+void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& themes,
+                        int level_after) {
+  const int64_t day = DayOf(r.at_ms);
+  if (last_day_ == nullptr || last_day_->day != day) {
+    last_day_ = &days_[day];
+    last_day_->day = day;
+  }
+  DayDigest& d = *last_day_;
+  ++d.reviews;
+  switch (r.decision) {
+    case Decision::kApproved:
+      ++d.approved;
+      break;
+    case Decision::kRejected:
+      ++d.rejected;
+      break;
+    case Decision::kNeedsWork:
+      ++d.needs_work;
+      break;
+    case Decision::kDeferred:
+      ++d.deferred;
+      break;
+    case Decision::kNone:
+      break;
+  }
+  double mean = 0;
+  for (const ScoreView& s : r.scores) {
+    mean += s.score;
+    const int dim = QualityDimensionIndex(s.dimension);
+    if (dim < 0 || !std::isfinite(s.score)) continue;
+    const int bucket =
+        std::clamp(static_cast<int>(std::lround(s.score)), 1, DimensionTally::kBuckets) - 1;
+    ++d.dimensions[dim].n[bucket];
+    d.dimensions[dim].sum[bucket] += s.score;
+  }
+  const bool scored = !r.scores.empty() && std::isfinite(mean);
+  if (scored) {
+    mean /= static_cast<double>(r.scores.size());
+    d.review_mean_sum += mean;
+    ++d.scored_reviews;
+  }
+  std::vector<std::string_view> positive, negative;
+  Signals(themes, &positive, &negative);
+  for (std::string_view t : positive) {
+    auto it = d.themes.find(t);
+    if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
+    ++it->second.positive;
+    if (scored) {
+      it->second.positive_score_sum += mean;
+      ++it->second.positive_scored;
+    }
+  }
+  for (std::string_view t : negative) {
+    auto it = d.themes.find(t);
+    if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
+    ++it->second.negative;
+  }
+
+  std::shared_ptr<const KeptReview> kept = Keep(r, themes);
+  if (config_.quoted_per_day > 0) {
+    d.kept.push_back(kept);
+    while (d.kept.size() > static_cast<size_t>(config_.quoted_per_day)) d.kept.pop_front();
+  }
+  Push(newest_, kept);
+  auto ring = by_server_.find(r.server_type);
+  if (ring == by_server_.end()) ring = by_server_.emplace(std::string(r.server_type), Ring{}).first;
+  Push(ring->second, kept);
+
+  // The AutonomyTracker's key for the task type.
+  std::string_view task = r.task_type.empty() ? std::string_view("unspecified") : r.task_type;
+  auto level = levels_.find(task);
+  if (level == levels_.end()) level = levels_.emplace(std::string(task), 0).first;
+  if (level->second != level_after) {
+    level_changes_.push_back({level->first, level->second, level_after, r.at_ms});
+    level->second = level_after;
+  }
+}
+
+std::vector<SimilarReview> RecentReviews::Similar(const SimilarityQuery& query, int64_t now_ms,
+                                                  size_t limit, double min_similarity) const {
+  std::vector<SimilarReview> out;
+  if (limit == 0) return out;
+  const Ring* ring = &newest_;
+  // Only when no other server type can reach the bar is the server type's ring complete.
+  if (!query.server_type.empty() && min_similarity > 0.6 + 1e-9) {
+    auto it = by_server_.find(query.server_type);
+    if (it == by_server_.end()) return out;
+    ring = &it->second;
+  }
+  for (auto it = ring->rbegin(); it != ring->rend() && out.size() < limit; ++it) {
+    const KeptReview& r = **it;
+    if (r.at_ms > now_ms) continue;
+    const double s = Similarity(query, r);
+    if (s + 1e-9 >= min_similarity) out.push_back({*it, s});
+  }
+  // Rings are in log order; a log written out of time order still lists newest first.
+  std::stable_sort(out.begin(), out.end(), [](const SimilarReview& a, const SimilarReview& b) {
+    return a.review->at_ms > b.review->at_ms;
+  });
+  return out;
+}
+
+}  // namespace kaizen::learn

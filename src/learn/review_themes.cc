@@ -1,0 +1,111 @@
+#include "learn/review_themes.h"
+
+#include <algorithm>
+
+namespace kaizen::learn {
+namespace {
+
+constexpr size_t kMaxSlug = 64;
+
+// §3.2 severity scores: a decision's severity minor 1 .. critical 4; none counts as 1.
+double DecisionSeverity(Severity s) {
+  switch (s) {
+    case Severity::kMinor:
+      return 1;
+    case Severity::kModerate:
+      return 2;
+    case Severity::kMajor:
+      return 3;
+    case Severity::kCritical:
+      return 4;
+    case Severity::kNone:
+      break;
+  }
+  return 1;
+}
+
+int8_t DecisionPolarity(Decision d) {
+  if (d == Decision::kApproved) return 1;
+  if (d == Decision::kRejected || d == Decision::kNeedsWork) return -1;
+  return 0;
+}
+
+// An annotation's severity on the same scale; a nit is half a minor issue.
+double AnnotationSeverity(std::string_view s) {
+  if (s == "nit") return 0.5;
+  if (s == "minor") return 1;
+  if (s == "major") return 3;
+  if (s == "critical") return 4;
+  return 1;
+}
+
+// "Error Handling!" -> "error-handling": ASCII letters and digits kept (lowercased), every other
+// run of bytes one '-', no '-' at either end.
+std::string Slug(std::string_view text) {
+  std::string out;
+  bool dash = false;
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (alnum || upper) {
+      if (dash && !out.empty()) out += '-';
+      dash = false;
+      out += upper ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
+      if (out.size() >= kMaxSlug) break;
+    } else {
+      dash = true;
+    }
+  }
+  return out;
+}
+
+class Collector {
+ public:
+  void Add(std::string theme, std::string_view source, std::string_view example, int8_t polarity,
+           double severity) {
+    if (theme.empty() || polarity == 0) return;
+    for (ReviewTheme& t : out_) {
+      if (t.theme == theme && t.polarity == polarity) {
+        t.severity = std::max(t.severity, severity);
+        if (t.example.empty()) t.example = example;
+        return;
+      }
+    }
+    out_.push_back(ReviewTheme{std::move(theme), source, example, polarity, severity});
+  }
+  std::vector<ReviewTheme> Take() { return std::move(out_); }
+
+ private:
+  std::vector<ReviewTheme> out_;  // a handful per review: a linear scan beats hashing
+};
+
+}  // namespace
+
+std::vector<ReviewTheme> ReviewThemes(const ReviewView& review,
+                                      const ingest::ThemeTaxonomy& taxonomy) {
+  Collector themes;
+  const int8_t polarity = DecisionPolarity(review.decision);
+  const double severity = DecisionSeverity(review.severity);
+  if (polarity != 0) {
+    for (std::string_view theme : review.themes) {
+      themes.Add(std::string(theme), kSourceFeedbackPattern, {}, polarity, severity);
+    }
+    auto written = [&](std::string_view text) {
+      if (text.empty()) return;
+      for (std::string& theme : ExtractThemes(text, taxonomy)) {
+        themes.Add(std::move(theme), kSourceRejectionAnalysis, text, polarity, severity);
+      }
+    };
+    written(review.reason);
+    for (std::string_view b : review.blockers) written(b);
+    for (std::string_view s : review.suggestions) written(s);
+  }
+  for (const AnnotationView& a : review.annotations) {
+    const int8_t p = a.type == "praise" ? 1 : a.type == "criticism" ? -1 : 0;
+    themes.Add(Slug(a.category), kSourceAnnotation, a.text, p, AnnotationSeverity(a.severity));
+  }
+  return themes.Take();
+}
+
+}  // namespace kaizen::learn

