@@ -40,7 +40,8 @@ Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& hom
   return std::optional<ingest::ThemeTaxonomy>(std::move(taxonomy).value());
 }
 
-Status LoadLearnedState(const Common& c, LearnedState* out) {
+Status LoadLearnedState(const Common& c, LearnedState* out,
+                        const std::function<void(const learn::EventViews&)>& also) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
   KZ_ASSIGN_OR_RETURN(out->taxonomy, LoadTaxonomy(c.home));
@@ -54,7 +55,12 @@ Status LoadLearnedState(const Common& c, LearnedState* out) {
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
   KZ_RETURN_IF_ERROR(ReadLogViews(
-      log, [&](learn::EventViews& e) { learner.Add(e); }, &out->scan));
+      log,
+      [&](learn::EventViews& e) {
+        learner.Add(e);
+        if (also) also(e);
+      },
+      &out->scan));
   if (at_end) out->now_ms = learner.newest_ms();
   return Status::Ok();
 }

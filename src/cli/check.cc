@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/default_checks.h"
 #include "cli/derived_files.h"
@@ -58,27 +57,11 @@ Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
 
 // LoadLearnedState, with the self-check's own fold over the same single read of the log.
 Status LoadState(const Common& c, LearnedState* out, learn::ReviewHistory* history) {
-  learn::LearnConfig config;
-  KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
-  KZ_ASSIGN_OR_RETURN(out->taxonomy, LoadTaxonomy(c.home));
-  const bool at_end = c.now == "end";
-  if (!at_end) {
-    KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
-  }
-  const ingest::ThemeTaxonomy* taxonomy = out->taxonomy ? &*out->taxonomy : nullptr;
-  out->learner = std::make_unique<learn::Learner>(config, taxonomy);
-  const ingest::ThemeTaxonomy& themes = taxonomy ? *taxonomy : ingest::ThemeTaxonomy::Default();
-  store::RawLog log(c.home, store::DefaultFileSystem());
-  learn::Learner& learner = *out->learner;
-  KZ_RETURN_IF_ERROR(ReadLogViews(
-      log,
-      [&](learn::EventViews& e) {
-        learner.Add(e);  // resolves the review's work product (and so its task type) first
-        if (e.kind == model::EventKind::kFeedback) history->Add(e.review, themes);
-      },
-      &out->scan));
-  if (at_end) out->now_ms = learner.newest_ms();
-  return Status::Ok();
+  return LoadLearnedState(c, out, [out, history](const learn::EventViews& e) {
+    // After the learner's Add: the review's work product (and so its task type) is resolved.
+    if (e.kind != model::EventKind::kFeedback) return;
+    history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
+  });
 }
 
 std::string Hex(const unsigned char* bytes, size_t n) {

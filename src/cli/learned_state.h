@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,8 +32,10 @@ struct LearnedState {
   int64_t now_ms = 0;
 };
 
-// Folds the home's log. `c.now == "end"` answers as of the newest event.
-Status LoadLearnedState(const Common& c, LearnedState* out);
+// Folds the home's log. `c.now == "end"` answers as of the newest event. `also`, when given, sees
+// each event right after the learner folded it (one read of the log for a verb's own fold).
+Status LoadLearnedState(const Common& c, LearnedState* out,
+                        const std::function<void(const learn::EventViews&)>& also = nullptr);
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).

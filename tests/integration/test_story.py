@@ -5,37 +5,16 @@ and the pre-review checklist; `kaizen check` flags an artifact without retries; 
 passes; the later approval of that artifact improves the calibration.
 """
 
-import os
 import unittest
 
 from kzlib import EXIT_OK, EXIT_REJECTED, NOW, KaizenTest, feedback_event, jsonl, strict_loads
+# The retry history and the two clients of test_check (imported as a module, so that its test
+# case is not collected here a second time).
+import test_check as fixtures
 
-TASK = "api-client"
-COMPLAINT = "no retries on the fetch calls, add exponential backoff"
+TASK, COMPLAINT = fixtures.TASK, fixtures.COMPLAINT
+
 HUMAN_PART = "# Project notes\n\nWritten by people; kaizen must keep this byte for byte.\r\n\n"
-
-UNSAFE_CLIENT = """/** Loads a user. */
-export async function getUser(id: string): Promise<User> {
-  const res = await fetch(`/users/${id}`);
-  return res.json();
-}
-"""
-FIXED_CLIENT = """import { retry } from "./retry";
-
-/** Loads a user, retrying transient failures with exponential backoff. */
-export async function getUser(id: string): Promise<User> {
-  const res = await retry(() => fetch(`/users/${id}`), { attempts: 3, backoff: "exponential" });
-  return res.json();
-}
-"""
-
-
-def rejection(day):
-    return feedback_event(
-        timestamp=f"2025-12-{day:02d}T10:00:00Z", mcpServerType=TASK,
-        decision={"decision": "rejected", "reason": COMPLAINT, "severity": "major"},
-        freeText={"disliked": COMPLAINT},
-        scores=[{"dimension": "error-handling", "score": 3}])
 
 
 class RetryStoryTest(KaizenTest):
@@ -50,7 +29,8 @@ class RetryStoryTest(KaizenTest):
 
     def test_rejections_become_a_rule_the_agent_reads_checks_and_then_passes(self):
         # 1. Ten rejections over ten days about the same missing retries.
-        self.kz_ok("import", "-", "--now", NOW, input=jsonl(*[rejection(d) for d in range(1, 11)]))
+        history = [fixtures.rejection(day) for day in range(1, 11)]
+        self.kz_ok("import", "-", "--now", NOW, input=jsonl(*history))
 
         # 2. They are an active rule, with the reviewer's words as evidence.
         rules = strict_loads(self.kz_ok("rules", "--json", "--now", NOW).out_bytes)["rules"]
@@ -84,14 +64,14 @@ class RetryStoryTest(KaizenTest):
             self.assertIn("retry logic with exponential backoff", f.read())
 
         # 5. The self-check flags an artifact without retries ...
-        client = self.write("client.ts", UNSAFE_CLIENT)
+        client = self.write("client.ts", fixtures.UNSAFE_CLIENT)
         bad = self.kz("check", client, "--task-type", TASK, "--json", "--home", self.home,
                       "--now", NOW)
         self.assertEqual(bad.rc, EXIT_REJECTED, bad)
         self.assertIn("rule-retries", [v["rule"] for v in strict_loads(bad.out_bytes)["violations"]])
 
         # 6. ... and passes the fixed one, recording its prediction as a `work` event.
-        client = self.write("client.ts", FIXED_CLIENT)
+        client = self.write("client.ts", fixtures.FIXED_CLIENT)
         good = self.kz("check", client, "--task-type", TASK, "--json", "--home", self.home,
                        "--now", NOW)
         self.assertEqual(good.rc, EXIT_OK, good)
