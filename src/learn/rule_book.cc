@@ -85,6 +85,9 @@ struct RuleBook::ThemeState {
   std::unordered_set<int64_t> days;
   int64_t last_day = INT64_MIN;
   std::optional<int64_t> promoted_at_ms;
+  // Approvals that mention the theme after promotion are what the rule asked for, not evidence
+  // against it: confidence counts the positives up to promotion only. Retiring is a person's call.
+  int64_t positive_at_promotion = 0;
   std::deque<std::string> examples;  // newest first
   // The registry counts rejected reviews only (§3.2 "Common Rejection Reasons").
   int64_t rejected = 0;
@@ -148,6 +151,7 @@ void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme
                          static_cast<double>(s.negative + s.positive),
                          config_.confidence_z) > config_.promote_confidence) {
       s.promoted_at_ms = review.at_ms;
+      s.positive_at_promotion = s.positive;
     }
   }
 }
@@ -187,9 +191,10 @@ std::vector<LearnedRule> RuleBook::Rules(const std::vector<RuleCandidate>& candi
     r.auto_fixable = wording.auto_fixable;
     r.occurrences = s.negative;
     r.positive = s.positive;
+    const int64_t against = s.promoted_at_ms ? s.positive_at_promotion : s.positive;
     r.confidence =
-        WilsonLowerBound(static_cast<double>(s.negative),
-                         static_cast<double>(s.negative + s.positive), config_.confidence_z);
+        WilsonLowerBound(static_cast<double>(s.negative), static_cast<double>(s.negative + against),
+                         config_.confidence_z);
     r.first_seen_ms = s.first_seen_ms;
     r.last_seen_ms = s.last_seen_ms;
     r.effectiveness = c.effectiveness;

@@ -10,7 +10,9 @@
 // suggestions (through the theme taxonomy) and its criticism annotations' categories; each theme
 // counts once per review. Confidence is kaizen's choice where the seed is silent ("0-1 based on
 // data strength"): the Wilson lower bound (z = rules.confidence_z) of the share of a theme's
-// signals that are negative, so it grows with both count and consistency.
+// signals that are negative, so it grows with both count and consistency. Approvals mentioning
+// the theme after promotion do not count against it (they are what the rule asked for); only a
+// `retire` audit takes an active rule out.
 #pragma once
 
 #include <cstdint>

@@ -148,14 +148,20 @@ TEST_F(RuleBookTest, FiveRejectionsMakeACandidateSevenConsistentOnesAnActiveRule
   EXPECT_DOUBLE_EQ(r.weight, 3.0);
 }
 
-TEST_F(RuleBookTest, ApprovalsOfTheSameThemeLowerConfidenceAndCanDemote) {
-  DailyRejections(10, kNow);
-  ASSERT_EQ(Rules()[0].status, RuleStatus::kActive);
-  for (int i = 0; i < 4; ++i) Add(Approval(kNow, {"retries"}));
+TEST_F(RuleBookTest, ApprovalsBeforePromotionDelayItApprovalsAfterItDoNotDemote) {
+  for (int i = 0; i < 3; ++i) Add(Approval(kNow - 20 * kDay, {"retries"}));
+  DailyRejections(8, kNow - 5 * kDay);
   auto rules = Rules();
-  EXPECT_EQ(rules[0].positive, 4);
-  EXPECT_EQ(rules[0].status, RuleStatus::kCandidate);
-  EXPECT_TRUE(rules[0].promoted_at_ms);  // it was active once: the improvement log keeps that
+  EXPECT_EQ(rules[0].positive, 3);
+  EXPECT_EQ(rules[0].status, RuleStatus::kCandidate);  // 8 of 11: not confident enough yet
+  DailyRejections(25, kNow);  // 33 of 36
+  ASSERT_EQ(Rules()[0].status, RuleStatus::kActive);
+  const double confidence = Rules()[0].confidence;
+  for (int i = 0; i < 10; ++i) Add(Approval(kNow, {"retries"}));  // the rule working
+  rules = Rules();
+  EXPECT_EQ(rules[0].positive, 13);  // 3 before, 10 after
+  EXPECT_EQ(rules[0].status, RuleStatus::kActive);
+  EXPECT_DOUBLE_EQ(rules[0].confidence, confidence);
 }
 
 TEST_F(RuleBookTest, ReviewsFromSeveralServersOrNoneApplyToAll) {
