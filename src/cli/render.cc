@@ -99,13 +99,11 @@ int RenderCommand(const Common& c) {
   return kExitOk;
 }
 
-int HintsCommand(const Common& c, const std::string& shown) {
-  // WriteFileAtomic syncs the directory part of the path: give a bare name one.
-  const std::string file = shown.find('/') == std::string::npos ? "./" + shown : shown;
+int HintsCommand(const Common& c, const std::string& file) {
   store::FileSystem* fs = store::DefaultFileSystem();
-  const std::string dir = file.substr(0, file.find_last_of('/'));
-  if (!dir.empty() && !fs->Exists(dir)) {
-    fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", shown, dir);
+  const std::string dir = store::DirName(file);
+  if (!fs->Exists(dir)) {
+    fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", file, dir);
     return kExitUsage;
   }
   LearnedState loaded;
@@ -122,13 +120,13 @@ int HintsCommand(const Common& c, const std::string& shown) {
       render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
   const std::string updated = render::SpliceHints(existing, section);
   if (updated == existing) {
-    fmt::print("unchanged {}\n", shown);
+    fmt::print("unchanged {}\n", file);
     return kExitOk;
   }
   if (Status s = fs->WriteFileAtomic(file, updated, /*durable=*/true); !s.ok()) {
     return FailVerb("hints", s);
   }
-  fmt::print("wrote {}\n", shown);
+  fmt::print("wrote {}\n", file);
   return kExitOk;
 }
 

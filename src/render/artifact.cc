@@ -45,7 +45,7 @@ Status WriteRenderedFiles(const std::string& home, const std::vector<RenderedFil
       Result<std::string> old = fs->ReadFrom(path, 0);
       if (old.ok() && *old == file.content) continue;
     }
-    KZ_RETURN_IF_ERROR(fs->CreateDirs(path.substr(0, path.find_last_of('/'))));
+    KZ_RETURN_IF_ERROR(fs->CreateDirs(store::DirName(path)));
     KZ_RETURN_IF_ERROR(fs->WriteFileAtomic(path, file.content, /*durable=*/true));
   }
   return Status::Ok();

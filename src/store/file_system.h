@@ -12,6 +12,14 @@
 
 namespace kaizen::store {
 
+// The directory part of a '/'-separated path: "." for a bare file name, "/" for a file in the
+// root ("a/b.md" -> "a", "b.md" -> ".", "/b.md" -> "/").
+inline std::string DirName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  return slash == 0 ? "/" : std::string(path.substr(0, slash));
+}
+
 // A file opened for appending. Not thread-safe.
 class AppendableFile {
  public:

@@ -6,12 +6,6 @@
 #include "store/log_format.h"
 
 namespace kaizen::store {
-namespace {
-
-std::string DirOf(const std::string& path) { return path.substr(0, path.rfind('/')); }
-
-}  // namespace
-
 Status RewriteDayFile(RawLog& log, const std::string& file, std::string_view content) {
   if (!IsRawFileName(file) && !IsColdFileName(file)) {
     return InvalidArgument("not a day file name: " + file);
@@ -19,7 +13,7 @@ Status RewriteDayFile(RawLog& log, const std::string& file, std::string_view con
   const std::string path = log.RawPath(file);
   if (content.empty()) {
     KZ_RETURN_IF_ERROR(log.fs()->Remove(path));
-    return log.fs()->SyncDir(DirOf(path));
+    return log.fs()->SyncDir(DirName(path));
   }
   if (content.back() != '\n') return InvalidArgument("a day file must end in a newline: " + file);
   // WriteFileAtomic with durable=true: temporary file, fdatasync, rename, fsync of the directory.
@@ -34,7 +28,7 @@ Status MoveDayFileToCold(RawLog& log, const std::string& file, std::string_view 
   FileSystem* fs = log.fs();
   const std::string cold_name = ColdFileName(std::string_view(file).substr(0, 10));
   const std::string cold_path = log.RawPath(cold_name);
-  KZ_RETURN_IF_ERROR(fs->CreateDirs(DirOf(cold_path)));
+  KZ_RETURN_IF_ERROR(fs->CreateDirs(DirName(cold_path)));
   std::string merged;
   if (fs->Exists(cold_path)) {
     KZ_ASSIGN_OR_RETURN(merged, fs->ReadFrom(cold_path, 0));
@@ -61,7 +55,7 @@ Status MoveDayFileToCold(RawLog& log, const std::string& file, std::string_view 
   }
   const std::string hot_path = log.RawPath(file);
   KZ_RETURN_IF_ERROR(fs->Remove(hot_path));
-  return fs->SyncDir(DirOf(hot_path));
+  return fs->SyncDir(DirName(hot_path));
 }
 
 }  // namespace kaizen::store

@@ -220,8 +220,7 @@ class PosixFileSystem final : public FileSystem {
       return ErrnoStatus("cannot rename onto", path, err);
     }
     if (durable) {
-      std::string dir = path.substr(0, path.find_last_of('/'));
-      return SyncDir(dir.empty() ? "." : dir);
+      return SyncDir(DirName(path));
     }
     return Status::Ok();
   }

@@ -112,6 +112,15 @@ class RenderTest(KaizenTest):
                          "# Generated: 2026-01-01 | Based on 0 feedback events | 0 active rules\n"
                          "\nNo learned rules yet.\n")
 
+    def test_hints_takes_a_bare_file_name_in_the_working_directory(self):
+        self.import_events()
+        r = kaizen("hints", "CLAUDE.md", "--home", self.home, "--now", NOW, cwd=self.tmp)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(r.out, "wrote CLAUDE.md\n")
+        self.assertIn(MARKER_LINE, open(self.path("CLAUDE.md"), encoding="utf-8").read())
+        self.assertEqual(sorted(f for f in os.listdir(self.tmp) if f.startswith("CLAUDE")),
+                         ["CLAUDE.md"])  # no temporary file left behind
+
     def test_hints_keeps_every_byte_above_the_marker_and_is_idempotent(self):
         self.import_events(*self.hostile_log())
         user = "# My agent\r\nkeep   this\tline \u00e9\n\nlast line without newline".encode("utf-8")
