@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/utf8.h"
+
 // The tokenizer classifies 64 bytes at a time with SSE2 (baseline on x86-64); elsewhere, or with
 // KAIZEN_TEXT_ANALYSIS_PORTABLE defined, it walks the bytes one by one. Both give the same tokens
 // and hashes.
@@ -971,17 +973,6 @@ constexpr std::string_view kActionCues[] = {
 
 constexpr size_t kMaxActionableBytes = 280;
 
-// Cuts at most `cap` bytes without splitting a UTF-8 sequence. Backs up at most 3 bytes: further
-// continuation bytes mean the input is not UTF-8 anyway, and the cut must still make progress.
-std::string_view CapUtf8(std::string_view s, size_t cap) {
-  if (s.size() <= cap) return s;
-  size_t cut = cap;
-  for (int k = 0; k < 3 && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80; ++k) {
-    --cut;
-  }
-  return s.substr(0, cut);
-}
-
 std::string_view TrimItem(std::string_view s) {
   while (true) {
     while (!s.empty() && IsAsciiSpace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -1164,7 +1155,7 @@ constexpr size_t kMaxShownValueBytes = 80;
 std::string Show(simdjson::dom::element e) {
   std::string s = simdjson::minify(e);
   if (s.size() > kMaxShownValueBytes) {
-    s.resize(CapUtf8(s, kMaxShownValueBytes - 3).size());
+    s.resize(model::Utf8Prefix(s, kMaxShownValueBytes - 3).size());
     s += "...";
   }
   return s;
@@ -1185,7 +1176,7 @@ std::string ShowString(std::string_view v) {
   }
   s.push_back('"');
   if (s.size() > kMaxShownValueBytes) {
-    s.resize(CapUtf8(s, kMaxShownValueBytes - 4).size());
+    s.resize(model::Utf8Prefix(s, kMaxShownValueBytes - 4).size());
     s += "...\"";
   }
   return s;
@@ -1523,7 +1514,7 @@ std::vector<std::string> ActionableItems(std::string_view text) {
     actionable = false;
     const std::string_view sentence = TrimItem(text.substr(start, end - start));
     if (sentence.empty()) return;
-    const std::string_view item = TrimAscii(CapUtf8(sentence, kMaxActionableBytes));
+    const std::string_view item = TrimAscii(model::Utf8Prefix(sentence, kMaxActionableBytes));
     if (item.empty() || !seen.Insert(item, found)) return;
     found.push_back(item);
   };

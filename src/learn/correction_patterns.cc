@@ -9,6 +9,7 @@
 
 #include "ingest/correction_classifier.h"
 #include "model/timestamp.h"
+#include "model/utf8.h"
 
 namespace kaizen::learn {
 namespace {
@@ -23,12 +24,7 @@ constexpr size_t kMaxExampleBytes = 300;
 constexpr int64_t kMinLineWordsLimit = 5;  // never flag lines of 5 words or fewer as too long
 
 // `s` cut to `max` bytes on a UTF-8 boundary.
-std::string Cut(std::string_view s, size_t max) {
-  if (s.size() <= max) return std::string(s);
-  size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return std::string(s.substr(0, end));
-}
+std::string Cut(std::string_view s, size_t max) { return std::string(model::Utf8Prefix(s, max)); }
 
 // A file-name-safe id part: ASCII lowercase letters, digits and '_' kept, runs of anything else
 // become one '-', at most 64 bytes.

@@ -4,16 +4,14 @@
 #include <cmath>
 
 #include "model/schema.h"
+#include "model/utf8.h"
 
 namespace kaizen::learn {
 namespace {
 
 // Cuts on a UTF-8 boundary: the renderer sanitizes again, but a kept copy must stay valid text.
 std::string Capped(std::string_view text) {
-  if (text.size() <= KeptReview::kKeptBytes) return std::string(text);
-  size_t end = KeptReview::kKeptBytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return std::string(text.substr(0, end));
+  return std::string(model::Utf8Prefix(text, KeptReview::kKeptBytes));
 }
 
 void KeepSome(const std::vector<std::string_view>& from, std::vector<std::string>* to) {

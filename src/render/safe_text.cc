@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/utf8.h"
+
 namespace kaizen::render {
 namespace {
 
@@ -268,9 +270,8 @@ std::string CutToBytes(std::string text, size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
   static constexpr std::string_view kEllipsis = "…";
   const bool room_for_ellipsis = max_bytes >= kEllipsis.size();
-  size_t cut = room_for_ellipsis ? max_bytes - kEllipsis.size() : max_bytes;
-  while (cut > 0 && (static_cast<uint8_t>(text[cut]) & 0xC0) == 0x80) --cut;
-  text.resize(cut);
+  text.resize(
+      model::Utf8Prefix(text, room_for_ellipsis ? max_bytes - kEllipsis.size() : max_bytes).size());
   while (!text.empty() && text.back() == ' ') text.pop_back();
   if (room_for_ellipsis) text.append(kEllipsis);
   return text;
