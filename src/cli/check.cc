@@ -65,12 +65,9 @@ Status LoadState(const Common& c, LearnedState* out, learn::ReviewHistory* histo
 }
 
 std::string Hex(const unsigned char* bytes, size_t n) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < n; ++i) {
-    out += kHex[bytes[i] >> 4];
-    out += kHex[bytes[i] & 0xF];
-  }
+  std::string out(2 * n + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), bytes, n);
+  out.pop_back();  // the terminating NUL
   return out;
 }
 

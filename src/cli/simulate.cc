@@ -582,9 +582,7 @@ std::string SimulationJson(const SimulationResult& r) {
   }
   w.EndArray();
   Key(w, "recovered");
-  w.StartArray();
-  for (const std::string& name : r.recovered) Str(w, name);
-  w.EndArray();
+  learn::StrArray(w, r.recovered);
   Key(w, "final");
   w.StartObject();
   Key(w, "events");
@@ -608,9 +606,7 @@ std::string SimulationJson(const SimulationResult& r) {
   }
   w.EndArray();
   Key(w, "flaggedPatterns");
-  w.StartArray();
-  for (const std::string& p : r.flagged_patterns) Str(w, p);
-  w.EndArray();
+  learn::StrArray(w, r.flagged_patterns);
   Key(w, "autonomy");
   w.StartObject();
   for (const auto& [task, level] : r.autonomy) {

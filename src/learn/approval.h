@@ -21,10 +21,9 @@ inline bool IsDecided(Decision d) {
   return d == Decision::kApproved || d == Decision::kRejected || d == Decision::kNeedsWork;
 }
 
-// The name a review is grouped under when the grouping field is absent: "unspecified".
-inline std::string_view OrUnspecified(std::string_view s) {
-  return s.empty() ? std::string_view("unspecified") : s;
-}
+// The name a review is grouped under when the grouping field is absent.
+inline constexpr std::string_view kUnspecified = "unspecified";
+inline std::string_view OrUnspecified(std::string_view s) { return s.empty() ? kUnspecified : s; }
 
 struct ApprovalCounts {
   int64_t approved = 0, rejected = 0, needs_work = 0, deferred = 0;

@@ -1,4 +1,5 @@
 #include "learn/communication.h"
+#include "learn/approval.h"
 
 #include <fmt/format.h>
 
@@ -19,8 +20,6 @@ ConfigFields CommunicationConfig::Fields() {
 }
 
 namespace {
-
-constexpr std::string_view kUnspecified = "unspecified";
 
 bool Completed(Decision d) { return d != Decision::kDeferred && d != Decision::kNone; }
 
@@ -230,9 +229,7 @@ void WriteJson(JsonWriter& w, const CommunicationResult& r) {
   Key(w, "dayTypes");
   WriteStats(w, r.day_types, "engagement");
   Key(w, "bestWindows");
-  w.StartArray();
-  for (const std::string& name : r.best_windows) Str(w, name);
-  w.EndArray();
+  StrArray(w, r.best_windows);
 
   const FatigueStats& f = r.fatigue;
   Key(w, "fatigue");

@@ -507,9 +507,7 @@ void WriteJson(JsonWriter& w, const CorrectionPattern& p) {
 void WriteJsonFields(JsonWriter& w, const CorrectionPattern& p) {
   auto strings = [&](std::string_view key, const std::vector<std::string>& items) {
     Key(w, key);
-    w.StartArray();
-    for (const std::string& s : items) Str(w, s);
-    w.EndArray();
+    StrArray(w, items);
   };
   Key(w, "pattern_id");
   Str(w, p.id);

@@ -134,9 +134,7 @@ void WriteJson(JsonWriter& w, const DecisionSpeedResult& r) {
     Key(w, "reason");
     Str(w, f.reason);
     Key(w, "blockers");
-    w.StartArray();
-    for (const std::string& b : f.blockers) Str(w, b);
-    w.EndArray();
+    StrArray(w, f.blockers);
     w.EndObject();
   }
   w.EndArray();

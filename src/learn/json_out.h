@@ -8,7 +8,9 @@
 
 #include <cmath>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace kaizen::learn {
 
@@ -43,6 +45,12 @@ inline void Str(JsonWriter& w, std::string_view s) {
 }
 inline void Key(JsonWriter& w, std::string_view s) {
   w.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+// An array of strings, in their order.
+inline void StrArray(JsonWriter& w, const std::vector<std::string>& items) {
+  w.StartArray();
+  for (const std::string& s : items) Str(w, s);
+  w.EndArray();
 }
 
 }  // namespace kaizen::learn

@@ -15,8 +15,7 @@ ConfigFields LearnConfig::Fields() {
   for (ConfigFields part :
        {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(), autonomy.Fields(),
         preferences.Fields(), communication.Fields(), outcomes.Fields(), loop.Fields(),
-        evidence.Fields(), bias.Fields(), kpis.Fields(), rules.Fields(),
-        memory.Fields()}) {
+        evidence.Fields(), bias.Fields(), kpis.Fields(), rules.Fields(), memory.Fields()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -95,8 +94,7 @@ void Learner::Add(EventViews& event) {
       bias_.Add(r);
       kpis_.Add(r);
       profiles_.Add(r, themes);
-      recent_.Add(r, themes,
-                  autonomy_.Level(r.task_type.empty() ? "unspecified" : r.task_type));
+      recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
       break;
     }
     case model::EventKind::kWork:

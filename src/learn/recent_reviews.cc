@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "learn/approval.h"
 #include "model/schema.h"
 #include "model/utf8.h"
 
@@ -222,7 +223,7 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
   Push(ring->second, kept);
 
   // The AutonomyTracker's key for the task type.
-  std::string_view task = r.task_type.empty() ? std::string_view("unspecified") : r.task_type;
+  std::string_view task = OrUnspecified(r.task_type);
   auto level = levels_.find(task);
   if (level == levels_.end()) level = levels_.emplace(std::string(task), 0).first;
   if (level->second != level_after) {

@@ -1,4 +1,5 @@
 #include "learn/reviewer_profiles.h"
+#include "learn/approval.h"
 
 #include <algorithm>
 
@@ -74,7 +75,7 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
       break;
   }
   if (decided) {
-    State::Task& t = Entry(s.tasks, r.task_type.empty() ? "unspecified" : r.task_type);
+    State::Task& t = Entry(s.tasks, OrUnspecified(r.task_type));
     ++t.decided;
     if (r.decision == Decision::kApproved) ++t.approved;
     t.ms_sum += r.time_to_decision_ms;

@@ -268,12 +268,6 @@ std::vector<RejectionPattern> RuleBook::RejectionPatterns(bool top) const {
 
 namespace {
 
-void Strings(JsonWriter& w, const std::vector<std::string>& v) {
-  w.StartArray();
-  for (const std::string& s : v) Str(w, s);
-  w.EndArray();
-}
-
 void OptionalTime(JsonWriter& w, std::optional<int64_t> ms) {
   if (ms) {
     Str(w, model::FormatUtc(*ms));
@@ -307,7 +301,7 @@ void WriteJson(JsonWriter& w, const LearnedRule& r) {
   Key(w, "domain");
   Str(w, r.domain);
   Key(w, "applies_to");
-  Strings(w, r.applies_to);
+  StrArray(w, r.applies_to);
   Key(w, "theme");
   Str(w, r.theme);
   Key(w, "status");
@@ -317,7 +311,7 @@ void WriteJson(JsonWriter& w, const LearnedRule& r) {
   Key(w, "auditDue");
   w.Bool(r.audit_due);
   Key(w, "workTypes");
-  Strings(w, r.work_types);
+  StrArray(w, r.work_types);
   Key(w, "positive");
   w.Int64(r.positive);
   Key(w, "days");
@@ -339,7 +333,7 @@ void WriteJson(JsonWriter& w, const LearnedRule& r) {
   Key(w, "fixSuggestion");
   Str(w, r.fix_suggestion);
   Key(w, "examples");
-  Strings(w, r.examples);
+  StrArray(w, r.examples);
   Key(w, "audits");
   w.StartArray();
   for (const RuleAudit& a : r.audits) {
@@ -373,7 +367,7 @@ void WriteJson(JsonWriter& w, const std::vector<RejectionPattern>& v) {
     Key(w, "avgSeverity");
     Num(w, p.avg_severity);
     Key(w, "serverTypes");
-    Strings(w, p.server_types);
+    StrArray(w, p.server_types);
     Key(w, "autoFixable");
     w.Bool(p.auto_fixable);
     Key(w, "checklistItem");

@@ -154,7 +154,7 @@ TEST_F(RuleBookTest, ApprovalsBeforePromotionDelayItApprovalsAfterItDoNotDemote)
   auto rules = Rules();
   EXPECT_EQ(rules[0].positive, 3);
   EXPECT_EQ(rules[0].status, RuleStatus::kCandidate);  // 8 of 11: not confident enough yet
-  DailyRejections(25, kNow);  // 33 of 36
+  DailyRejections(25, kNow);                           // 33 of 36
   ASSERT_EQ(Rules()[0].status, RuleStatus::kActive);
   const double confidence = Rules()[0].confidence;
   for (int i = 0; i < 10; ++i) Add(Approval(kNow, {"retries"}));  // the rule working

@@ -274,9 +274,7 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
 void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& r) {
   auto strings = [&](std::string_view key, const std::vector<std::string>& v) {
     Key(w, key);
-    w.StartArray();
-    for (const std::string& s : v) Str(w, s);
-    w.EndArray();
+    StrArray(w, v);
   };
   Key(w, "passed");
   w.Bool(r.passed);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "learn/approval.h"
 #include "learn/json_out.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
@@ -61,7 +62,7 @@ std::string PreferenceLine(const learn::ReviewerProfile& p) {
     parts.push_back(fmt::format("deliberates on {}", Label(p.deliberates_on[i].task_type)));
   }
   const learn::CommunicationResult& c = p.communication;
-  if (c.best_format && *c.best_format != "unspecified") {
+  if (c.best_format && *c.best_format != learn::kUnspecified) {
     parts.push_back(fmt::format("prefers {} presentation", Label(*c.best_format)));
   }
   if (!c.best_windows.empty()) {
@@ -274,15 +275,11 @@ std::string ContextJson(const ContextResult& r) {
   Key(w, "stage");
   Str(w, r.query.stage);
   Key(w, "dimensions");
-  w.StartArray();
-  for (const std::string& d : r.query.dimensions) Str(w, d);
-  w.EndArray();
+  learn::StrArray(w, r.query.dimensions);
   w.EndObject();
   auto strings = [&](std::string_view key, const std::vector<std::string>& v) {
     Key(w, key);
-    w.StartArray();
-    for (const std::string& s : v) Str(w, s);
-    w.EndArray();
+    learn::StrArray(w, v);
   };
   strings("preferences", r.preferences);
   strings("standards", r.standards);

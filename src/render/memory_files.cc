@@ -8,6 +8,7 @@
 #include <optional>
 #include <tuple>
 
+#include "learn/approval.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "render/safe_text.h"
@@ -499,7 +500,7 @@ std::string ReviewerPreferencesFile(const learn::Learner& learner, int64_t now_m
 
     lines.clear();
     const learn::CommunicationResult& c = p.communication;
-    if (c.best_format && *c.best_format != "unspecified") {
+    if (c.best_format && *c.best_format != learn::kUnspecified) {
       const learn::EngagementStats& f = c.formats.at(*c.best_format);
       lines.push_back(
           fmt::format("- Prefers: {} presentation (effectiveness {:.2f} over {} "
