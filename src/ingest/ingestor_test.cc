@@ -11,7 +11,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,9 +19,12 @@
 #include "model/limits.h"
 #include "store/fault_injection_file_system.h"
 #include "store/log_format.h"
+#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
+
+using store::test_files::ReadAll;
 
 namespace fs = std::filesystem;
 
@@ -71,13 +73,6 @@ std::string Jsonl(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& l : lines) out += l + "\n";
   return out;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // What on_line reported, copied out of the input.
@@ -135,9 +130,8 @@ IngestRun IngestText(Ingestor& ingestor, const std::string& text, size_t chunk_e
 class IngestorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-ingestor-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = store::test_files::MakeTempDir("kaizen-ingestor");
+    ASSERT_FALSE(home_.empty());
   }
   void TearDown() override {
     std::error_code ec;

@@ -1,6 +1,7 @@
 // The encrypted PII map: stable tokens, the round trip through the encrypted file, forgetting by
 // user or session, and what deleting the key does.
 #include "ingest/pii_vault.h"
+#include "store/test_files.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -8,27 +9,20 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 namespace kaizen::ingest {
 namespace {
 
-namespace fs = std::filesystem;
+using store::test_files::ReadAll;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 class PiiVaultTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-vault-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = store::test_files::MakeTempDir("kaizen-vault");
+    ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }
   PiiVault Open() {

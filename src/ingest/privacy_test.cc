@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,9 +16,12 @@
 #include "ingest/ingestor.h"
 #include "ingest/pii_vault.h"
 #include "store/file_system.h"
+#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
+
+using store::test_files::ReadAll;
 
 namespace fs = std::filesystem;
 
@@ -199,19 +201,11 @@ TEST(PrivacyFieldsTest, OwnersAndConsentAreReadFromTheSchemaFields) {
 
 constexpr int64_t kNowMs = 1752969600000;  // 2025-07-20T00:00:00Z
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class PrivacyIngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-privacy-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = store::test_files::MakeTempDir("kaizen-privacy");
+    ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }
 

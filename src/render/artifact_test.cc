@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "store/test_files.h"
 
 namespace kaizen::render {
 namespace {
@@ -17,18 +17,12 @@ namespace fs = std::filesystem;
 class WriteRenderedFilesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-render-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = store::test_files::MakeTempDir("kaizen-render");
+    ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }
 
-  std::string Read(const std::string& rel) {
-    std::ifstream in(home_ + "/" + rel, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  std::string Read(const std::string& rel) { return store::test_files::ReadAll(home_ + "/" + rel); }
   ino_t Inode(const std::string& rel) {
     struct stat st {};
     EXPECT_EQ(::stat((home_ + "/" + rel).c_str(), &st), 0);

@@ -7,28 +7,22 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "store/log_format.h"
+#include "store/test_files.h"
 
 namespace kaizen::store {
 namespace {
 
-namespace fs = std::filesystem;
+using test_files::ReadAll;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 class LogRewriteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-rewrite-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = test_files::MakeTempDir("kaizen-rewrite");
+    ASSERT_FALSE(home_.empty());
     log_ = std::make_unique<RawLog>(home_, DefaultFileSystem());
     auto lock = log_->Lock();
     ASSERT_TRUE(lock.ok());

@@ -8,25 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "store/fault_injection_file_system.h"
 #include "store/log_format.h"
+#include "store/test_files.h"
 
 namespace kaizen::store {
 namespace {
 
-namespace fs = std::filesystem;
+using test_files::ReadAll;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 void WriteAll(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -36,9 +31,8 @@ void WriteAll(const std::string& path, const std::string& data) {
 class RawLogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "kaizen-rawlog-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    home_ = tmpl;
+    home_ = test_files::MakeTempDir("kaizen-rawlog");
+    ASSERT_FALSE(home_.empty());
     log_ = std::make_unique<RawLog>(home_, &fault_fs_);
     auto lock = log_->Lock();
     ASSERT_TRUE(lock.ok()) << lock.status().ToString();
