@@ -9,12 +9,12 @@ FUZZ_SECONDS ?= 60
 # Every Debian package a make target needs; `deps` installs the missing ones.
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
   libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev libre2-dev \
-  libgtest-dev libgmock-dev
-BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine
+  libgtest-dev libgmock-dev libgit2-dev libpugixml-dev libcpp-httplib-dev git
+BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libboost-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench build demo test unit integration asan fuzz bench format clean
+.PHONY: all deps deps-bench js-deps build demo test unit integration asan fuzz bench format clean
 
 all: build
 
@@ -32,6 +32,14 @@ deps-bench: deps
 	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
 	fi
 
+# The JavaScript test clients (tests/js/package.json: the official MCP SDK client): Node.js and
+# npm from Debian when the machine has none, then the locked packages from the npm registry.
+js-deps:
+	@command -v npm >/dev/null || { echo "installing Debian packages: nodejs npm"; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nodejs npm; }
+	@[ -d tests/js/node_modules ] && [ tests/js/node_modules/.package-lock.json -nt tests/js/package-lock.json ] || \
+	  npm ci --prefix tests/js --no-audit --no-fund
+
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
@@ -42,7 +50,7 @@ demo: build
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-integration: build
+integration: build js-deps
 	KAIZEN_BIN=$(CURDIR)/$(BUILD)/kaizen python3 tests/integration/run_all.py
 
 asan: deps

@@ -270,7 +270,10 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
     }
     // Done: the status is final (set before `done`, read after NextChunk saw it).
     result = files[i].status;
-    if (result.ok()) scan->bytes += files[i].bytes;
+    if (result.ok()) {
+      scan->bytes += files[i].bytes;
+      scan->files.emplace_back(listed[i].first, files[i].bytes);
+    }
     pipeline.FileFolded(i);
   }
   pipeline.Stop();

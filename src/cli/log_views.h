@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/derived_files.h"
@@ -21,6 +22,9 @@ struct LogScan {
   uint64_t bytes = 0;
   uint64_t unreadable = 0;                // lines that are not stored events
   std::vector<BadLine> first_unreadable;  // the first 10, with file:line
+  // Each raw file read (as RawLog::ListRawFiles names it) and the bytes of it that were read: up
+  // to the last complete line of the snapshot. A live reader folds on from there.
+  std::vector<std::pair<std::string, uint64_t>> files;
 };
 
 // Calls `fn` with every stored event of the log, in log order.

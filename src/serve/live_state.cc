@@ -1,0 +1,291 @@
+#include "serve/live_state.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+
+#include "cli/learned_state.h"
+#include "cli/log_views.h"
+#include "learn/event_reader.h"
+#include "store/file_system.h"
+#include "store/raw_log.h"
+
+namespace kaizen::serve {
+namespace {
+
+int64_t SystemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// One Submit waiting for the writer.
+struct Pending {
+  std::string_view jsonl;
+  std::optional<model::EventKind> kind;
+  SubmitResult* out = nullptr;
+  Status status;
+  bool done = false;
+};
+
+// A fresh learner over the whole log, and how far into each file it read.
+struct Folded {
+  std::unique_ptr<learn::Learner> learner;
+  std::map<std::string, uint64_t> bytes;  // raw file name -> bytes folded
+};
+
+}  // namespace
+
+struct LiveState::Impl {
+  LiveOptions options;
+  learn::LearnConfig config;
+  std::optional<ingest::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
+  store::RawLog log{options.home, store::DefaultFileSystem()};
+  ingest::Ingestor ingestor{options.home, store::DefaultFileSystem()};
+
+  mutable std::shared_mutex learner_mu;
+  std::unique_ptr<learn::Learner> learner;  // GUARDED_BY(learner_mu)
+  std::map<std::string, uint64_t> folded;   // writer thread only (and Open)
+  learn::EventReader reader;                // writer thread only
+  uint64_t full_reloads = 0;                // GUARDED_BY(learner_mu)
+
+  std::mutex queue_mu;
+  std::condition_variable queue_cv;  // a submission arrived, or shutdown began
+  std::condition_variable done_cv;   // a submission was answered
+  std::deque<Pending*> queue;        // GUARDED_BY(queue_mu)
+  bool stopping = false;             // GUARDED_BY(queue_mu)
+  bool writer_done = false;          // GUARDED_BY(queue_mu)
+  std::thread writer;
+
+  explicit Impl(LiveOptions o) : options(std::move(o)) {}
+
+  const ingest::ThemeTaxonomy* Taxonomy() const { return taxonomy ? &*taxonomy : nullptr; }
+
+  Result<Folded> FoldWholeLog() {
+    Folded f;
+    f.learner = std::make_unique<learn::Learner>(config, Taxonomy());
+    cli::LogScan scan;
+    learn::Learner& l = *f.learner;
+    KZ_RETURN_IF_ERROR(cli::ReadLogViews(
+        log, [&](learn::EventViews& e) { l.Add(e); }, &scan));
+    cli::WarnUnreadable(scan);
+    for (auto& [name, bytes] : scan.files) f.bytes[name] = bytes;
+    return f;
+  }
+
+  Status ReloadAll() {
+    KZ_ASSIGN_OR_RETURN(Folded f, FoldWholeLog());
+    std::unique_lock<std::shared_mutex> l(learner_mu);
+    learner = std::move(f.learner);
+    folded = std::move(f.bytes);
+    ++full_reloads;
+    return Status::Ok();
+  }
+
+  // Folds what the log gained since the last fold: this process's writes and any other
+  // process's. Called by the writer thread only.
+  Status Refresh() {
+    std::vector<std::pair<std::string, uint64_t>> listed;
+    {
+      KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
+      KZ_ASSIGN_OR_RETURN(listed, log.ListRawFiles());
+    }
+    const std::string newest = folded.empty() ? std::string() : folded.rbegin()->first;
+    std::map<std::string, uint64_t> now_listed(listed.begin(), listed.end());
+    std::vector<std::pair<std::string, uint64_t>> grown;  // (file, new size), in log order
+    for (const auto& [name, bytes] : folded) {
+      auto it = now_listed.find(name);
+      // A file gone or shorter: the log was rewritten (compact, forget). Fold it all again.
+      if (it == now_listed.end() || it->second < bytes) return ReloadAll();
+    }
+    for (const auto& [name, size] : listed) {
+      auto it = folded.find(name);
+      const uint64_t had = it == folded.end() ? 0 : it->second;
+      if (size <= had) continue;
+      // An event in a day before the newest folded one (a backfill, a cold file): log order puts
+      // it before events already folded, so only a whole fold gives the same state.
+      if (name < newest) return ReloadAll();
+      grown.emplace_back(name, size);
+    }
+    for (const auto& [name, size] : grown) {
+      uint64_t& had = folded[name];
+      KZ_ASSIGN_OR_RETURN(std::string data, log.ReadRaw(name, had));
+      data.resize(std::min<uint64_t>(data.size(), size - had));  // what the listing acknowledged
+      const size_t end = data.rfind('\n');
+      if (end == std::string::npos) continue;  // no complete line yet
+      data.resize(end + 1);
+      std::unique_lock<std::shared_mutex> l(learner_mu);
+      learn::EventViews event;
+      store::ForEachLine(data, 1, [&](std::string_view line, uint64_t) {
+        if (line.empty()) return;
+        // An unreadable line was reported by `kaizen verify`'s rules; a live fold skips it as
+        // the whole-log fold does.
+        if (reader.ReadJson(line, &event)) learner->Add(event);
+      });
+      had += data.size();
+    }
+    return Status::Ok();
+  }
+
+  // Ingests one group of submissions of the same expected kind as one batch: one lock, one
+  // fsync per day file.
+  Status IngestGroup(const std::vector<Pending*>& group) {
+    std::string buffer;
+    std::vector<uint64_t> first_line;  // per submission: its first line number in the buffer
+    uint64_t lines = 0;
+    for (Pending* p : group) {
+      first_line.push_back(lines + 1);
+      buffer.append(p->jsonl);
+      if (!p->jsonl.empty() && p->jsonl.back() != '\n') buffer.push_back('\n');
+      lines += static_cast<uint64_t>(std::count(p->jsonl.begin(), p->jsonl.end(), '\n'));
+      if (!p->jsonl.empty() && p->jsonl.back() != '\n') ++lines;
+    }
+    const size_t size = buffer.size();
+    buffer.append(simdjson::SIMDJSON_PADDING, ' ');
+    ingest::IngestOptions opts;
+    opts.now_ms = NowMs();
+    opts.expected_kind = group.front()->kind;
+    opts.taxonomy = Taxonomy();
+    opts.on_line = [&](const ingest::LineResult& r) {
+      const size_t i = static_cast<size_t>(
+          std::upper_bound(first_line.begin(), first_line.end(), r.line_number) -
+          first_line.begin() - 1);
+      Pending* p = group[i];
+      LineOutcome o;
+      o.line_number = r.line_number - first_line[i] + 1;
+      o.stored = r.stored;
+      o.skipped = r.skipped;
+      o.id = r.id;
+      o.errors = r.errors;
+      o.skip_reason = r.skip_reason;
+      if (o.stored) ++p->out->summary.stored;
+      if (o.skipped) ++p->out->summary.skipped;
+      if (!o.stored && !o.skipped) ++p->out->summary.rejected;
+      p->out->lines.push_back(std::move(o));
+    };
+    ingest::IngestSummary total;
+    return ingestor.Ingest(std::string_view(buffer.data(), size), opts, &total);
+  }
+
+  void WriterLoop() {
+    const auto poll = std::chrono::milliseconds(options.poll_ms > 0 ? options.poll_ms : 1000);
+    while (true) {
+      std::vector<Pending*> batch;
+      {
+        std::unique_lock<std::mutex> l(queue_mu);
+        if (options.poll_ms > 0) {
+          queue_cv.wait_for(l, poll, [&] { return stopping || !queue.empty(); });
+        } else {
+          queue_cv.wait(l, [&] { return stopping || !queue.empty(); });
+        }
+        if (queue.empty() && stopping) break;
+        batch.assign(queue.begin(), queue.end());
+        queue.clear();
+      }
+      Status refreshed = Status::Ok();
+      // Submissions of one expected kind go together, in arrival order.
+      std::vector<Pending*> rest = batch;
+      while (!rest.empty()) {
+        std::vector<Pending*> group, later;
+        for (Pending* p : rest) (p->kind == rest.front()->kind ? group : later).push_back(p);
+        Status s = IngestGroup(group);
+        for (Pending* p : group) p->status = s;
+        rest = std::move(later);
+      }
+      // Fold before answering: a client that recorded an event and then asks sees it.
+      refreshed = Refresh();
+      if (!refreshed.ok()) {
+        fmt::print(stderr, "kaizen: could not fold new events: {}\n", refreshed.message());
+      }
+      {
+        std::lock_guard<std::mutex> l(queue_mu);
+        for (Pending* p : batch) p->done = true;
+      }
+      done_cv.notify_all();
+    }
+    std::lock_guard<std::mutex> l(queue_mu);
+    writer_done = true;
+    done_cv.notify_all();
+  }
+
+  int64_t NowMs() const {
+    if (options.fixed_now_ms) return *options.fixed_now_ms;
+    if (options.now_is_newest) {
+      std::shared_lock<std::shared_mutex> l(learner_mu);
+      return learner->newest_ms();
+    }
+    return SystemNowMs();
+  }
+};
+
+LiveState::LiveState(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
+  auto impl = std::make_unique<Impl>(options);
+  KZ_RETURN_IF_ERROR(cli::LoadLearnConfig(options.home, &impl->config));
+  KZ_ASSIGN_OR_RETURN(impl->taxonomy, cli::LoadTaxonomy(options.home));
+  KZ_ASSIGN_OR_RETURN(Folded f, impl->FoldWholeLog());
+  impl->learner = std::move(f.learner);
+  impl->folded = std::move(f.bytes);
+  Impl* raw = impl.get();
+  impl->writer = std::thread([raw] { raw->WriterLoop(); });
+  return std::unique_ptr<LiveState>(new LiveState(std::move(impl)));
+}
+
+LiveState::~LiveState() {
+  Shutdown();
+  if (impl_->writer.joinable()) impl_->writer.join();
+}
+
+Status LiveState::Submit(std::string_view jsonl, std::optional<model::EventKind> kind,
+                         SubmitResult* out) {
+  Pending p;
+  p.jsonl = jsonl;
+  p.kind = kind;
+  p.out = out;
+  std::unique_lock<std::mutex> l(impl_->queue_mu);
+  if (impl_->stopping) {
+    return Unavailable("kaizen is shutting down; nothing was stored, send it again later");
+  }
+  impl_->queue.push_back(&p);
+  impl_->queue_cv.notify_one();
+  impl_->done_cv.wait(l, [&] { return p.done; });
+  return p.status;
+}
+
+void LiveState::Read(const std::function<void(const learn::Learner&, int64_t)>& fn) {
+  const int64_t now = impl_->NowMs();
+  std::shared_lock<std::shared_mutex> l(impl_->learner_mu);
+  fn(*impl_->learner, now);
+}
+
+void LiveState::Shutdown() {
+  std::unique_lock<std::mutex> l(impl_->queue_mu);
+  impl_->stopping = true;
+  impl_->queue_cv.notify_all();
+  impl_->done_cv.wait(l, [&] { return impl_->writer_done; });
+}
+
+int64_t LiveState::Now() const { return impl_->NowMs(); }
+const std::string& LiveState::home() const { return impl_->options.home; }
+const ingest::ThemeTaxonomy& LiveState::taxonomy() const {
+  return impl_->taxonomy ? *impl_->taxonomy : ingest::ThemeTaxonomy::Default();
+}
+uint64_t LiveState::events() const {
+  std::shared_lock<std::shared_mutex> l(impl_->learner_mu);
+  return impl_->learner->events();
+}
+uint64_t LiveState::full_reloads() const {
+  std::shared_lock<std::shared_mutex> l(impl_->learner_mu);
+  return impl_->full_reloads;
+}
+
+}  // namespace kaizen::serve

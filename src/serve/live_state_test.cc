@@ -1,0 +1,172 @@
+#include "serve/live_state.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "model/timestamp.h"
+#include "store/file_system.h"
+#include "store/test_files.h"
+
+namespace kaizen::serve {
+namespace {
+
+// 2025-03-10T12:00:00Z and the days around it.
+constexpr int64_t kNow = 1741608000000;
+constexpr int64_t kDay = 86400000;
+
+std::string Outcome(const std::string& bead, int64_t at_ms, bool success = true) {
+  return fmt::format(R"({{"kind":"outcome","timestamp":"{}","bead_id":"{}","duration_ms":1000,)"
+                     R"("error_count":0,"retry_count":0,"success":{}}})",
+                     model::FormatUtc(at_ms), bead, success ? "true" : "false");
+}
+
+class LiveStateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    home_ = store::test_files::MakeTempDir("kaizen-live");
+    ASSERT_FALSE(home_.empty());
+  }
+  void TearDown() override { std::filesystem::remove_all(home_); }
+
+  std::unique_ptr<LiveState> Open() {
+    LiveOptions o;
+    o.home = home_;
+    o.fixed_now_ms = kNow;
+    o.poll_ms = 0;
+    auto opened = LiveState::Open(o);
+    EXPECT_TRUE(opened.ok()) << opened.status().message();
+    return opened.ok() ? std::move(opened).value() : nullptr;
+  }
+
+  uint64_t Folded(LiveState& s) {
+    uint64_t n = 0;
+    s.Read([&](const learn::Learner& l, int64_t now) {
+      EXPECT_EQ(now, kNow);
+      n = l.events();
+    });
+    return n;
+  }
+
+  std::string home_;
+};
+
+TEST_F(LiveStateTest, SubmittedEventIsDurableAndFoldedBeforeSubmitReturns) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  SubmitResult r;
+  ASSERT_TRUE(s->Submit(Outcome("bd-1", kNow - 1000), std::nullopt, &r).ok());
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_TRUE(r.lines[0].stored);
+  EXPECT_FALSE(r.lines[0].id.empty());
+  EXPECT_EQ(r.summary.stored, 1u);
+  EXPECT_EQ(Folded(*s), 1u);
+  // A second process opening the home sees it: it is in the log, not only in memory.
+  auto again = Open();
+  EXPECT_EQ(Folded(*again), 1u);
+}
+
+TEST_F(LiveStateTest, RefusedLineNamesFieldAndIsNotFolded) {
+  auto s = Open();
+  SubmitResult r;
+  std::string bad = R"({"kind":"outcome","bead_id":"bd-1","duration_ms":-5,"error_count":0,)"
+                    R"("retry_count":0,"success":true})";
+  ASSERT_TRUE(s->Submit(bad + "\n" + Outcome("bd-2", kNow), std::nullopt, &r).ok());
+  ASSERT_EQ(r.lines.size(), 2u);
+  EXPECT_FALSE(r.lines[0].stored);
+  EXPECT_EQ(r.lines[0].line_number, 1u);
+  ASSERT_FALSE(r.lines[0].errors.empty());
+  EXPECT_EQ(r.lines[0].errors[0].path, "duration_ms");
+  EXPECT_TRUE(r.lines[1].stored);
+  EXPECT_EQ(r.lines[1].line_number, 2u);
+  EXPECT_EQ(r.summary.rejected, 1u);
+  EXPECT_EQ(Folded(*s), 1u);
+}
+
+TEST_F(LiveStateTest, ExpectedKindAppliesWithoutKindField) {
+  auto s = Open();
+  SubmitResult r;
+  std::string no_kind = R"({"bead_id":"bd-1","duration_ms":5,"error_count":0,)"
+                        R"("retry_count":0,"success":true})";
+  ASSERT_TRUE(s->Submit(no_kind, model::EventKind::kOutcome, &r).ok());
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_TRUE(r.lines[0].stored) << (r.lines[0].errors.empty() ? ""
+                                                               : r.lines[0].errors[0].ToString());
+}
+
+TEST_F(LiveStateTest, ConcurrentSubmissionsAreAllStoredWithDistinctIdsAndLineNumbers) {
+  auto s = Open();
+  constexpr int kThreads = 8, kEach = 40;
+  std::vector<std::vector<std::string>> ids(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        SubmitResult r;
+        // Two lines per submission: line numbers must stay per submission in a shared batch.
+        std::string two = Outcome(fmt::format("bd-{}-{}", t, i), kNow - 10) + "\n" +
+                          Outcome(fmt::format("bd-{}-{}b", t, i), kNow - 5);
+        Status st = s->Submit(two, std::nullopt, &r);
+        ASSERT_TRUE(st.ok()) << st.message();
+        ASSERT_EQ(r.lines.size(), 2u);
+        EXPECT_EQ(r.lines[0].line_number, 1u);
+        EXPECT_EQ(r.lines[1].line_number, 2u);
+        for (const LineOutcome& o : r.lines) {
+          EXPECT_TRUE(o.stored);
+          ids[t].push_back(o.id);
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<std::string> distinct;
+  for (auto& v : ids) distinct.insert(v.begin(), v.end());
+  EXPECT_EQ(distinct.size(), size_t{kThreads * kEach * 2});
+  EXPECT_EQ(Folded(*s), uint64_t{kThreads * kEach * 2});
+  EXPECT_EQ(s->full_reloads(), 0u);
+}
+
+TEST_F(LiveStateTest, BackfillIntoEarlierDayRefoldsTheWholeLog) {
+  auto s = Open();
+  SubmitResult r;
+  ASSERT_TRUE(s->Submit(Outcome("bd-new", kNow), std::nullopt, &r).ok());
+  EXPECT_EQ(s->full_reloads(), 0u);
+  // Two days earlier: its day file sorts before the newest one folded.
+  ASSERT_TRUE(s->Submit(Outcome("bd-old", kNow - 2 * kDay), std::nullopt, &r).ok());
+  EXPECT_EQ(s->full_reloads(), 1u);
+  EXPECT_EQ(Folded(*s), 2u);
+}
+
+TEST_F(LiveStateTest, AnotherProcessesAppendsAreFoldedOnTheNextRefresh) {
+  auto s = Open();
+  {
+    ingest::Ingestor other(home_, store::DefaultFileSystem());
+    simdjson::padded_string line(Outcome("bd-other", kNow - 100));
+    ingest::IngestOptions o;
+    o.now_ms = kNow;
+    ingest::IngestSummary sum;
+    ASSERT_TRUE(other.Ingest(line, o, &sum).ok());
+    ASSERT_EQ(sum.stored, 1u);
+  }
+  SubmitResult r;
+  ASSERT_TRUE(s->Submit(Outcome("bd-mine", kNow), std::nullopt, &r).ok());
+  EXPECT_EQ(Folded(*s), 2u);
+}
+
+TEST_F(LiveStateTest, SubmitAfterShutdownIsUnavailableAndStoresNothing) {
+  auto s = Open();
+  s->Shutdown();
+  SubmitResult r;
+  Status st = s->Submit(Outcome("bd-late", kNow), std::nullopt, &r);
+  EXPECT_EQ(st.code(), StatusCode::kUnavailable);
+  EXPECT_TRUE(r.lines.empty());
+  auto again = Open();
+  EXPECT_EQ(Folded(*again), 0u);
+}
+
+}  // namespace
+}  // namespace kaizen::serve
