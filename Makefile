@@ -4,7 +4,7 @@ BUILD     ?= build
 ASAN      ?= build-asan
 FUZZ      ?= build-fuzz
 BENCHDIR  ?= build-bench
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 90
 
 # Every Debian package a make target needs; `deps` installs the missing ones.
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
@@ -58,22 +58,22 @@ asan: deps
 	cmake --build $(ASAN) -j$(JOBS) --target kaizen_tests
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
 
-# FUZZ_SECONDS in all: half for ingest, a third for learn, the rest for config; a crash input
-# lands in $(FUZZ)/<target>-crash-*.
+# Every parser has a libFuzzer target fuzz/<name>_fuzz.cc, seeded from fuzz/corpus_<name> (ingest:
+# fuzz/corpus). FUZZ_SECONDS in all, shared equally; a crash input lands in $(FUZZ)/<name>-crash-*.
+FUZZ_TARGETS := ingest learn config report git_commit_text jsonrpc http_query
 fuzz: deps
 	CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAIZEN_FUZZ=ON >/dev/null
-	cmake --build $(FUZZ) -j$(JOBS) --target ingest_fuzz learn_fuzz config_fuzz
-	mkdir -p $(FUZZ)/corpus $(FUZZ)/corpus_learn $(FUZZ)/corpus_config
-	cp fuzz/corpus/* $(FUZZ)/corpus/ 2>/dev/null || true
-	cp fuzz/corpus_learn/* $(FUZZ)/corpus_learn/ 2>/dev/null || true
-	cp fuzz/corpus_config/* $(FUZZ)/corpus_config/ 2>/dev/null || true
-	./$(FUZZ)/ingest_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / 2 )) -max_len=4096 -timeout=10 \
-	  -artifact_prefix=$(FUZZ)/ingest- -dict=fuzz/json.dict $(FUZZ)/corpus
-	./$(FUZZ)/learn_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / 3 )) -max_len=12288 -timeout=10 \
-	  -artifact_prefix=$(FUZZ)/learn- -dict=fuzz/json.dict $(FUZZ)/corpus_learn
-	./$(FUZZ)/config_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) - $(FUZZ_SECONDS) / 2 - $(FUZZ_SECONDS) / 3 )) \
-	  -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ)/config- -dict=fuzz/json.dict \
-	  $(FUZZ)/corpus_config
+	cmake --build $(FUZZ) -j$(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  seeds=fuzz/corpus_$$t; [ $$t = ingest ] && seeds=fuzz/corpus; \
+	  len=4096; [ $$t = learn ] && len=12288; \
+	  mkdir -p $(FUZZ)/corpus_$$t; cp $$seeds/* $(FUZZ)/corpus_$$t/ 2>/dev/null || true; \
+	  echo "fuzz: $$t for $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) s"; \
+	  ./$(FUZZ)/$${t}_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) \
+	    -max_len=$$len -timeout=10 -artifact_prefix=$(FUZZ)/$$t- -dict=fuzz/json.dict \
+	    $(FUZZ)/corpus_$$t 2>$(FUZZ)/$$t.log || { tail -40 $(FUZZ)/$$t.log; exit 1; }; \
+	  tail -1 $(FUZZ)/$$t.log; \
+	done
 
 # unit, integration, unit again under ASan+UBSan, then a bounded fuzz run.
 test: unit integration asan fuzz

@@ -425,3 +425,12 @@ if [[ "$ANALYSIS_OK" != 1 ]]; then
   echo "analysis check failed: python and kaizen disagree, the comparison is not valid" >&2
   exit 1
 fi
+
+# ---- 5. kaizen serve over HTTP: durable ingest POSTs and /v1/context latency (wrk) ----
+# bench/serve_bench.sh; the context part reuses the 1M-event kaizen home of step 3.
+if [[ "${KAIZEN_BENCH_SKIP_SERVE:-0}" != 1 ]]; then
+  section "kaizen serve (bench/serve_bench.sh)"
+  KAIZEN_SERVE_BENCH_HOME="$KZ_HOME" bash "$REPO/bench/serve_bench.sh" "$BUILD_DIR" \
+    | tee "$TMP/serve-bench.out"
+  { echo; sed -n '/^## kaizen serve/,$p' "$TMP/serve-bench.out"; } >>"$RESULTS"
+fi

@@ -8,10 +8,10 @@
 
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "cli/input.h"
 #include "cli/learned_state.h"
+#include "cli/output_validation.h"
 #include "cli/verbs.h"
 #include "learn/correction_patterns.h"
 #include "learn/json_out.h"
@@ -21,10 +21,6 @@
 
 namespace kaizen::cli {
 namespace {
-
-// A text to validate is an agent's output, not a corpus: past this, refuse instead of working
-// through it.
-constexpr size_t kMaxValidatedBytes = 8 << 20;
 
 std::string Day(int64_t ms) { return model::FormatUtc(ms).substr(0, 10); }
 
@@ -36,99 +32,16 @@ std::string Joined(const std::vector<std::string>& items) {
   return out.empty() ? "-" : out;
 }
 
-struct Validation {
-  std::vector<learn::CorrectionPattern> enforced;
-  std::vector<learn::PatternViolation> violations;
-  std::vector<std::string> hints;  // one per violated pattern, in order of first violation
-};
-
-Validation Validate(const learn::Learner& learner, std::string_view text, double min_confidence) {
-  Validation v;
-  for (learn::CorrectionPattern& p : learner.corrections().Patterns()) {
-    if (p.Enforced(min_confidence)) v.enforced.push_back(std::move(p));
-  }
-  v.violations = learn::FindViolations(v.enforced, text, min_confidence);
-  std::set<std::string> seen;
-  for (const learn::PatternViolation& violation : v.violations) {
-    if (!seen.insert(violation.pattern_id).second) continue;
-    for (const learn::CorrectionPattern& p : v.enforced) {
-      if (p.id == violation.pattern_id) v.hints.push_back(render::CorrectionHint(p));
-    }
-  }
-  return v;
-}
-
-const learn::CorrectionPattern* Find(const Validation& v, std::string_view id) {
-  for (const learn::CorrectionPattern& p : v.enforced) {
-    if (p.id == id) return &p;
-  }
-  return nullptr;
-}
-
-std::string ValidationJson(const std::string& file, double min_confidence, const Validation& v) {
+std::string ValidationJson(const std::string& file, double min_confidence,
+                           const OutputValidation& v) {
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();
   learn::Key(w, "file");
   learn::Str(w, file);
-  learn::Key(w, "min_confidence");
-  learn::Num(w, min_confidence);
-  learn::Key(w, "patterns_checked");
-  w.StartArray();
-  for (const learn::CorrectionPattern& p : v.enforced) learn::Str(w, p.id);
-  w.EndArray();
-  learn::Key(w, "violations");
-  w.StartArray();
-  for (const learn::PatternViolation& violation : v.violations) {
-    w.StartObject();
-    learn::Key(w, "line");
-    w.Uint64(violation.line);
-    learn::Key(w, "column");
-    w.Uint64(violation.column);
-    learn::Key(w, "pattern_id");
-    learn::Str(w, violation.pattern_id);
-    learn::Key(w, "what");
-    learn::Str(w, violation.what);
-    learn::Key(w, "hint");
-    learn::Str(w, render::CorrectionHint(*Find(v, violation.pattern_id)));
-    w.EndObject();
-  }
-  w.EndArray();
-  learn::Key(w, "hints");
-  w.StartArray();
-  for (const std::string& h : v.hints) learn::Str(w, "IMPORTANT: " + h);
-  w.EndArray();
+  WriteJsonMembers(w, min_confidence, v);
   w.EndObject();
   return std::string(b.GetString()) + "\n";
-}
-
-std::string ValidationText(const std::string& file, double min_confidence, size_t learned,
-                           const Validation& v) {
-  std::string out;
-  for (const learn::PatternViolation& violation : v.violations) {
-    out += fmt::format("{}:{}:{}: {}: {}\n  hint: {}\n", file, violation.line, violation.column,
-                       violation.pattern_id, violation.what,
-                       render::CorrectionHint(*Find(v, violation.pattern_id)));
-  }
-  if (v.enforced.empty()) {
-    return fmt::format(
-        "{}: clean (no pattern enforced yet: {} learned, none at confidence >= "
-        "{:.2f} or promoted)\n",
-        file, learned, min_confidence);
-  }
-  if (v.violations.empty()) {
-    return fmt::format(
-        "{}: clean ({} enforced pattern(s) checked: confidence >= {:.2f} or "
-        "promoted)\n",
-        file, v.enforced.size(), min_confidence);
-  }
-  out += fmt::format(
-      "{}: {} violation(s) of {} pattern(s) ({} enforced: confidence >= {:.2f} or "
-      "promoted)\n",
-      file, v.violations.size(), v.hints.size(), v.enforced.size(), min_confidence);
-  out += "\nhints for a retry prompt:\n";
-  for (const std::string& h : v.hints) out += "IMPORTANT: " + h + "\n";
-  return out;
 }
 
 int ValidateCommand(const Common& c, const std::string& file, std::optional<double> min_conf) {
@@ -148,10 +61,10 @@ int ValidateCommand(const Common& c, const std::string& file, std::optional<doub
   WarnUnreadable(state.scan);
   const learn::CorrectionPatternLearner& learned = state.learner->corrections();
   const double threshold = min_conf.value_or(learned.config().enforce_min_confidence);
-  const Validation v = Validate(*state.learner, text, threshold);
+  const OutputValidation v = ValidateOutput(*state.learner, text, threshold);
   const std::string shown = file == "-" ? "(stdin)" : file;
   fmt::print("{}", c.json ? ValidationJson(shown, threshold, v)
-                          : ValidationText(shown, threshold, learned.Patterns().size(), v));
+                          : OutputValidationText(shown, threshold, learned.Patterns().size(), v));
   return v.violations.empty() ? kExitOk : kExitRejected;
 }
 

@@ -130,6 +130,13 @@ int main(int argc, char** argv) {
   verbs.push_back(AddForgetVerb(app, c));
   verbs.push_back(AddPiiVerb(app, c));
   verbs.push_back(AddContextVerb(app, c));
+  verbs.push_back(AddServeVerb(app, c));
+  verbs.push_back(AddLoopVerb(app, c));
+  verbs.push_back(AddRewardVerb(app, c));
+  verbs.push_back(AddRateVerb(app, c));
+  verbs.push_back(AddMcpVerb(app, c));
+  verbs.push_back(AddGitVerb(app, c));
+  verbs.push_back(AddDashboardVerb(app, c));
 
   try {
     app.parse(argc, argv);

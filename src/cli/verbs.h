@@ -16,5 +16,12 @@ Verb AddCompactVerb(CLI::App& app, Common& c);
 Verb AddForgetVerb(CLI::App& app, Common& c);
 Verb AddPiiVerb(CLI::App& app, Common& c);
 Verb AddContextVerb(CLI::App& app, Common& c);
+Verb AddServeVerb(CLI::App& app, Common& c);
+Verb AddLoopVerb(CLI::App& app, Common& c);
+Verb AddRewardVerb(CLI::App& app, Common& c);
+Verb AddRateVerb(CLI::App& app, Common& c);
+Verb AddMcpVerb(CLI::App& app, Common& c);
+Verb AddGitVerb(CLI::App& app, Common& c);
+Verb AddDashboardVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli

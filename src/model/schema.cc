@@ -256,6 +256,14 @@ const ObjectSpec& ErrorSpec() {
   return s;
 }
 
+// Where an automatic signal came from (a repository, an agent, a report file): seed 001's
+// RewardSignal names a commit, a task and a session only; scanners need a little more to be
+// traceable. Open: any keys.
+const ObjectSpec& RewardContextSpec() {
+  static const ObjectSpec s{"context", {}, /*open=*/true};
+  return s;
+}
+
 const ObjectSpec& RewardSpec() {
   static const ObjectSpec s{
       "reward",
@@ -271,6 +279,8 @@ const ObjectSpec& RewardSpec() {
           Ident("source").Req().OneOf({"automatic", "human", "agent"}),
           Num("confidence").Range(0, 1),
           Int("delay_days").Range(0, 1e6),
+          Obj("context", RewardContextSpec())
+              .Doc("where the signal came from (repo, agent, report); any keys"),
       })};
   return s;
 }

@@ -1,0 +1,249 @@
+// `kaizen dashboard`: the KPI panel of seed 000 §7.1 with the §7.3 alerts, as a box in the
+// terminal (issue 6 item 4). The numbers are the ones `kaizen analyze --json` gives under `kpis`
+// and `alerts`; this verb only decides how they look (render/dashboard_box.h).
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "render/dashboard_box.h"
+
+namespace kaizen::cli {
+namespace {
+
+struct DashboardFlags {
+  std::string color = "auto";
+};
+
+// Color: `always` and `never` are obeyed; `auto` colors only a terminal, and not when NO_COLOR
+// is set to anything non-empty (https://no-color.org) or TERM is "dumb". An explicit
+// `--color always` is the user asking, so it wins over NO_COLOR.
+bool UseColor(std::string_view flag) {
+  if (flag == "always") return true;
+  if (flag == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") return false;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+// POSIX precedence for the character set: LC_ALL, then LC_CTYPE, then LANG, the first that is
+// set and non-empty. UTF-8 when it names UTF-8 ("en_US.UTF-8", "C.utf8"); anything else,
+// including nothing set (the C locale), gets plain ASCII.
+bool LocaleIsUtf8() {
+  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') continue;
+    std::string lower;
+    for (const char* p = v; *p; ++p) {
+      if (*p != '-') lower += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    }
+    return lower.find("utf8") != std::string::npos;
+  }
+  return false;
+}
+
+std::optional<double> OptNumber(simdjson::dom::element e) {
+  double d = 0;
+  if (e.is_null() || e.get(d) != simdjson::SUCCESS) return std::nullopt;
+  return d;
+}
+
+std::string Text(simdjson::dom::element e, const char* key) {
+  std::string_view s;
+  if (e[key].get(s) != simdjson::SUCCESS) return {};
+  return std::string(s);
+}
+
+// The dashboard's data from the analysis JSON the learner writes (learn/kpis.cc WriteJson).
+Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
+                     std::string* windows_json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(analysis).get(root) != simdjson::SUCCESS) {
+    return Internal("the analysis is not valid JSON");
+  }
+  d->now = Text(root, "now");
+  uint64_t total = 0;
+  if (root["events"]["total"].get(total) == simdjson::SUCCESS) d->events = total;
+  simdjson::dom::object kpis;
+  if (root["kpis"].get(kpis) != simdjson::SUCCESS) return Internal("the analysis has no kpis");
+  for (auto [key, value] : kpis) {
+    if (key == "windows") {
+      *windows_json = simdjson::minify(value);
+      continue;
+    }
+    render::DashboardKpi k;
+    k.key = std::string(key);
+    simdjson::dom::array values;
+    if (value["values"].get(values) == simdjson::SUCCESS) {
+      for (simdjson::dom::element v : values) k.values.push_back(OptNumber(v));
+    }
+    std::string trend = Text(value, "trend");
+    if (!trend.empty()) k.trend = trend;
+    k.better = Text(value, "better");
+    d->kpis.push_back(std::move(k));
+  }
+  // An empty log has no KPI to show: the learner reports a feedback volume of 0 per week (a
+  // count), but "0/wk of nothing" on target would read as a healthy system. Everything is "no
+  // data" until the first event.
+  if (d->events == 0) {
+    for (render::DashboardKpi& k : d->kpis) {
+      for (auto& v : k.values) v.reset();
+      k.trend.reset();
+    }
+  }
+  simdjson::dom::array alerts;
+  if (root["alerts"].get(alerts) == simdjson::SUCCESS) {
+    for (simdjson::dom::element a : alerts) {
+      d->alerts.push_back(
+          {Text(a, "level"), Text(a, "condition"), Text(a, "message"), Text(a, "action")});
+    }
+  }
+  return Status::Ok();
+}
+
+void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+void Num(rapidjson::Writer<rapidjson::StringBuffer>& w, std::optional<double> v) {
+  if (v) {
+    w.Double(*v);
+  } else {
+    w.Null();
+  }
+}
+
+// --json: the box's numbers as an object; `text` holds each value exactly as the box prints it.
+std::string DashboardJson(const render::DashboardData& d, const std::string& windows_json,
+                          const render::DashboardTargets& targets) {
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  w.Key("now");
+  if (d.now.empty()) {
+    w.Null();
+  } else {
+    Str(w, d.now);
+  }
+  w.Key("events");
+  w.Uint64(d.events);
+  w.Key("windowDays");
+  w.Int64(d.window_days);
+  w.Key("windows");
+  w.RawValue(windows_json.data(), windows_json.size(), rapidjson::kArrayType);
+  w.Key("health");
+  Num(w, render::OverallHealth(d.kpis, targets));
+  w.Key("kpis");
+  w.StartArray();
+  for (const render::DashboardKpi& k : d.kpis) {
+    w.StartObject();
+    w.Key("key");
+    Str(w, k.key);
+    w.Key("name");
+    Str(w, render::KpiLabel(k.key));
+    w.Key("values");
+    w.StartArray();
+    for (const auto& v : k.values) Num(w, v);
+    w.EndArray();
+    const std::optional<double> current = k.values.empty() ? std::nullopt : k.values.back();
+    w.Key("current");
+    Num(w, current);
+    w.Key("text");
+    w.StartArray();
+    for (const auto& v : k.values) {
+      if (v) {
+        Str(w, render::FormatKpiValue(k.key, *v, /*utf8=*/true));
+      } else {
+        w.Null();
+      }
+    }
+    w.EndArray();
+    w.Key("trend");
+    if (k.trend) {
+      Str(w, *k.trend);
+    } else {
+      w.Null();
+    }
+    w.Key("better");
+    Str(w, k.better);
+    w.Key("target");
+    Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
+    w.Key("standing");
+    w.String(render::StandingName(render::KpiStanding(k, targets)));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("alerts");
+  w.StartArray();
+  for (const render::DashboardAlert& a : d.alerts) {
+    w.StartObject();
+    w.Key("level");
+    Str(w, a.level);
+    w.Key("condition");
+    Str(w, a.condition);
+    w.Key("message");
+    Str(w, a.message);
+    w.Key("action");
+    Str(w, a.action);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(b.GetString(), b.GetSize()) + "\n";
+}
+
+int RunDashboard(const Common& c, const DashboardFlags& f) {
+  LearnedState state;
+  if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("dashboard", s);
+  WarnUnreadable(state.scan);
+  render::DashboardData data;
+  // The window length the learner used: the home's config (already validated by the load).
+  learn::LearnConfig config;
+  if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return FailVerb("dashboard", s);
+  data.window_days = static_cast<int64_t>(config.kpis.window_days);
+  std::string windows = "[]";
+  if (Status s = ReadDashboard(state.learner->AnalysisJson(state.now_ms), &data, &windows);
+      !s.ok()) {
+    return FailVerb("dashboard", s);
+  }
+  // `--now end` on an empty log has no newest event: say so rather than show 1970-01-01.
+  if (data.events == 0 && c.now == "end") data.now.clear();
+  render::DashboardOptions options;
+  if (c.json) {
+    fmt::print("{}", DashboardJson(data, windows, options.targets));
+    return kExitOk;
+  }
+  options.color = UseColor(f.color);
+  options.utf8 = LocaleIsUtf8();
+  fmt::print("{}", render::RenderDashboardBox(data, options));
+  return kExitOk;
+}
+
+}  // namespace
+
+Verb AddDashboardVerb(CLI::App& app, Common& c) {
+  auto f = std::make_shared<DashboardFlags>();
+  CLI::App* sub = app.add_subcommand(
+      "dashboard",
+      "print the KPI panel (seed 000 §7.1: eight KPIs, their 3-window trend and target) and the "
+      "§7.3 alerts as a box; colored on a terminal");
+  sub->add_option("--color", f->color,
+                  "auto (color on a terminal unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  AddCommonOptions(sub, c, /*with_json=*/true, /*with_now=*/true);
+  return {sub, [&c, f]() { return RunDashboard(c, *f); }};
+}
+
+}  // namespace kaizen::cli

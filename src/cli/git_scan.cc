@@ -1,0 +1,331 @@
+// `kaizen git scan REPO [--agent PATTERN] [--since T] [--revert-days N] [--rewrite-commits N]
+// [--branch B] [--dry-run] [--json]`: seed 001 tier 1 reward signals from a repository's history
+// (signals/git_signals.h), stored as `reward` events through the one pipeline. Each signal has an
+// id derived from its commits, so scanning again stores only what is new.
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <simdjson.h>
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "cli/clock.h"
+#include "cli/derived_files.h"
+#include "cli/learned_state.h"
+#include "cli/log_views.h"
+#include "cli/verbs.h"
+#include "ingest/ingestor.h"
+#include "model/json_access.h"
+#include "model/timestamp.h"
+#include "signals/git_reward.h"
+#include "signals/git_signals.h"
+#include "store/file_system.h"
+#include "store/log_format.h"
+
+namespace kaizen::cli {
+namespace {
+
+struct GitScanFlags {
+  std::string repo;
+  std::string agent{signals::kDefaultAgentPattern};
+  std::string since;
+  std::string branch = "HEAD";
+  int revert_days = 7;
+  int rewrite_commits = 10;
+  bool dry_run = false;
+};
+
+enum class Fate { kWouldRecord, kNew, kAlreadyRecorded, kRejected };
+
+const char* FateName(Fate f) {
+  switch (f) {
+    case Fate::kWouldRecord:
+      return "would_record";
+    case Fate::kNew:
+      return "new";
+    case Fate::kAlreadyRecorded:
+      return "already_recorded";
+    case Fate::kRejected:
+      return "rejected";
+  }
+  return "?";
+}
+
+struct Found {
+  const signals::GitSignal* signal = nullptr;
+  std::string id;
+  std::string event;  // the reward event's JSON
+  Fate fate = Fate::kWouldRecord;
+  std::string errors;  // when rejected
+};
+
+// --since: ISO 8601 with a zone, or a day (midnight UTC).
+Result<int64_t> ParseSince(const std::string& text) {
+  std::string full = text.size() == 10 ? text + "T00:00:00Z" : text;
+  auto t = model::ParseTimestamp(full);
+  if (!t.ok()) {
+    return InvalidArgument("--since " + model::QuoteForMessage(text) +
+                           " must be ISO 8601 with a zone (2025-07-11T09:30:00Z) or a day "
+                           "(2025-07-11)");
+  }
+  return t->unix_ms;
+}
+
+// The ids of the reward events already in the log: what a scan must not record again. A home
+// with no log yet has none (and a dry run must not create one).
+Result<std::unordered_set<std::string>> RecordedRewardIds(const std::string& home) {
+  std::unordered_set<std::string> ids;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::path(home) / store::kRawDir, ec)) return ids;
+  store::RawLog log(home, store::DefaultFileSystem());
+  LogScan scan;
+  KZ_RETURN_IF_ERROR(ReadLogViews(
+      log,
+      [&](learn::EventViews& e) {
+        if (e.kind == model::EventKind::kReward) ids.emplace(e.reward.id);
+      },
+      &scan));
+  WarnUnreadable(scan);
+  return ids;
+}
+
+bool IsDuplicateRefusal(const ingest::LineResult& r) {
+  return r.errors.size() == 1 && r.errors[0].path == "id" &&
+         r.errors[0].message.find("already recorded") != std::string::npos;
+}
+
+// Stores the events not recorded yet, one group commit; marks each Found with what happened.
+Status Store(const Common& c, int64_t now_ms, std::vector<Found>* found, uint64_t* stored) {
+  std::vector<size_t> line_of;  // input line -> found index
+  std::string input;
+  for (size_t i = 0; i < found->size(); ++i) {
+    if ((*found)[i].fate != Fate::kWouldRecord) continue;
+    input += (*found)[i].event + "\n";
+    line_of.push_back(i);
+  }
+  if (input.empty()) return Status::Ok();
+  auto taxonomy = LoadTaxonomy(c.home);
+  if (!taxonomy.ok()) return taxonomy.status();
+  ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingest::IngestOptions options;
+  options.now_ms = now_ms;
+  options.expected_kind = model::EventKind::kReward;
+  if (*taxonomy) options.taxonomy = &**taxonomy;
+  options.on_line = [&](const ingest::LineResult& r) {
+    Found& f = (*found)[line_of[r.line_number - 1]];
+    if (r.stored) {
+      f.fate = Fate::kNew;
+    } else if (IsDuplicateRefusal(r)) {
+      f.fate = Fate::kAlreadyRecorded;  // recorded by a scan running at the same time
+    } else {
+      f.fate = Fate::kRejected;
+      for (const auto& e : r.errors) f.errors += (f.errors.empty() ? "" : "; ") + e.ToString();
+      if (r.skipped) f.errors = "skipped: " + r.skip_reason;
+    }
+  };
+  simdjson::padded_string padded(input);
+  ingest::IngestSummary summary;
+  Status s = ingestor.Ingest(std::string_view(padded.data(), padded.size()), options, &summary);
+  for (const auto& note : ingestor.TakeNotes()) {
+    fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
+  }
+  *stored = summary.stored;
+  if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
+  return s;
+}
+
+struct Tally {
+  uint64_t found = 0, fresh = 0, already = 0, rejected = 0;
+  void Add(Fate f) {
+    ++found;
+    if (f == Fate::kNew || f == Fate::kWouldRecord) ++fresh;
+    if (f == Fate::kAlreadyRecorded) ++already;
+    if (f == Fate::kRejected) ++rejected;
+  }
+};
+
+void WriteTally(rapidjson::Writer<rapidjson::StringBuffer>& w, const Tally& t, bool dry_run) {
+  w.Key("found");
+  w.Uint64(t.found);
+  w.Key(dry_run ? "would_record" : "new");
+  w.Uint64(t.fresh);
+  w.Key("already_recorded");
+  w.Uint64(t.already);
+  w.Key("rejected");
+  w.Uint64(t.rejected);
+}
+
+void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
+               const std::vector<Found>& found, const std::array<Tally, 6>& by, const Tally& all) {
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  w.Key("repo");
+  w.String(f.repo.c_str());
+  w.Key("branch");
+  w.String(f.branch.c_str());
+  w.Key("dry_run");
+  w.Bool(f.dry_run);
+  w.Key("commits");
+  w.Uint64(r.commits);
+  w.Key("agent_commits");
+  w.Uint64(r.agent_commits);
+  w.Key("signals");
+  w.StartArray();
+  for (int d = 0; d < signals::kGitDetectorCount; ++d) {
+    auto detector = static_cast<signals::GitDetector>(d);
+    w.StartObject();
+    w.Key("signal");
+    w.String(signals::DetectorName(detector));
+    w.Key("signal_type");
+    w.String(signals::DetectorSignalType(detector));
+    WriteTally(w, by[static_cast<size_t>(d)], f.dry_run);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("total");
+  w.StartObject();
+  WriteTally(w, all, f.dry_run);
+  w.EndObject();
+  w.Key("events");
+  w.StartArray();
+  for (const Found& x : found) {
+    w.StartObject();
+    w.Key("signal");
+    w.String(signals::DetectorName(x.signal->detector));
+    w.Key("status");
+    w.String(FateName(x.fate));
+    if (!x.errors.empty()) {
+      w.Key("error");
+      w.String(x.errors.c_str());
+    }
+    w.Key("event");
+    w.RawValue(x.event.data(), x.event.size(), rapidjson::kObjectType);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  fmt::print("{}\n", b.GetString());
+}
+
+void PrintText(const GitScanFlags& f, const signals::GitScanResult& r,
+               const std::vector<Found>& found, const std::array<Tally, 6>& by, const Tally& all) {
+  fmt::print("scanned {} commits of {} in {} ({} by agents){}\n", r.commits, f.branch, f.repo,
+             r.agent_commits, f.dry_run ? "; dry run, nothing stored" : "");
+  if (f.dry_run) {
+    for (const Found& x : found) {
+      const signals::GitSignal& s = *x.signal;
+      fmt::print("  {}  {:<18}  {}={}  {} ({})  {}\n", model::FormatUtc(s.observed_ms),
+                 signals::DetectorName(s.detector), signals::DetectorSignalType(s.detector),
+                 s.raw_json, s.agent_commit.substr(0, 12), s.agent,
+                 x.fate == Fate::kAlreadyRecorded ? "already recorded" : "would record");
+    }
+  }
+  const char* fresh = f.dry_run ? "would record" : "new";
+  fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", "signal", "signal_type", "found", fresh,
+             "already recorded");
+  for (int d = 0; d < signals::kGitDetectorCount; ++d) {
+    auto detector = static_cast<signals::GitDetector>(d);
+    const Tally& t = by[static_cast<size_t>(d)];
+    fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", signals::DetectorName(detector),
+               signals::DetectorSignalType(detector), t.found, t.fresh, t.already);
+  }
+  fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", "total", "", all.found, all.fresh, all.already);
+  fmt::print("{} {}, {} already recorded{}\n", all.fresh, f.dry_run ? "would be recorded" : "new",
+             all.already, all.rejected ? fmt::format(", {} rejected", all.rejected) : "");
+}
+
+int GitScanCommand(const Common& c, const GitScanFlags& f) {
+  auto now = NowMs(c.now);
+  if (!now.ok()) return FailVerb("git scan", now.status());
+  signals::GitScanOptions options;
+  options.branch = f.branch;
+  options.revert_days = f.revert_days;
+  options.rewrite_commits = f.rewrite_commits;
+  if (!f.since.empty()) {
+    auto since = ParseSince(f.since);
+    if (!since.ok()) return FailVerb("git scan", since.status());
+    options.since_ms = *since;
+  }
+  auto agents = signals::AgentMatcher::Create(f.agent);
+  if (!agents.ok()) return FailVerb("git scan", agents.status());
+  auto repo = signals::GitRepo::Open(f.repo);
+  if (!repo.ok()) return FailVerb("git scan", repo.status());
+  auto result = signals::ScanGitHistory(**repo, *agents, options);
+  if (!result.ok()) return FailVerb("git scan", result.status());
+
+  const std::string repo_name = (*repo)->Name();
+  auto recorded = RecordedRewardIds(c.home);
+  if (!recorded.ok()) return FailVerb("git scan", recorded.status());
+  std::vector<Found> found;
+  for (const signals::GitSignal& s : result->signals) {
+    Found x;
+    x.signal = &s;
+    x.id = signals::GitSignalUuid(s).ToString();
+    x.event = signals::GitRewardEvent(s, repo_name);
+    if (recorded->count(x.id)) x.fate = Fate::kAlreadyRecorded;
+    found.push_back(std::move(x));
+  }
+  Status stored_status;
+  uint64_t stored = 0;
+  if (!f.dry_run) stored_status = Store(c, *now, &found, &stored);
+
+  std::array<Tally, signals::kGitDetectorCount> by{};
+  Tally all;
+  for (const Found& x : found) {
+    by[static_cast<size_t>(x.signal->detector)].Add(x.fate);
+    all.Add(x.fate);
+    if (x.fate == Fate::kRejected) {
+      fmt::print(stderr, "kaizen git scan: {} {} not stored: {}\n",
+                 signals::DetectorName(x.signal->detector), x.id, x.errors);
+    }
+  }
+  if (!stored_status.ok()) {
+    fmt::print(stderr, "kaizen git scan: {} ({} events were stored before the failure)\n",
+               stored_status.message(), stored);
+    return stored_status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
+  }
+  if (c.json) {
+    PrintJson(f, *result, found, by, all);
+  } else {
+    PrintText(f, *result, found, by, all);
+  }
+  return all.rejected ? kExitRejected : kExitOk;
+}
+
+}  // namespace
+
+Verb AddGitVerb(CLI::App& app, Common& c) {
+  auto f = std::make_shared<GitScanFlags>();
+  auto* sub = app.add_subcommand("git", "automatic reward signals from a git repository");
+  sub->require_subcommand(1);
+  auto* scan = sub->add_subcommand(
+      "scan",
+      "record merge outcomes, reverts, human rewrites of agent lines, iteration counts and times "
+      "to completion (seed 001 tier 1) as reward events; scanning again records nothing twice");
+  scan->add_option("REPO", f->repo, "the repository (its top directory or .git)")->required();
+  scan->add_option("--agent", f->agent,
+                   "RE2 regex (case-insensitive) matched against \"Name <email>\" of the author "
+                   "and of Co-authored-by trailers; default: common coding agents and [bot] "
+                   "accounts");
+  scan->add_option("--since", f->since,
+                   "only signals observed at or after this time (ISO 8601 or YYYY-MM-DD)");
+  scan->add_option("--revert-days", f->revert_days,
+                   "a revert counts within this many days of the agent commit (default 7)")
+      ->check(CLI::Range(0, 36500));
+  scan->add_option("--rewrite-commits", f->rewrite_commits,
+                   "a human rewrite counts within this many commits after the agent's (default "
+                   "10)")
+      ->check(CLI::Range(1, 100000));
+  scan->add_option("--branch", f->branch, "the branch, tag or commit to walk (default HEAD)");
+  scan->add_flag("--dry-run", f->dry_run, "print the signals, store nothing");
+  AddCommonOptions(scan, c, /*with_json=*/true, /*with_now=*/true);
+  return {sub, [&c, f] { return GitScanCommand(c, *f); }};
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,39 @@
+// `kaizen mcp [--home H] [--now T]`: the MCP server over stdio (serve/mcp_server.h), so agents
+// call kaizen's tools. Logs go to stderr; stdout carries only protocol messages.
+#include <csignal>
+#include <memory>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/clock.h"
+#include "cli/verbs.h"
+#include "serve/mcp_server.h"
+
+namespace kaizen::cli {
+
+Verb AddMcpVerb(CLI::App& app, Common& c) {
+  auto* sub = app.add_subcommand(
+      "mcp", "serve kaizen's tools and memory files to an agent over MCP (JSON-RPC on stdio)");
+  AddCommonOptions(sub, c, /*with_json=*/false, /*with_now=*/true);
+  return {sub, [&c] {
+            serve::McpOptions options;
+            options.live.home = c.home;
+            if (!c.now.empty()) {
+              Result<int64_t> now = NowMs(c.now);
+              if (!now.ok()) {
+                fmt::print(stderr, "kaizen mcp: {}\n", now.status().message());
+                return kExitUsage;
+              }
+              options.live.fixed_now_ms = *now;
+            }
+            // A client that goes away mid-write is a failed write (EPIPE), not a dead process
+            // with writes still queued.
+            std::signal(SIGPIPE, SIG_IGN);
+            fmt::print(stderr, "kaizen mcp: serving {} on stdio\n", c.home);
+            serve::McpServer server(std::move(options));
+            return server.Serve(STDIN_FILENO, STDOUT_FILENO);
+          }};
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,224 @@
+// `kaizen reward ci` and `kaizen reward coverage`: seed 001 tier 1 automatic reward signals from
+// a CI run (a JUnit report or an exit code) and from two coverage reports (the coverage delta),
+// stored as `reward` events through the one pipeline, which normalizes raw_value by seed 001's
+// table (ingest/reward_normalize.cc).
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/clock.h"
+#include "cli/json_text.h"
+#include "cli/learned_state.h"
+#include "cli/loop_store.h"
+#include "cli/verbs.h"
+#include "model/limits.h"
+#include "model/utf8.h"
+#include "signals/junit.h"
+#include "signals/report_metrics.h"
+#include "store/file_system.h"
+
+namespace kaizen::cli {
+namespace {
+
+struct RewardFlags {
+  std::string junit, task, agent, session, commit, before, after;
+  int exit_code = 0;
+  CLI::Option* exit_code_opt = nullptr;
+};
+
+// The file's bytes, refused over the report cap before reading.
+Result<std::string> ReadReport(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return InvalidArgument(fmt::format("{} {}: {}", what, path, ec.message()));
+  if (size > signals::kMaxReportBytes) {
+    return InvalidArgument(fmt::format("{} {}: {} bytes is over the report size limit of {} bytes",
+                                       what, path, size, signals::kMaxReportBytes));
+  }
+  auto text = store::DefaultFileSystem()->ReadFrom(path, 0);
+  if (!text.ok())
+    return InvalidArgument(fmt::format("{} {}: {}", what, path, text.status().message()));
+  return text;
+}
+
+// ", \"task_id\":...": the optional fields the seed's RewardSignal names.
+std::string IdFields(const RewardFlags& f) {
+  std::string out;
+  if (!f.task.empty()) out += ",\"task_id\":" + JsonQuote(f.task);
+  if (!f.session.empty()) out += ",\"session_id\":" + JsonQuote(f.session);
+  if (!f.commit.empty()) out += ",\"commit_hash\":" + JsonQuote(f.commit);
+  return out;
+}
+
+// ",\"context\":{...}": where the signal came from (the reward schema's open context object):
+// the verb, the agent whose work it is, and `extra` (the report files, as given on the command
+// line, or the exit code).
+std::string Context(std::string_view via, const RewardFlags& f, std::string_view extra) {
+  std::string out = ",\"context\":{\"via\":" + JsonQuote(via);
+  if (!f.agent.empty()) out += ",\"agent\":" + JsonQuote(f.agent);
+  out += extra;
+  out += "}";
+  return out;
+}
+
+// What the signal is ("ci:junit:<file name>", "coverage:<format>:<before>..<after>"), within the
+// identifier limit; the agent and the full report paths are in `context`.
+std::string SignalId(std::string_view what) {
+  return std::string(model::Utf8Prefix(what, model::kMaxIdentifierBytes));
+}
+
+int Store(const Common& c, std::string_view verb, const std::string& event,
+          const std::string& summary, std::string_view json_extra) {
+  auto now = NowMs(c.now);
+  if (!now.ok()) return FailVerb(verb, now.status());
+  auto stored = StoreEvent(c, *now, model::EventKind::kReward, event);
+  if (!stored.ok()) {
+    fmt::print(stderr, "kaizen {}: {}\n", verb, stored.status().message());
+    return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
+  }
+  if (stored->skipped) {
+    fmt::print(stderr, "kaizen {}: skipped, not stored: {}\n", verb, stored->skip_reason);
+    return kExitOk;
+  }
+  if (c.json) {
+    fmt::print("{{\"id\":{}{}}}\n", JsonQuote(stored->id), json_extra);
+  } else {
+    fmt::print("{}\n{}\n", stored->id, summary);
+  }
+  return kExitOk;
+}
+
+int RunCi(const Common& c, const RewardFlags& f) {
+  const bool by_exit = f.exit_code_opt->count() > 0;
+  if (by_exit == !f.junit.empty()) {
+    fmt::print(stderr, "kaizen reward ci: give exactly one of --junit FILE and --exit-code N\n");
+    return kExitUsage;
+  }
+  bool pass = false;
+  std::string what, detail, extra;
+  if (by_exit) {
+    // CI convention: exit status 0 is a pass, anything else a failure.
+    pass = f.exit_code == 0;
+    what = "ci:exit-code";
+    extra = fmt::format(",\"exit_code\":{}", f.exit_code);
+    detail = fmt::format("exit code {}", f.exit_code);
+  } else {
+    auto text = ReadReport(f.junit, "--junit");
+    if (!text.ok()) return FailVerb("reward ci", text.status());
+    auto report = signals::ParseJUnit(*text, f.junit);
+    if (!report.ok()) {
+      fmt::print(stderr, "kaizen reward ci: {}\n", report.status().message());
+      return kExitRejected;
+    }
+    if (report->executed() == 0) {
+      fmt::print(stderr,
+                 "kaizen reward ci: {}: no test case ran ({} in the report, {} skipped); a run "
+                 "that tested nothing is neither a pass nor a failure, nothing recorded\n",
+                 f.junit, report->tests, report->skipped);
+      return kExitRejected;
+    }
+    pass = report->passing();
+    what = "ci:junit:" + std::filesystem::path(f.junit).filename().string();
+    extra = ",\"report\":" + JsonQuote(f.junit) + ",\"report_format\":\"junit\"";
+    extra += fmt::format(",\"tests\":{},\"failures\":{},\"errors\":{},\"skipped\":{}",
+                         report->tests, report->failures, report->errors, report->skipped);
+    detail = fmt::format("{} tests: {} passed, {} failed, {} errors, {} skipped", report->tests,
+                         report->passed(), report->failures, report->errors, report->skipped);
+  }
+  const char* raw = pass ? "pass" : "fail";
+  std::string event = fmt::format(
+      "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
+      "\"source\":\"automatic\"{}}}",
+      JsonQuote(SignalId(what)), raw, IdFields(f) + Context("kaizen reward ci", f, extra));
+  return Store(c, "reward ci", event,
+               fmt::format("ci_result {} (signal {}): {}", raw, pass ? "1.0" : "0.0", detail),
+               fmt::format(",\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
+                           "\"signal_value\":{}",
+                           raw, pass ? 1 : 0));
+}
+
+int RunCoverage(const Common& c, const RewardFlags& f) {
+  std::optional<double> rates[2];
+  std::string formats[2];
+  const std::string* files[2] = {&f.before, &f.after};
+  for (int i = 0; i < 2; ++i) {
+    auto text = ReadReport(*files[i], i == 0 ? "BEFORE" : "AFTER");
+    if (!text.ok()) return FailVerb("reward coverage", text.status());
+    auto report = signals::ParseCoverage(*text, *files[i]);
+    if (!report.ok()) {
+      fmt::print(stderr, "kaizen reward coverage: {}\n", report.status().message());
+      return kExitRejected;
+    }
+    rates[i] = report->LineRate();
+    formats[i] = signals::FormatName(report->format);
+    if (!rates[i]) {
+      fmt::print(stderr, "kaizen reward coverage: {}: the report measured no line\n", *files[i]);
+      return kExitRejected;
+    }
+  }
+  // seed 001: coverage delta, -100%..+100% -> 0.0..1.0 (0.5 = no change). raw_value is the
+  // change of line coverage in percentage points; the pipeline normalizes it.
+  const double delta = (*rates[1] - *rates[0]) * 100.0;
+  std::string event = fmt::format(
+      "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"coverage_delta\",\"raw_value\":{},"
+      "\"source\":\"automatic\"{}}}",
+      JsonQuote(SignalId(fmt::format("coverage:{}:{}..{}", formats[1],
+                                     std::filesystem::path(f.before).filename().string(),
+                                     std::filesystem::path(f.after).filename().string()))),
+      delta,
+      IdFields(f) + Context("kaizen reward coverage", f,
+                            fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
+                                        "\"after_format\":\"{}\",\"before_rate\":{},"
+                                        "\"after_rate\":{}",
+                                        JsonQuote(f.before), JsonQuote(f.after), formats[0],
+                                        formats[1], *rates[0], *rates[1])));
+  return Store(c, "reward coverage", event,
+               fmt::format("coverage_delta {:+.2f} points: line coverage {:.2f}% -> {:.2f}% "
+                           "(signal {:.4f})",
+                           delta, *rates[0] * 100, *rates[1] * 100, 0.5 + delta / 200.0),
+               fmt::format(",\"signal_type\":\"coverage_delta\",\"raw_value\":{},"
+                           "\"before\":{},\"after\":{},\"signal_value\":{}",
+                           delta, *rates[0], *rates[1], 0.5 + delta / 200.0));
+}
+
+}  // namespace
+
+Verb AddRewardVerb(CLI::App& app, Common& c) {
+  auto f = std::make_shared<RewardFlags>();
+  CLI::App* sub = app.add_subcommand(
+      "reward", "record automatic reward signals (seed 001 tier 1): CI results, coverage delta");
+  sub->require_subcommand(1);
+  auto context = [&c, f](CLI::App* s) {
+    s->add_option("--task", f->task, "the task the signal is about (task_id)");
+    s->add_option("--session", f->session, "the session it is about (session_id)");
+    s->add_option("--commit", f->commit, "the commit it is about (commit_hash)");
+    s->add_option("--agent", f->agent, "the agent whose work it is (context.agent)");
+    AddCommonOptions(s, c, /*with_json=*/true, /*with_now=*/true);
+  };
+  CLI::App* ci = sub->add_subcommand(
+      "ci",
+      "record a CI result (ci_result: pass 1.0, fail 0.0) from a JUnit report or an exit "
+      "code");
+  ci->add_option("--junit", f->junit,
+                 "a JUnit XML report: pass when a test ran and none failed or errored");
+  f->exit_code_opt =
+      ci->add_option("--exit-code", f->exit_code, "the CI command's exit status: 0 is a pass")
+          ->check(CLI::Range(0, 255));
+  context(ci);
+  CLI::App* cov = sub->add_subcommand(
+      "coverage",
+      "record the line-coverage change between two reports (coverage_delta: -100..+100 points "
+      "-> 0..1, 0.5 = no change); lcov or Cobertura, told apart by content");
+  cov->add_option("BEFORE", f->before, "the coverage report before the change")->required();
+  cov->add_option("AFTER", f->after, "the coverage report after it")->required();
+  context(cov);
+  return {sub, [&c, f, ci, cov]() {
+            if (ci->parsed()) return RunCi(c, *f);
+            if (cov->parsed()) return RunCoverage(c, *f);
+            return kExitUsage;
+          }};
+}
+
+}  // namespace kaizen::cli

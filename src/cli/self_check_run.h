@@ -1,0 +1,60 @@
+// The pre-review self-check as one callable piece (seed 000 §6.1, §6.2): the machine checks of
+// the active learned rules run on files, the review predicted, the prediction written as a `work`
+// event. Shared by `kaizen check` (cli/check.cc) and the `self_check` agent tool (serve/).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/learned_state.h"
+#include "cli/machine_check.h"
+#include "kaizen/status.h"
+#include "learn/learner.h"
+#include "learn/self_check.h"
+
+namespace kaizen::cli {
+
+// The shipped checks with <home>/config/checks.json merged over them, and its `check` settings
+// applied to *config.
+Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
+                  learn::SelfCheckConfig* config);
+
+// LoadLearnedState, with the self-check's own fold (the decided reviews of each task type) over
+// the same single read of the log.
+Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHistory* history);
+
+// The artifact id names the checked paths (a later check of the same paths is a new version of
+// the same artifact); the version hashes the paths and their bytes.
+void ArtifactIds(const std::vector<CheckedFile>& files, std::string* id, std::string* version);
+
+// Runs the checks of every active rule on `files` and predicts the review.
+learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
+                                      const learn::ReviewHistory& history, int64_t now_ms,
+                                      std::string_view task_type,
+                                      const std::vector<CheckSpec>& specs,
+                                      const std::vector<CheckedFile>& files,
+                                      const learn::SelfCheckConfig& config);
+
+// What the prediction is recorded as.
+struct PredictionWork {
+  std::string type = "code-module";  // workProduct.type
+  std::string task_type;             // mcpServerType
+  std::vector<std::string> paths;    // workProduct.path when there is exactly one
+  std::string id, version;
+};
+
+// The §6.2 prediction as a `work` event (docs/event-model.md).
+std::string PredictionWorkEventJson(const PredictionWork& work, const learn::SelfCheckResult& r,
+                                    size_t files);
+
+// `kaizen check --json`'s object (no newline): the result's members, then artifactId, version,
+// workEventId (null when not stored), recordNote, files and skipped.
+std::string SelfCheckJson(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
+                          const std::vector<SkippedFile>& skipped, const std::string& id,
+                          const std::string& version, bool stored, const std::string& event_id,
+                          const std::string& note);
+
+}  // namespace kaizen::cli

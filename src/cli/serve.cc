@@ -1,0 +1,78 @@
+// `kaizen serve [--host H] [--port P] [--threads N] [--max-body BYTES] [--timeout S] [--home H]
+// [--now T]`: the HTTP/1.1 JSON API over the live learned state (serve/routes.h lists the routes).
+// Loopback by default; every write needs the bearer token (serve/token.h). SIGTERM or SIGINT
+// stops it gracefully: every acknowledged event is durable, and it exits 0.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "cli/clock.h"
+#include "cli/learned_state.h"
+#include "cli/verbs.h"
+#include "serve/http_server.h"
+#include "serve/live_state.h"
+#include "serve/routes.h"
+#include "serve/token.h"
+#include "serve/tools.h"
+
+namespace kaizen::cli {
+namespace {
+
+int Serve(const Common& c, const serve::HttpServerOptions& options) {
+  // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
+  serve::BlockShutdownSignals();
+  auto token = serve::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
+  if (!token.ok()) return FailVerb("serve", token.status());
+  if (token->created) {
+    // Printed once, at the start that created it; later starts read it from the file.
+    fmt::print(stderr, "kaizen serve: created the bearer token for writes in {} (mode 0600): {}\n",
+               token->path, token->value);
+  }
+  serve::LiveOptions live;
+  live.home = c.home;
+  if (!c.now.empty()) {
+    auto now = NowMs(c.now);
+    if (!now.ok()) return FailVerb("serve", now.status());
+    live.fixed_now_ms = *now;
+  }
+  auto state = serve::LiveState::Open(live);
+  if (!state.ok()) return FailVerb("serve", state.status());
+  serve::Tools tools(state->get());
+  serve::Routes routes(state->get(), &tools, token->value);
+  Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
+    // One parseable line: scripts and tests read the port from it (--port 0).
+    fmt::print(stderr, "kaizen serve: listening on http://{}:{} ({} events, {} threads)\n", host,
+               port, (*state)->events(), options.threads);
+  });
+  // Every submission acknowledged or still queued becomes durable before the exit.
+  (*state)->Shutdown();
+  if (!s.ok()) return FailVerb("serve", s);
+  fmt::print(stderr, "kaizen serve: stopped; {} events\n", (*state)->events());
+  return kExitOk;
+}
+
+}  // namespace
+
+Verb AddServeVerb(CLI::App& app, Common& c) {
+  auto o = std::make_shared<serve::HttpServerOptions>();
+  auto* sub = app.add_subcommand(
+      "serve", "serve the HTTP/1.1 JSON API: record events, call tools, read context and rules");
+  sub->add_option("--host", o->host, "the address to listen on (default 127.0.0.1: loopback)");
+  sub->add_option("--port", o->port, "the port (default 8377; 0: any free port, printed)")
+      ->check(CLI::Range(0, 65535));
+  sub->add_option("--threads", o->threads,
+                  "connections served at once (default 64); concurrent writes share one fsync")
+      ->check(CLI::Range(1, 4096));
+  sub->add_option("--max-body", o->max_body,
+                  "the largest request body in bytes (default 1048576); larger: 413")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+  sub->add_option("--timeout", o->timeout_seconds,
+                  "seconds a socket read or write may stall before the client is cut off "
+                  "(default 10)")
+      ->check(CLI::Range(1, 3600));
+  AddCommonOptions(sub, c, false, true);
+  return {sub, [&c, o] { return Serve(c, *o); }};
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,84 @@
+#include "serve/http_errors.h"
+
+#include "learn/json_out.h"
+
+namespace kaizen::serve {
+
+std::string ErrorBody(std::string_view code, std::string_view message,
+                      const std::vector<ingest::FieldError>& errors) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "error");
+  w.StartObject();
+  learn::Key(w, "code");
+  learn::Str(w, code);
+  learn::Key(w, "message");
+  learn::Str(w, message);
+  learn::Key(w, "errors");
+  w.StartArray();
+  for (const ingest::FieldError& e : errors) {
+    w.StartObject();
+    learn::Key(w, "path");
+    learn::Str(w, e.path);
+    learn::Key(w, "message");
+    learn::Str(w, e.message);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+  return std::string(b.GetString(), b.GetSize()) + "\n";
+}
+
+std::string_view ErrorCodeFor(int http_status) {
+  switch (http_status) {
+    case 400:
+      return "bad_request";
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 408:
+      return "request_timeout";
+    case 413:
+      return "payload_too_large";
+    case 414:
+      return "uri_too_long";
+    case 415:
+      return "unsupported_media_type";
+    case 422:
+      return "invalid_event";
+    case 431:
+      return "headers_too_large";
+    case 503:
+      return "unavailable";
+    case 507:
+      return "insufficient_storage";
+    default:
+      return http_status >= 500 ? "internal" : "bad_request";
+  }
+}
+
+int HttpStatusFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return 200;
+    case StatusCode::kInvalidArgument:
+      return 400;
+    case StatusCode::kNotFound:
+      return 404;
+    case StatusCode::kResourceExhausted:
+      return 507;
+    case StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+}  // namespace kaizen::serve

@@ -1,0 +1,388 @@
+#include "serve/routes.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <exception>
+#include <vector>
+
+#include "learn/json_out.h"
+#include "learn/rule_book.h"
+#include "render/context.h"
+#include "render/hints.h"
+#include "serve/http_errors.h"
+#include "serve/token.h"
+
+namespace kaizen::serve {
+namespace {
+
+constexpr std::string_view kGetRoutes = "analysis, context, hints, rules, tools";
+
+HttpResponse Error(int status, std::string_view message,
+                   const std::vector<ingest::FieldError>& errors = {}, std::string_view code = {}) {
+  HttpResponse r;
+  r.status = status;
+  r.body = ErrorBody(code.empty() ? ErrorCodeFor(status) : code, message, errors);
+  return r;
+}
+
+HttpResponse FromStatus(const Status& s) { return Error(HttpStatusFor(s), s.message()); }
+
+HttpResponse Json(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  if (r.body.empty() || r.body.back() != '\n') r.body += '\n';
+  return r;
+}
+
+HttpResponse Markdown(std::string body) {
+  HttpResponse r;
+  r.body = std::move(body);
+  r.content_type = "text/markdown; charset=utf-8";
+  return r;
+}
+
+HttpResponse MethodNotAllowed(std::string_view method, std::string_view path,
+                              std::string_view allow) {
+  HttpResponse r = Error(405, fmt::format("{} {}: only {} is allowed here", method, path, allow));
+  r.allow = allow;
+  return r;
+}
+
+HttpResponse BadParams(std::vector<ingest::FieldError> errors) {
+  return Error(400, "bad query parameters", errors);
+}
+
+// The body as one JSON object, else the 400 that says why.
+std::optional<HttpResponse> CheckJsonObject(std::string_view body, std::string_view what) {
+  thread_local simdjson::dom::parser
+      parser;  // one per connection thread: no allocation per request
+  simdjson::dom::element doc;
+  if (auto err = parser.parse(body.data(), body.size()).get(doc); err) {
+    return Error(
+        400, fmt::format("the body is not valid JSON: {}", ingest::DescribeParseError(err, body)),
+        {{"(body)", ingest::DescribeParseError(err, body)}}, "bad_json");
+  }
+  if (!doc.is_object()) {
+    return Error(400, fmt::format("the body must be one JSON object ({})", what),
+                 {{"(body)", "is not an object"}}, "bad_json");
+  }
+  return std::nullopt;
+}
+
+void WriteErrors(learn::JsonWriter& w, const std::vector<ingest::FieldError>& errors) {
+  w.StartArray();
+  for (const ingest::FieldError& e : errors) {
+    w.StartObject();
+    learn::Key(w, "path");
+    learn::Str(w, e.path);
+    learn::Key(w, "message");
+    learn::Str(w, e.message);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+Routes::Routes(LiveState* state, const Tools* tools, std::string token)
+    : state_(state),
+      tools_(tools),
+      token_(std::move(token)),
+      started_(std::chrono::steady_clock::now()) {}
+
+HttpResponse Routes::Handle(const HttpRequest& request) const {
+  static const QueryParams kNoParams;
+  const QueryParams& params = request.params != nullptr ? *request.params : kNoParams;
+  try {
+    if (shutting_down_.load()) {
+      HttpResponse r = Error(503, "kaizen serve is shutting down; retry when it is back");
+      r.close = true;
+      return r;
+    }
+    const std::string_view path = request.path;
+    const bool get = request.method == "GET" || request.method == "HEAD";
+    const bool post = request.method == "POST";
+    if (path == "/healthz") {
+      return get ? Healthz() : MethodNotAllowed(request.method, path, "GET");
+    }
+    constexpr std::string_view kPrefix = "/v1/";
+    if (path.substr(0, kPrefix.size()) != kPrefix) {
+      return Error(404, fmt::format("no route {}; the API is under /v1/ (GET {}; POST events, "
+                                    "tools/<name>, <kind>) and GET /healthz",
+                                    path, kGetRoutes));
+    }
+    const std::string_view route = path.substr(kPrefix.size());
+    const bool is_get_route = route == "analysis" || route == "context" || route == "hints" ||
+                              route == "rules" || route == "tools";
+    if (is_get_route)
+      return get ? Get(route, params) : MethodNotAllowed(request.method, path, "GET");
+    const bool is_post_route =
+        route == "events" || route.substr(0, 6) == "tools/" || model::ParseKind(route).has_value();
+    if (!is_post_route) {
+      return Error(404, fmt::format("no route {}: GET /v1/{{{}}}, POST /v1/events, "
+                                    "/v1/tools/<name> or /v1/<kind> ({})",
+                                    path, kGetRoutes, model::KindList()));
+    }
+    if (!post) return MethodNotAllowed(request.method, path, "POST");
+    switch (CheckBearer(request.authorization, token_)) {
+      case TokenCheck::kMissing: {
+        HttpResponse r = Error(401,
+                               "writes need `Authorization: Bearer <token>` (KAIZEN_TOKEN, else "
+                               "the home's config/token)");
+        r.www_authenticate = "Bearer realm=\"kaizen\"";
+        return r;
+      }
+      case TokenCheck::kWrong: {
+        HttpResponse r = Error(403, "the bearer token is wrong");
+        r.www_authenticate = "Bearer realm=\"kaizen\", error=\"invalid_token\"";
+        return r;
+      }
+      case TokenCheck::kOk:
+        break;
+    }
+    // Query parameters are not checked on POST: httplib also puts the fields of a body sent as
+    // application/x-www-form-urlencoded (curl -d's default) there, and the body is read as JSON
+    // whatever its Content-Type says.
+    return Post(route, request.body);
+  } catch (const std::exception& e) {
+    return Error(500, fmt::format("internal error: {}", e.what()));
+  }
+}
+
+HttpResponse Routes::Healthz() const {
+  const auto uptime =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_)
+          .count();
+  return Json(200, fmt::format(R"({{"status":"ok","events":{},"uptimeSeconds":{}}})",
+                               state_->events(), uptime));
+}
+
+HttpResponse Routes::Get(std::string_view route, const QueryParams& params) const {
+  if (route == "context") return Context(params);
+  if (route == "hints") return Hints(params);
+  if (route == "rules") return Rules(params);
+  if (std::vector<ingest::FieldError> errors = CheckParams(params, {}); !errors.empty()) {
+    return BadParams(std::move(errors));
+  }
+  if (route == "tools") return ToolList();
+  std::string body;  // analysis
+  state_->Read(
+      [&](const learn::Learner& learner, int64_t now_ms) { body = learner.AnalysisJson(now_ms); });
+  return Json(200, std::move(body));
+}
+
+HttpResponse Routes::Context(const QueryParams& params) const {
+  ContextRequest request;
+  if (std::vector<ingest::FieldError> errors = ParseContextParams(params, &request);
+      !errors.empty()) {
+    return BadParams(std::move(errors));
+  }
+  std::string body;
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    const size_t budget = request.budget > 0
+                              ? static_cast<size_t>(request.budget)
+                              : static_cast<size_t>(learner.config().memory.context_budget_tokens);
+    render::ContextResult result = render::Context(learner, request.query, now_ms);
+    body = render::RenderContext(
+        &result, request.markdown ? render::ContextFormat::kMarkdown : render::ContextFormat::kJson,
+        budget);
+  });
+  return request.markdown ? Markdown(std::move(body)) : Json(200, std::move(body));
+}
+
+HttpResponse Routes::Hints(const QueryParams& params) const {
+  bool markdown = false;
+  std::vector<ingest::FieldError> errors = CheckParams(params, {"format"});
+  if (errors.empty()) errors = ParseFormat(params, &markdown);
+  if (!errors.empty()) return BadParams(std::move(errors));
+  std::string section;
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    section = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+  });
+  if (markdown) return Markdown(std::move(section));
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "marker");
+  learn::Str(w, render::kHintsMarkerLine);
+  learn::Key(w, "section");
+  learn::Str(w, section);
+  w.EndObject();
+  return Json(200, b.GetString());
+}
+
+HttpResponse Routes::Rules(const QueryParams& params) const {
+  if (std::vector<ingest::FieldError> errors = CheckParams(params, {}); !errors.empty()) {
+    return BadParams(std::move(errors));
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    w.StartObject();  // the shape of `kaizen rules --json`
+    learn::Key(w, "rules");
+    w.StartArray();
+    for (const learn::LearnedRule& r : learner.Rules(now_ms)) learn::WriteJson(w, r);
+    w.EndArray();
+    learn::Key(w, "rejectionPatterns");
+    learn::WriteJson(w, learner.RejectionPatterns(true));
+    w.EndObject();
+  });
+  return Json(200, b.GetString());
+}
+
+HttpResponse Routes::ToolList() const {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "tools");
+  w.StartArray();
+  for (const ToolSpec& spec : tools_->Specs()) {
+    w.StartObject();
+    learn::Key(w, "name");
+    learn::Str(w, spec.name);
+    learn::Key(w, "route");
+    learn::Str(w, "POST /v1/tools/" + spec.name);
+    learn::Key(w, "description");
+    learn::Str(w, spec.description);
+    learn::Key(w, "writes");
+    w.Bool(spec.writes);
+    learn::Key(w, "inputSchema");
+    w.RawValue(spec.input_schema.data(), spec.input_schema.size(), rapidjson::kObjectType);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return Json(200, b.GetString());
+}
+
+HttpResponse Routes::Post(std::string_view route, std::string_view body) const {
+  if (route == "events") return SubmitMany(body);
+  if (route.substr(0, 6) == "tools/") return CallTool(route.substr(6), body);
+  return SubmitOne(*model::ParseKind(route), body);
+}
+
+HttpResponse Routes::CallTool(std::string_view name, std::string_view body) const {
+  bool known = false;
+  for (const ToolSpec& spec : tools_->Specs()) known = known || spec.name == name;
+  if (!known) {
+    std::string names;
+    for (const ToolSpec& spec : tools_->Specs()) names += (names.empty() ? "" : ", ") + spec.name;
+    return Error(404, fmt::format("no tool \"{}\"; the tools are {}", name, names));
+  }
+  const std::string_view args =
+      body.find_first_not_of(" \t\r\n") == std::string_view::npos ? std::string_view("{}") : body;
+  if (auto bad = CheckJsonObject(args, "the tool's arguments")) return *bad;
+  ToolResult result;
+  if (Status s = tools_->Call(name, args, &result); !s.ok()) return FromStatus(s);
+  if (result.is_error) {
+    return Error(422, result.text.substr(0, result.text.find('\n')), result.errors,
+                 "invalid_arguments");
+  }
+  return Json(200, std::move(result.json));
+}
+
+HttpResponse Routes::SubmitOne(model::EventKind kind, std::string_view body) const {
+  if (auto bad = CheckJsonObject(body, fmt::format("a {} event", model::KindName(kind)))) {
+    return *bad;
+  }
+  // Submit reads JSONL: a pretty-printed event is made one line first (whitespace outside
+  // strings removed, the bytes of every value kept).
+  std::string line(body.size() + simdjson::SIMDJSON_PADDING, '\0');
+  size_t length = 0;
+  if (simdjson::minify(body.data(), body.size(), line.data(), length) != simdjson::SUCCESS) {
+    return Error(400, "the body is not valid JSON", {}, "bad_json");
+  }
+  line.resize(length);
+  SubmitResult submitted;
+  if (Status s = state_->Submit(line, kind, &submitted); !s.ok()) return FromStatus(s);
+  if (submitted.lines.size() != 1) {
+    return Error(500, fmt::format("one event submitted, {} results", submitted.lines.size()));
+  }
+  const LineOutcome& out = submitted.lines[0];
+  if (!out.stored && !out.skipped) {
+    return Error(422,
+                 fmt::format("the {} event was refused ({} problem{})", model::KindName(kind),
+                             out.errors.size(), out.errors.size() == 1 ? "" : "s"),
+                 out.errors);
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "stored");
+  w.Bool(out.stored);
+  learn::Key(w, "kind");
+  learn::Str(w, model::KindName(kind));
+  if (out.stored) {
+    learn::Key(w, "id");
+    learn::Str(w, out.id);
+  } else {
+    learn::Key(w, "skipped");
+    w.Bool(true);
+    learn::Key(w, "reason");
+    learn::Str(w, out.skip_reason);
+  }
+  w.EndObject();
+  return Json(out.stored ? 201 : 200, b.GetString());
+}
+
+HttpResponse Routes::SubmitMany(std::string_view body) const {
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return Error(400, "the body holds no events: send JSONL, one event per line", {}, "no_events");
+  }
+  SubmitResult submitted;
+  if (Status s = state_->Submit(body, std::nullopt, &submitted); !s.ok()) return FromStatus(s);
+  const ingest::IngestSummary& sum = submitted.summary;
+  std::vector<ingest::FieldError> all_errors;  // for the 422 envelope: "line N: path"
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "stored");
+  w.Uint64(sum.stored);
+  learn::Key(w, "skipped");
+  w.Uint64(sum.skipped);
+  learn::Key(w, "refused");
+  w.Uint64(sum.rejected);
+  learn::Key(w, "lines");
+  w.StartArray();
+  for (const LineOutcome& line : submitted.lines) {
+    w.StartObject();
+    learn::Key(w, "line");
+    w.Uint64(line.line_number);
+    learn::Key(w, "status");
+    learn::Str(w, line.stored ? "stored" : line.skipped ? "skipped" : "refused");
+    if (line.stored) {
+      learn::Key(w, "id");
+      learn::Str(w, line.id);
+    } else if (line.skipped) {
+      learn::Key(w, "reason");
+      learn::Str(w, line.skip_reason);
+    } else {
+      learn::Key(w, "errors");
+      WriteErrors(w, line.errors);
+      for (const ingest::FieldError& e : line.errors) {
+        all_errors.push_back({fmt::format("line {}: {}", line.line_number, e.path), e.message});
+      }
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  const int status = sum.rejected == 0 ? 200 : sum.stored + sum.skipped == 0 ? 422 : 207;
+  if (status == 422) {
+    // Everything was refused: the common error envelope, with the per-line detail beside it.
+    learn::Key(w, "error");
+    w.StartObject();
+    learn::Key(w, "code");
+    learn::Str(w, "invalid_event");
+    learn::Key(w, "message");
+    learn::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
+    learn::Key(w, "errors");
+    WriteErrors(w, all_errors);
+    w.EndObject();
+  }
+  w.EndObject();
+  return Json(status, b.GetString());
+}
+
+}  // namespace kaizen::serve

@@ -1,0 +1,82 @@
+// The routes of `kaizen serve`, independent of the HTTP library: a request in, a response out.
+//
+//   GET  /healthz                       {"status":"ok","events":N,"uptimeSeconds":S}; no token
+//   GET  /v1/analysis                   Learner::AnalysisJson
+//   GET  /v1/context?server_type=&type=&stage=&dimensions=&budget=&format=json|md
+//   GET  /v1/hints[?format=json|md]     the generated hints section
+//   GET  /v1/rules                      the learned rules and the rejection-pattern registry
+//   GET  /v1/tools                      the tools' names, descriptions and input schemas
+//   POST /v1/tools/<name>               Tools::Call with the body (a JSON object; empty: {})
+//   POST /v1/events                     JSONL of mixed kinds, every line through Submit
+//   POST /v1/<kind>                     one event of that kind (its `kind` field optional)
+//
+// Every POST needs `Authorization: Bearer <token>`: 401 (with WWW-Authenticate) without it, 403
+// with a wrong one. Every non-2xx body is serve/http_errors.h's JSON.
+//
+// POST /v1/events answers 200 when every line was stored (or skipped by the consent gate: not a
+// refusal), 207 when some were stored and some refused (only the refused lines need resending),
+// 422 when none was stored and some were refused, 400 for a body with no lines. The body lists
+// each line: {"line":N,"status":"stored|skipped|refused","id"|"reason"|"errors"}.
+// POST /v1/<kind> answers 201 with the id when stored, 200 when skipped, 422 with the field
+// errors when refused, 400 when the body is not one JSON object.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "serve/live_state.h"
+#include "serve/routes_query.h"
+#include "serve/tools.h"
+
+namespace kaizen::serve {
+
+struct HttpRequest {
+  std::string_view method;  // GET, POST, ... (HEAD is answered as GET by the transport)
+  std::string_view path;    // decoded, without the query string
+  const QueryParams* params = nullptr;
+  std::string_view body;
+  std::string_view authorization;  // the Authorization header, empty when absent
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::string www_authenticate;  // set on 401/403
+  std::string allow;             // set on 405
+  bool close = false;            // answer with Connection: close (shutting down)
+};
+
+class Routes {
+ public:
+  // REQUIRES: *state and *tools outlive the Routes. `token`: the bearer token every POST needs.
+  Routes(LiveState* state, const Tools* tools, std::string token);
+
+  // Thread-safe; never throws (a failure is a 5xx JSON answer).
+  HttpResponse Handle(const HttpRequest& request) const;
+
+  // From now on every request is answered 503 with Connection: close. Idempotent, thread-safe.
+  void BeginShutdown() { shutting_down_.store(true); }
+
+ private:
+  HttpResponse Get(std::string_view route, const QueryParams& params) const;
+  HttpResponse Post(std::string_view route, std::string_view body) const;
+  HttpResponse Healthz() const;
+  HttpResponse Context(const QueryParams& params) const;
+  HttpResponse Hints(const QueryParams& params) const;
+  HttpResponse Rules(const QueryParams& params) const;
+  HttpResponse ToolList() const;
+  HttpResponse CallTool(std::string_view name, std::string_view body) const;
+  HttpResponse SubmitOne(model::EventKind kind, std::string_view body) const;
+  HttpResponse SubmitMany(std::string_view body) const;
+
+  LiveState* state_;
+  const Tools* tools_;
+  std::string token_;
+  std::chrono::steady_clock::time_point started_;
+  std::atomic<bool> shutting_down_{false};
+};
+
+}  // namespace kaizen::serve

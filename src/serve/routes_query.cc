@@ -1,0 +1,82 @@
+#include "serve/routes_query.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+namespace kaizen::serve {
+namespace {
+
+const std::string* Param(const QueryParams& params, const std::string& name) {
+  auto it = params.find(name);
+  return it == params.end() ? nullptr : &it->second;
+}
+
+std::string Joined(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ingest::FieldError> CheckParams(const QueryParams& params,
+                                            const std::vector<std::string_view>& allowed) {
+  std::vector<ingest::FieldError> errors;
+  for (auto it = params.begin(); it != params.end(); it = params.upper_bound(it->first)) {
+    const std::string path = "query." + it->first;
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == it->first;
+    if (!known) {
+      errors.push_back({path, allowed.empty()
+                                  ? std::string("this route takes no query parameters")
+                                  : fmt::format("unknown parameter; known: {}", Joined(allowed))});
+    } else if (params.count(it->first) > 1) {
+      errors.push_back({path, "given more than once"});
+    }
+  }
+  return errors;
+}
+
+std::vector<ingest::FieldError> ParseFormat(const QueryParams& params, bool* markdown) {
+  *markdown = false;
+  const std::string* f = Param(params, "format");
+  if (f == nullptr || *f == "json") return {};
+  if (*f == "md") {
+    *markdown = true;
+    return {};
+  }
+  return {{"query.format", fmt::format("\"{}\" is not json or md", *f)}};
+}
+
+std::vector<ingest::FieldError> ParseContextParams(const QueryParams& params, ContextRequest* out) {
+  std::vector<ingest::FieldError> errors =
+      CheckParams(params, {"server_type", "type", "stage", "dimensions", "budget", "format"});
+  if (!errors.empty()) return errors;
+  *out = ContextRequest{};
+  if (const std::string* v = Param(params, "server_type")) out->query.server_type = *v;
+  if (const std::string* v = Param(params, "type")) out->query.work_type = *v;
+  if (const std::string* v = Param(params, "stage")) out->query.stage = *v;
+  if (const std::string* v = Param(params, "dimensions"); v != nullptr && !v->empty()) {
+    if (Status s = render::ParseDimensions(*v, &out->query.dimensions); !s.ok()) {
+      errors.push_back({"query.dimensions", s.message()});
+    }
+  }
+  if (const std::string* v = Param(params, "budget")) {
+    int64_t budget = 0;
+    const char* end = v->data() + v->size();
+    auto [ptr, ec] = std::from_chars(v->data(), end, budget);
+    if (v->empty() || ec != std::errc() || ptr != end || budget < 1 || budget > kMaxContextBudget) {
+      errors.push_back({"query.budget", fmt::format("\"{}\" is not a whole number of tokens in "
+                                                    "1..{}",
+                                                    *v, kMaxContextBudget)});
+    } else {
+      out->budget = budget;
+    }
+  }
+  std::vector<ingest::FieldError> format = ParseFormat(params, &out->markdown);
+  errors.insert(errors.end(), format.begin(), format.end());
+  return errors;
+}
+
+}  // namespace kaizen::serve

@@ -1,0 +1,38 @@
+// The query strings `kaizen serve` reads, checked before any work: an unknown or repeated
+// parameter, or a bad value, is a 400 naming `query.<name>`, the value and the rule, so a typo
+// (`serverType` for `server_type`) is reported instead of silently matching everything.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/validate.h"
+#include "render/context.h"
+
+namespace kaizen::serve {
+
+using QueryParams = std::multimap<std::string, std::string>;  // httplib::Params
+
+// GET /v1/context?server_type=&type=&stage=&dimensions=a,b&budget=&format=json|md
+struct ContextRequest {
+  render::ContextQuery query;
+  int64_t budget = 0;  // 0: memory.context_budget_tokens
+  bool markdown = false;
+};
+
+inline constexpr int64_t kMaxContextBudget = 10'000'000;  // as `kaizen context --budget`
+
+// Fills *out; returns one error per bad parameter (empty: all good).
+std::vector<ingest::FieldError> ParseContextParams(const QueryParams& params, ContextRequest* out);
+
+// The errors for parameters not in `allowed`, and for any given more than once.
+std::vector<ingest::FieldError> CheckParams(const QueryParams& params,
+                                            const std::vector<std::string_view>& allowed);
+
+// `format=json|md` (default json), for the GET routes that have a text rendering.
+std::vector<ingest::FieldError> ParseFormat(const QueryParams& params, bool* markdown);
+
+}  // namespace kaizen::serve

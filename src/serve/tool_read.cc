@@ -1,0 +1,361 @@
+// The tools that only read the learned state (LiveState::Read): error context, task context,
+// hints, the review sampling decision and the refinement-loop decision.
+#include <fmt/format.h>
+
+#include "learn/json_out.h"
+#include "learn/loop_control.h"
+#include "render/context.h"
+#include "render/hints.h"
+#include "serve/tool_args.h"
+#include "serve/tools_internal.h"
+
+namespace kaizen::serve::internal {
+namespace {
+
+using model::FieldSpec;
+using model::JsonType;
+using model::ObjectSpec;
+
+std::optional<double> NumberArg(simdjson::dom::element e) {
+  double d;
+  if (e.get_double().get(d) == simdjson::SUCCESS) return d;
+  int64_t i;
+  if (e.get_int64().get(i) == simdjson::SUCCESS) return static_cast<double>(i);
+  uint64_t u;
+  if (e.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<double>(u);
+  return std::nullopt;
+}
+
+bool BoolArg(simdjson::dom::element args, std::string_view key) {
+  bool b = false;
+  return args[key].get_bool().get(b) == simdjson::SUCCESS && b;
+}
+
+// ---- get_error_context (seed 002 "Generating Error Context") ----
+
+const ObjectSpec& ErrorContextArgs() {
+  static const ObjectSpec spec{
+      "get_error_context arguments",
+      {ArgField("bead_id", JsonType::kIdentifier).Req().Doc("the subtask (bead) to retry"),
+       ArgField("include_resolved", JsonType::kBool)
+           .Doc("also list resolved errors (default false)")}};
+  return spec;
+}
+
+Status ErrorContext(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  const std::string_view bead = ArgString(args, "bead_id");
+  const bool resolved = BoolArg(args, "include_resolved");
+  state->Read([&](const learn::Learner& learner, int64_t) {
+    const learn::ErrorAccumulator& errors = learner.errors();
+    const std::string markdown = errors.ErrorContext(bead, resolved);
+    const learn::ErrorStats stats = errors.Stats(bead);
+    rapidjson::StringBuffer b;
+    learn::JsonWriter w(b);
+    w.StartObject();
+    learn::Key(w, "bead_id");
+    learn::Str(w, bead);
+    learn::Key(w, "total");
+    w.Int64(stats.total);
+    learn::Key(w, "unresolved");
+    w.Int64(stats.unresolved);
+    learn::Key(w, "by_type");
+    w.StartObject();
+    for (const auto& [type, n] : stats.by_type) {
+      learn::Key(w, type);
+      w.Int64(n);
+    }
+    w.EndObject();
+    learn::Key(w, "context");
+    learn::Str(w, markdown);
+    w.EndObject();
+    result->json = b.GetString();
+    result->text =
+        markdown.empty() ? fmt::format("No errors to show for bead {}.", bead) : markdown;
+  });
+  return Status::Ok();
+}
+
+// ---- get_context (seed 000 §5.3, as `kaizen context`) ----
+
+const ObjectSpec& ContextArgs() {
+  static const FieldSpec dimension = [] {
+    FieldSpec f{"dimensions", JsonType::kArray};
+    f.element = JsonType::kIdentifier;
+    f.one_of = model::QualityDimensions();
+    return f.Doc("the quality dimensions the task is judged on");
+  }();
+  static const ObjectSpec spec{
+      "get_context arguments",
+      {ArgField("server_type", JsonType::kIdentifier).Doc("the task's mcpServerType, e.g. shopify"),
+       ArgField("work_type", JsonType::kIdentifier).Doc("the work product type, e.g. mcp-server"),
+       ArgField("stage", JsonType::kIdentifier).Doc("the pipeline stage"), dimension,
+       ArgField("budget_tokens", JsonType::kInteger)
+           .Range(1, 10'000'000)
+           .Doc("token budget (tokens = bytes / 4); default memory.context_budget_tokens")}};
+  return spec;
+}
+
+Status Context(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  render::ContextQuery query;
+  query.server_type = ArgString(args, "server_type");
+  query.work_type = ArgString(args, "work_type");
+  query.stage = ArgString(args, "stage");
+  simdjson::dom::array dims;
+  if (args["dimensions"].get_array().get(dims) == simdjson::SUCCESS) {
+    for (simdjson::dom::element d : dims) query.dimensions.emplace_back(d.get_string().value());
+  }
+  std::optional<double> budget_arg;
+  simdjson::dom::element b;
+  if (args["budget_tokens"].get(b) == simdjson::SUCCESS) budget_arg = NumberArg(b);
+  state->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    const size_t budget = budget_arg
+                              ? static_cast<size_t>(*budget_arg)
+                              : static_cast<size_t>(learner.config().memory.context_budget_tokens);
+    render::ContextResult context = render::Context(learner, query, now_ms);
+    render::ContextResult copy = context;
+    result->text = render::RenderContext(&context, render::ContextFormat::kMarkdown, budget);
+    result->json = render::RenderContext(&copy, render::ContextFormat::kJson, budget);
+    while (!result->json.empty() && result->json.back() == '\n') result->json.pop_back();
+  });
+  return Status::Ok();
+}
+
+// ---- get_hints (seed 000 §8.2) ----
+
+const ObjectSpec& NoArgs(std::string_view name) {
+  static const ObjectSpec spec{"get_hints arguments", {}};
+  (void)name;
+  return spec;
+}
+
+Status Hints(LiveState* state, simdjson::dom::element, ToolResult* result) {
+  state->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    const render::HintsInput input = render::HintsInputFrom(learner, now_ms);
+    result->text = render::HintsSection(input);
+    int64_t active = 0;
+    for (const learn::LearnedRule& r : input.rules)
+      active += r.status == learn::RuleStatus::kActive;
+    rapidjson::StringBuffer b;
+    learn::JsonWriter w(b);
+    w.StartObject();
+    learn::Key(w, "feedback_events");
+    w.Int64(input.feedback_events);
+    learn::Key(w, "active_rules");
+    w.Int64(active);
+    learn::Key(w, "hints");
+    learn::Str(w, result->text);
+    w.EndObject();
+    result->json = b.GetString();
+  });
+  return Status::Ok();
+}
+
+// ---- should_review (seed 000 §6.3) ----
+
+const ObjectSpec& ShouldReviewArgs() {
+  static const ObjectSpec spec{"should_review arguments",
+                               {ArgField("task_type", JsonType::kIdentifier)
+                                    .Req()
+                                    .Doc("the task type (mcpServerType) of the output"),
+                                ArgField("artifact_id", JsonType::kIdentifier)
+                                    .Req()
+                                    .Doc("the output's work product id: the same id always gets "
+                                         "the same answer at a level")}};
+  return spec;
+}
+
+Status ShouldReview(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  const std::string_view task_type = ArgString(args, "task_type");
+  const std::string_view artifact = ArgString(args, "artifact_id");
+  state->Read([&](const learn::Learner& learner, int64_t) {
+    const learn::AutonomyTracker& autonomy = learner.autonomy();
+    const int level = autonomy.Level(task_type);
+    const bool review = autonomy.ShouldReview(artifact, level);
+    const double rate = learner.config().autonomy.ReviewRate(level);
+    std::string task_class = "escalate";  // §3.4: a novel task type
+    for (const learn::TaskAutonomy& t : autonomy.Result()) {
+      if (t.task_type == task_type) task_class = learn::TaskClassName(t.task_class);
+    }
+    rapidjson::StringBuffer b;
+    learn::JsonWriter w(b);
+    w.StartObject();
+    learn::Key(w, "task_type");
+    learn::Str(w, task_type);
+    learn::Key(w, "artifact_id");
+    learn::Str(w, artifact);
+    learn::Key(w, "level");
+    w.Int(level);
+    learn::Key(w, "review_rate");
+    learn::Num(w, rate);
+    learn::Key(w, "task_class");
+    learn::Str(w, task_class);
+    learn::Key(w, "should_review");
+    w.Bool(review);
+    w.EndObject();
+    result->json = b.GetString();
+    result->text = fmt::format(
+        "{}: task type {} is at autonomy level {} (reviews {:.0f}% of outputs, class {}); "
+        "this output {}.",
+        artifact, task_type, level, rate * 100, task_class,
+        review ? "needs human review" : "may skip review (not sampled)");
+  });
+  return Status::Ok();
+}
+
+// ---- loop_decide (seed 003 orchestrator: HALT / CONTINUE / ABORT) ----
+
+const ObjectSpec& IterationSpec() {
+  static const ObjectSpec spec{
+      "loop iteration",
+      {ArgField("iteration", JsonType::kInteger)
+           .Range(0, 1e9)
+           .Doc("the iteration's number, from 1"),
+       [] {
+         FieldSpec f = ArgField("metrics", JsonType::kObject);
+         f.object = model::SchemaFor(model::EventKind::kLoop).Find("metrics")->object;
+         return f.Req().NonEmpty();
+       }()
+           .Doc("the iteration's QualityMetrics"),
+       ArgField("cost", JsonType::kNumber).Range(0, 1e12).Doc("dollars spent on it"),
+       ArgField("elapsed_seconds", JsonType::kNumber).Range(0, 1e12),
+       ArgField("feedback", JsonType::kString).Doc("the feedback handed to the next refinement")}};
+  return spec;
+}
+
+const ObjectSpec& LoopArgs() {
+  static const ObjectSpec spec{
+      "loop_decide arguments", {[] {
+        FieldSpec f{"iterations", JsonType::kArray};
+        f.element = JsonType::kObject;
+        f.object = &IterationSpec();
+        return f.Req().NonEmpty().Doc("the loop's iterations so far, in the order they ran");
+      }()}};
+  return spec;
+}
+
+void ReadMetrics(simdjson::dom::object m, learn::LoopMetricsView* v) {
+  for (auto [key, value] : m) {
+    if (value.is_null()) continue;
+    std::optional<double> d = NumberArg(value);
+    if (key == "tests_passing") {
+      v->tests_passing = value.get_bool().value_unsafe();
+    } else if (key == "test_coverage") {
+      v->test_coverage = d;
+    } else if (key == "code_quality_score") {
+      v->code_quality_score = d;
+    } else if (key == "security_score") {
+      v->security_score = d;
+    } else if (key == "type_coverage") {
+      v->type_coverage = d;
+    } else if (key == "doc_coverage") {
+      v->doc_coverage = d;
+    } else if (key == "overall_quality") {
+      v->overall_quality = d;
+    } else if (key == "duplications") {
+      v->duplications = d;
+    } else if (d) {
+      const auto n = static_cast<int64_t>(*d);
+      if (key == "test_count") v->test_count = n;
+      if (key == "complexity") v->complexity = n;
+      if (key == "vulnerabilities") v->vulnerabilities = n;
+      if (key == "type_errors") v->type_errors = n;
+    }
+  }
+}
+
+Status LoopDecide(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  std::vector<learn::LoopIteration> history;
+  // A named array: value_unsafe() of a temporary result would dangle in the range-for.
+  simdjson::dom::array iterations;
+  if (args["iterations"].get_array().get(iterations) != simdjson::SUCCESS) {
+    return Internal("loop_decide: iterations is not an array after the argument check");
+  }
+  for (simdjson::dom::element it : iterations) {
+    learn::LoopIteration x;
+    simdjson::dom::element v;
+    if (it["iteration"].get(v) == simdjson::SUCCESS && !v.is_null()) {
+      x.iteration = static_cast<int64_t>(NumberArg(v).value_or(0));
+    } else {
+      x.iteration = static_cast<int64_t>(history.size()) + 1;  // seed 003 counts from 1
+    }
+    if (it["metrics"].get(v) == simdjson::SUCCESS && v.is_object()) {
+      ReadMetrics(v.get_object().value_unsafe(), &x.metrics);
+    }
+    if (it["cost"].get(v) == simdjson::SUCCESS && !v.is_null()) x.cost = *NumberArg(v);
+    if (it["elapsed_seconds"].get(v) == simdjson::SUCCESS && !v.is_null()) {
+      x.elapsed_seconds = *NumberArg(v);
+    }
+    x.feedback = ArgString(it, "feedback");
+    history.push_back(std::move(x));
+  }
+  learn::LoopConfig config;
+  state->Read([&](const learn::Learner& learner, int64_t) { config = learner.config().loop; });
+  const learn::LoopDecision d = learn::Decide(history, config);
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "action");
+  learn::Str(w, learn::ActionName(d.action));
+  learn::Key(w, "reason");
+  learn::Str(w, d.reason);
+  learn::Key(w, "q_halt");
+  learn::Num(w, d.q_halt);
+  learn::Key(w, "q_continue");
+  learn::Num(w, d.q_continue);
+  learn::Key(w, "stagnation_detected");
+  w.Bool(d.stagnation_detected);
+  learn::Key(w, "iterations");
+  w.Uint64(history.size());
+  w.EndObject();
+  result->json = b.GetString();
+  result->text = fmt::format(
+      "{}{} after {} iteration(s): q_halt {:.3f}, q_continue {:.3f}{}", learn::ActionName(d.action),
+      d.reason.empty() ? "" : " (" + d.reason + ")", history.size(), d.q_halt, d.q_continue,
+      d.stagnation_detected ? "; quality is stagnating" : "");
+  return Status::Ok();
+}
+
+ToolDef Def(std::string name, std::string description, const ObjectSpec& args,
+            Status (*run)(LiveState*, simdjson::dom::element, ToolResult*)) {
+  ToolDef d;
+  d.spec.name = std::move(name);
+  d.spec.description = std::move(description);
+  d.args = &args;
+  d.run = run;
+  return d;
+}
+
+}  // namespace
+
+std::vector<ToolDef> ReadTools() {
+  std::vector<ToolDef> tools;
+  tools.push_back(Def("get_error_context",
+                      "Before retrying a subtask, get the markdown summary of the errors recorded "
+                      "for its bead (seed 002 error context), grouped by type, to put at the top "
+                      "of the retry prompt; with per-type counts.",
+                      ErrorContextArgs(), ErrorContext));
+  tools.push_back(Def("get_context",
+                      "Before starting a task, get what reviewers taught kaizen about such tasks: "
+                      "reviewer preferences, quality standards, matching learned rules, similar "
+                      "past reviews and anti-patterns, trimmed to a token budget (markdown text; "
+                      "JSON in structuredContent).",
+                      ContextArgs(), Context));
+  tools.push_back(Def("get_hints",
+                      "Get the learned hints section (seed 000 §8.2 .goosehints): code and design "
+                      "standards from active rules, quality gates, review presentation advice, the "
+                      "pre-review checklist and anti-patterns.",
+                      NoArgs("get_hints"), Hints));
+  tools.push_back(Def("should_review",
+                      "Ask whether an output of a task type needs human review, from the task "
+                      "type's earned autonomy level (seed 000 §6.3) and a stable sample of the "
+                      "artifact id: asking again gives the same answer.",
+                      ShouldReviewArgs(), ShouldReview));
+  tools.push_back(Def("loop_decide",
+                      "In a refinement loop, pass the iterations so far (QualityMetrics, cost, "
+                      "seconds, feedback) and get HALT, CONTINUE or ABORT with the rule that "
+                      "fired (seed 003 adaptive halting and loop guards).",
+                      LoopArgs(), LoopDecide));
+  return tools;
+}
+
+}  // namespace kaizen::serve::internal

@@ -1,0 +1,154 @@
+#include "serve/tools.h"
+
+#include <fmt/format.h>
+
+#include "learn/json_out.h"
+#include "model/json_access.h"
+#include "model/limits.h"
+#include "serve/tool_args.h"
+#include "serve/tools_internal.h"
+
+namespace kaizen::serve {
+namespace internal {
+
+void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, ToolResult* result) {
+  result->is_error = true;
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "error");
+  learn::Str(w, summary);
+  learn::Key(w, "errors");
+  w.StartArray();
+  std::string text(summary);
+  for (const ingest::FieldError& e : errors) {
+    w.StartObject();
+    learn::Key(w, "path");
+    learn::Str(w, e.path);
+    learn::Key(w, "message");
+    learn::Str(w, e.message);
+    w.EndObject();
+    text += "\n" + e.ToString();
+  }
+  w.EndArray();
+  w.EndObject();
+  result->json = b.GetString();
+  result->text = std::move(text);
+  result->errors = std::move(errors);
+}
+
+Status SubmitEvent(LiveState* state, std::string_view event_json, model::EventKind kind,
+                   ToolResult* result) {
+  SubmitResult submitted;
+  KZ_RETURN_IF_ERROR(state->Submit(event_json, kind, &submitted));
+  if (submitted.lines.size() != 1) {
+    return Internal(fmt::format("one event submitted, {} line results", submitted.lines.size()));
+  }
+  const LineOutcome& line = submitted.lines[0];
+  if (!line.stored && !line.skipped) {
+    Refuse(fmt::format("the {} event was refused", model::KindName(kind)), line.errors, result);
+    return Status::Ok();
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "stored");
+  w.Bool(line.stored);
+  learn::Key(w, "kind");
+  learn::Str(w, model::KindName(kind));
+  if (line.stored) {
+    learn::Key(w, "id");
+    learn::Str(w, line.id);
+    result->text = fmt::format("Recorded {} event {}.", model::KindName(kind), line.id);
+  } else {
+    learn::Key(w, "skipped");
+    w.Bool(true);
+    learn::Key(w, "reason");
+    learn::Str(w, line.skip_reason);
+    result->text = fmt::format("Not recorded: {}.", line.skip_reason);
+  }
+  w.EndObject();
+  result->json = b.GetString();
+  return Status::Ok();
+}
+
+std::string_view ArgString(simdjson::dom::element args, std::string_view key) {
+  std::string_view s;
+  if (args[key].get_string().get(s) != simdjson::SUCCESS) return {};
+  return s;
+}
+
+}  // namespace internal
+
+namespace {
+
+const std::vector<internal::ToolDef>& Defs() {
+  static const std::vector<internal::ToolDef> defs = [] {
+    std::vector<internal::ToolDef> all;
+    for (auto group : {internal::RecordTools(), internal::ReadTools(), internal::CheckTools()}) {
+      for (internal::ToolDef& d : group) {
+        if (d.args != nullptr) d.spec.input_schema = JsonSchemaOf(*d.args);
+        all.push_back(std::move(d));
+      }
+    }
+    return all;
+  }();
+  return defs;
+}
+
+}  // namespace
+
+Tools::Tools(LiveState* state) : state_(state) {}
+
+const std::vector<ToolSpec>& Tools::Specs() const {
+  static const std::vector<ToolSpec> specs = [] {
+    std::vector<ToolSpec> out;
+    for (const internal::ToolDef& d : Defs()) out.push_back(d.spec);
+    return out;
+  }();
+  return specs;
+}
+
+Status Tools::Call(std::string_view name, std::string_view args_json, ToolResult* result) const {
+  *result = ToolResult();
+  const internal::ToolDef* def = nullptr;
+  std::string known;
+  for (const internal::ToolDef& d : Defs()) {
+    if (d.spec.name == name) def = &d;
+    known += (known.empty() ? "" : ", ") + d.spec.name;
+  }
+  if (def == nullptr) {
+    return NotFound(
+        fmt::format("unknown tool {}; the tools are {}", model::QuoteForMessage(name), known));
+  }
+  // No arguments at all means an empty object (MCP makes `arguments` optional).
+  if (args_json.find_first_not_of(" \t\r\n") == std::string_view::npos) args_json = "{}";
+  if (args_json.size() > model::kMaxStoredEventBytes) {
+    internal::Refuse("bad arguments",
+                     {{"(arguments)", fmt::format("{} bytes are over the limit of {} bytes",
+                                                  args_json.size(), model::kMaxStoredEventBytes)}},
+                     result);
+    return Status::Ok();
+  }
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(args_json);
+  simdjson::dom::element args;
+  if (auto err = parser.parse(padded).get(args); err != simdjson::SUCCESS) {
+    internal::Refuse("bad arguments", {{"(arguments)", ingest::DescribeParseError(err, args_json)}},
+                     result);
+    return Status::Ok();
+  }
+  std::vector<ingest::FieldError> errors;
+  if (def->args != nullptr) {
+    errors = CheckArguments(args, *def->args);
+  } else if (!args.is_object()) {
+    errors = CheckArguments(args, model::SchemaFor(model::EventKind::kAdmin));  // "not an object"
+  }
+  if (!errors.empty()) {
+    internal::Refuse(fmt::format("bad arguments for {}", name), std::move(errors), result);
+    return Status::Ok();
+  }
+  return def->run(state_, args, result);
+}
+
+}  // namespace kaizen::serve

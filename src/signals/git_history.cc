@@ -1,0 +1,257 @@
+#include "signals/git_history.h"
+
+#include <git2.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+
+#include "model/json_access.h"
+
+namespace kaizen::signals {
+namespace {
+
+// libgit2 keeps global state (its allocator, TLS error slots) that must be set up once per
+// process; it is never shut down, since other GitRepos may still be open.
+void InitLibgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+std::string LastError() {
+  const git_error* e = git_error_last();
+  return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+Status GitFailure(std::string_view what) { return IoError(std::string(what) + ": " + LastError()); }
+
+template <typename T, void (*Free)(T*)>
+struct Deleter {
+  void operator()(T* p) const { Free(p); }
+};
+using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
+using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
+using DiffPtr = std::unique_ptr<git_diff, Deleter<git_diff, git_diff_free>>;
+using WalkPtr = std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>>;
+using ObjectPtr = std::unique_ptr<git_object, Deleter<git_object, git_object_free>>;
+using BlamePtr = std::unique_ptr<git_blame, Deleter<git_blame, git_blame_free>>;
+
+std::string Sha(const git_oid* oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+Result<git_oid> ParseSha(std::string_view sha) {
+  git_oid oid;
+  if (sha.size() != GIT_OID_HEXSZ || git_oid_fromstrn(&oid, sha.data(), sha.size()) != 0) {
+    return Internal("not a full commit sha: " + std::string(sha));
+  }
+  return oid;
+}
+
+Result<TreePtr> TreeOf(git_repository* repo, std::string_view sha) {
+  KZ_ASSIGN_OR_RETURN(git_oid oid, ParseSha(sha));
+  git_commit* commit = nullptr;
+  if (git_commit_lookup(&commit, repo, &oid) != 0)
+    return GitFailure("reading commit " + std::string(sha));
+  CommitPtr owner(commit);
+  git_tree* tree = nullptr;
+  if (git_commit_tree(&tree, commit) != 0)
+    return GitFailure("reading the tree of " + std::string(sha));
+  return TreePtr(tree);
+}
+
+// The commit's diff against its first parent (the empty tree for a root commit); reversed swaps
+// the sides, giving the patch that would undo the commit.
+Result<DiffPtr> CommitDiff(git_repository* repo, const GitCommit& c, bool reversed) {
+  KZ_ASSIGN_OR_RETURN(TreePtr tree, TreeOf(repo, c.sha));
+  TreePtr parent;
+  if (!c.parents.empty()) {
+    KZ_ASSIGN_OR_RETURN(parent, TreeOf(repo, c.parents[0]));
+  }
+  git_diff_options options;
+  git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
+  git_diff* diff = nullptr;
+  git_tree* from = reversed ? tree.get() : parent.get();
+  git_tree* to = reversed ? parent.get() : tree.get();
+  if (git_diff_tree_to_tree(&diff, repo, from, to, &options) != 0) {
+    return GitFailure("diffing commit " + c.sha);
+  }
+  return DiffPtr(diff);
+}
+
+struct LineTally {
+  size_t added = 0;
+  std::vector<DeletedLines> deleted;
+};
+
+int OnLine(const git_diff_delta* delta, const git_diff_hunk*, const git_diff_line* line,
+           void* payload) {
+  auto* tally = static_cast<LineTally*>(payload);
+  if (line->origin == GIT_DIFF_LINE_ADDITION) {
+    ++tally->added;
+  } else if (line->origin == GIT_DIFF_LINE_DELETION && line->old_lineno > 0) {
+    const char* path = delta->old_file.path ? delta->old_file.path : "";
+    if (tally->deleted.empty() || tally->deleted.back().path != path) {
+      tally->deleted.push_back({path, {}});
+    }
+    tally->deleted.back().old_lines.push_back(static_cast<size_t>(line->old_lineno));
+  }
+  return 0;
+}
+
+Result<LineTally> Tally(git_repository* repo, const GitCommit& c) {
+  KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo, c, false));
+  LineTally tally;
+  if (git_diff_foreach(diff.get(), nullptr, nullptr, nullptr, OnLine, &tally) != 0) {
+    return GitFailure("reading the diff of " + c.sha);
+  }
+  return tally;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GitRepo>> GitRepo::Open(const std::string& path) {
+  InitLibgit2();
+  git_repository* repo = nullptr;
+  // NO_SEARCH: REPO names the repository itself, not some directory inside one, so a typo never
+  // scans an enclosing repository by accident.
+  if (git_repository_open_ext(&repo, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    return InvalidArgument("REPO " + model::QuoteForMessage(path) +
+                           " is not a git repository (give the top directory of a clone or its "
+                           ".git directory): " +
+                           LastError());
+  }
+  return std::unique_ptr<GitRepo>(new GitRepo(repo));
+}
+
+GitRepo::~GitRepo() { git_repository_free(repo_); }
+
+std::string GitRepo::Name() const {
+  const char* dir = git_repository_workdir(repo_);
+  if (!dir) dir = git_repository_path(repo_);
+  std::filesystem::path p = std::filesystem::path(dir ? dir : "").lexically_normal();
+  std::string name = p.has_filename() ? p.filename().string() : p.parent_path().filename().string();
+  if (name == ".git" || name.empty()) name = p.parent_path().parent_path().filename().string();
+  return name.empty() ? "repo" : name;
+}
+
+Result<std::vector<GitCommit>> GitRepo::History(std::string_view rev, const AgentMatcher& agents) {
+  git_object* obj = nullptr;
+  std::string spec(rev);
+  if (git_revparse_single(&obj, repo_, spec.c_str()) != 0) {
+    return InvalidArgument("--branch " + model::QuoteForMessage(rev) +
+                           " names no commit of the repository: " + LastError());
+  }
+  ObjectPtr owner(obj);
+  git_object* peeled = nullptr;
+  if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) != 0) {
+    return InvalidArgument("--branch " + model::QuoteForMessage(rev) +
+                           " does not name a commit: " + LastError());
+  }
+  ObjectPtr peeled_owner(peeled);
+  git_revwalk* walk = nullptr;
+  if (git_revwalk_new(&walk, repo_) != 0) return GitFailure("walking the history");
+  WalkPtr walk_owner(walk);
+  git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME | GIT_SORT_REVERSE);
+  if (git_revwalk_push(walk, git_object_id(peeled)) != 0) return GitFailure("walking the history");
+  std::vector<GitCommit> out;
+  git_oid oid;
+  int rc;
+  while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+    git_commit* commit = nullptr;
+    if (git_commit_lookup(&commit, repo_, &oid) != 0) return GitFailure("reading " + Sha(&oid));
+    CommitPtr commit_owner(commit);
+    GitCommit c;
+    c.sha = Sha(&oid);
+    for (unsigned i = 0; i < git_commit_parentcount(commit); ++i) {
+      c.parents.push_back(Sha(git_commit_parent_id(commit, i)));
+    }
+    const git_signature* author = git_commit_author(commit);
+    c.author_name = author->name ? author->name : "";
+    c.author_email = author->email ? author->email : "";
+    c.author_ms = static_cast<int64_t>(author->when.time) * 1000;
+    c.commit_ms = static_cast<int64_t>(git_commit_time(commit)) * 1000;
+    const char* message = git_commit_message(commit);
+    c.message = message ? message : "";
+    c.agent = agents.Match(c.author_name, c.author_email, c.message);
+    out.push_back(std::move(c));
+  }
+  if (rc != GIT_ITEROVER) return GitFailure("walking the history");
+  return out;
+}
+
+Result<std::vector<std::string>> GitRepo::Between(std::string_view base, std::string_view tip) {
+  KZ_ASSIGN_OR_RETURN(git_oid base_oid, ParseSha(base));
+  KZ_ASSIGN_OR_RETURN(git_oid tip_oid, ParseSha(tip));
+  git_revwalk* walk = nullptr;
+  if (git_revwalk_new(&walk, repo_) != 0) return GitFailure("walking the history");
+  WalkPtr owner(walk);
+  if (git_revwalk_push(walk, &tip_oid) != 0 || git_revwalk_hide(walk, &base_oid) != 0) {
+    return GitFailure("walking a merged branch");
+  }
+  std::vector<std::string> out;
+  git_oid oid;
+  int rc;
+  while ((rc = git_revwalk_next(&oid, walk)) == 0) out.push_back(Sha(&oid));
+  if (rc != GIT_ITEROVER) return GitFailure("walking a merged branch");
+  return out;
+}
+
+Result<std::string> GitRepo::PatchId(const GitCommit& c, bool reversed) {
+  KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo_, c, reversed));
+  if (git_diff_num_deltas(diff.get()) == 0) return std::string();
+  git_oid id;
+  git_diff_patchid_options options = GIT_DIFF_PATCHID_OPTIONS_INIT;
+  if (git_diff_patchid(&id, diff.get(), &options) != 0) return GitFailure("patch id of " + c.sha);
+  std::string sha = Sha(&id);
+  // A diff of only mode changes or binary files hashes to the id of nothing: not comparable.
+  return sha == std::string(GIT_OID_HEXSZ, '0') ? std::string() : sha;
+}
+
+Result<size_t> GitRepo::AddedLines(const GitCommit& c) {
+  KZ_ASSIGN_OR_RETURN(LineTally tally, Tally(repo_, c));
+  return tally.added;
+}
+
+Result<std::vector<std::string>> GitRepo::ChangedPaths(const GitCommit& c) {
+  KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo_, c, false));
+  std::vector<std::string> out;
+  for (size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
+    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
+    if (d->new_file.path) out.emplace_back(d->new_file.path);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Result<std::vector<DeletedLines>> GitRepo::Deleted(const GitCommit& c) {
+  KZ_ASSIGN_OR_RETURN(LineTally tally, Tally(repo_, c));
+  return std::move(tally.deleted);
+}
+
+Result<std::vector<std::string>> GitRepo::BlameLines(std::string_view at, const std::string& path,
+                                                     const std::vector<size_t>& lines) {
+  std::vector<std::string> out(lines.size());
+  if (lines.empty()) return out;
+  git_blame_options options;
+  git_blame_options_init(&options, GIT_BLAME_OPTIONS_VERSION);
+  KZ_ASSIGN_OR_RETURN(options.newest_commit, ParseSha(at));
+  auto [lo, hi] = std::minmax_element(lines.begin(), lines.end());
+  options.min_line = *lo;
+  options.max_line = *hi;
+  git_blame* blame = nullptr;
+  if (git_blame_file(&blame, repo_, path.c_str(), &options) != 0) {
+    return GitFailure("blaming " + path + " at " + std::string(at));
+  }
+  BlamePtr owner(blame);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const git_blame_hunk* hunk = git_blame_get_hunk_byline(blame, lines[i]);
+    if (hunk) out[i] = Sha(&hunk->final_commit_id);
+  }
+  return out;
+}
+
+}  // namespace kaizen::signals

@@ -1,0 +1,150 @@
+#include "signals/git_reward.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <sodium.h>
+
+#include <algorithm>
+
+#include "model/timestamp.h"
+#include "model/utf8.h"
+
+namespace kaizen::signals {
+namespace {
+
+constexpr int64_t kDayMs = 86'400'000;
+constexpr size_t kMaxIdentBytes = 256;  // model/limits.h: identifiers
+
+// Names from commits are bytes, not always UTF-8 (old repositories, other encodings), and may hold
+// control characters; the log stores valid UTF-8 only (ingest reads it with simdjson, which refuses
+// overlong forms, UTF-16 surrogates and values above U+10FFFF, as RFC 3629 does). Every byte that
+// is not part of a well-formed sequence, and every control character, becomes '?'.
+std::string Printable(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t len = b < 0x80                 ? 1
+                       : b >= 0xC2 && b <= 0xDF ? 2
+                       : (b >> 4) == 0xE        ? 3
+                       : b >= 0xF0 && b <= 0xF4 ? 4
+                                                : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) {
+      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    }
+    if (ok && len >= 3) {
+      // The second byte's range rules out overlong forms (E0, F0), surrogates (ED) and code
+      // points above U+10FFFF (F4).
+      const auto b1 = static_cast<unsigned char>(s[i + 1]);
+      ok = !(b == 0xE0 && b1 < 0xA0) && !(b == 0xED && b1 > 0x9F) && !(b == 0xF0 && b1 < 0x90) &&
+           !(b == 0xF4 && b1 > 0x8F);
+    }
+    if (!ok || b < 0x20 || b == 0x7F) {
+      out += '?';
+      ++i;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
+}
+
+void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+}  // namespace
+
+model::Uuid GitSignalUuid(const GitSignal& s) {
+  std::string key = "kaizen git scan\n";
+  key += DetectorName(s.detector);
+  for (const std::string& sha : s.shas) key += "\n" + sha;
+  uint8_t hash[16];
+  crypto_generichash(hash, sizeof hash, reinterpret_cast<const unsigned char*>(key.data()),
+                     key.size(), nullptr, 0);
+  return model::MakeUuidV7(s.observed_ms, hash);
+}
+
+std::pair<std::string, std::string> GitAgentNameEmail(std::string_view identity) {
+  const size_t lt = identity.find(" <");
+  if (lt == std::string_view::npos) return {Printable(identity), ""};
+  std::string_view email = identity.substr(lt + 2);
+  if (!email.empty() && email.back() == '>') email.remove_suffix(1);
+  return {Printable(identity.substr(0, lt)), Printable(email)};
+}
+
+std::string GitSignalLabel(const GitSignal& s) {
+  std::string label = std::string("git:") + DetectorName(s.detector);
+  for (const std::string& sha : s.shas) label += ":" + sha.substr(0, 12);
+  return std::string(model::Utf8Prefix(Printable(label), kMaxIdentBytes));
+}
+
+std::string GitRewardEvent(const GitSignal& s, std::string_view repo) {
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  w.Key("kind");
+  w.String("reward");
+  w.Key("id");
+  Str(w, GitSignalUuid(s).ToString());
+  w.Key("timestamp");
+  Str(w, model::FormatUtc(s.observed_ms));
+  w.Key("signal_id");
+  Str(w, GitSignalLabel(s));
+  w.Key("commit_hash");
+  Str(w, s.agent_commit);
+  if (s.detector == GitDetector::kMerge || s.detector == GitDetector::kIterationCount ||
+      s.detector == GitDetector::kTimeToCompletion) {
+    w.Key("task_id");
+    Str(w, std::string(model::Utf8Prefix("git:" + Printable(repo), 200)) +
+               ":merge:" + s.shas.front().substr(0, 12));
+  }
+  w.Key("signal_type");
+  w.String(DetectorSignalType(s.detector));
+  w.Key("raw_value");
+  w.RawValue(s.raw_json.data(), s.raw_json.size(),
+             s.raw_json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
+  if (s.signal_value) {
+    w.Key("signal_value");
+    w.Double(*s.signal_value);
+  }
+  if (s.baseline_seconds) {
+    w.Key("baseline_seconds");
+    w.Double(*s.baseline_seconds);
+  }
+  w.Key("source");
+  w.String("automatic");
+  w.Key("confidence");
+  w.Double(s.confidence);
+  w.Key("delay_days");
+  w.Int64(std::max<int64_t>(0, (s.observed_ms - s.action_ms) / kDayMs));
+  // Where the signal came from, for people and tools reading the log; the reward schema keeps
+  // `context` open. Strings are capped at the identifier limit and made printable UTF-8.
+  w.Key("context");
+  w.StartObject();
+  w.Key("source");
+  w.String("git");
+  w.Key("repo");
+  Str(w, Printable(model::Utf8Prefix(repo, kMaxIdentBytes)));
+  w.Key("detector");
+  w.String(DetectorName(s.detector));
+  w.Key("commits");
+  w.StartArray();
+  for (const std::string& sha : s.shas) Str(w, sha);
+  w.EndArray();
+  if (!s.agent.empty()) {
+    auto [name, email] = GitAgentNameEmail(s.agent);
+    w.Key("agent");
+    Str(w, model::Utf8Prefix(name, kMaxIdentBytes));
+    if (!email.empty()) {
+      w.Key("agent_email");
+      Str(w, model::Utf8Prefix(email, kMaxIdentBytes));
+    }
+  }
+  w.EndObject();
+  w.EndObject();
+  return b.GetString();
+}
+
+}  // namespace kaizen::signals

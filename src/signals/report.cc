@@ -1,0 +1,36 @@
+#include "signals/report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kaizen::signals {
+
+std::optional<double> CoverageReport::LineRate() const {
+  if (line_rate_given) return line_rate_given;
+  if (lines_found <= 0) return std::nullopt;
+  return static_cast<double>(lines_hit) / static_cast<double>(lines_found);
+}
+
+std::optional<double> CoverageReport::BranchRate() const {
+  if (branch_rate_given) return branch_rate_given;
+  if (branches_found <= 0) return std::nullopt;
+  return static_cast<double>(branches_hit) / static_cast<double>(branches_found);
+}
+
+std::string_view FormatName(CoverageReport::Format f) {
+  return f == CoverageReport::Format::kLcov ? "lcov" : "cobertura";
+}
+
+Status CheckReportSize(std::string_view text, std::string_view file) {
+  if (text.size() <= kMaxReportBytes) return Status::Ok();
+  return InvalidArgument(fmt::format("{}: {} bytes is over the report size limit of {} bytes", file,
+                                     text.size(), kMaxReportBytes));
+}
+
+int64_t LineOf(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+}
+
+}  // namespace kaizen::signals

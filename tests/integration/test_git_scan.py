@@ -1,0 +1,305 @@
+"""`kaizen git scan`: seed 001 tier 1 reward signals read from real repositories.
+
+Each test builds a repository with the `git` CLI, every commit's author, committer and dates set
+through the environment so the history (and its shas) is the same on every run, scans it, and
+checks the `reward` events stored in the log (`kaizen export --kind reward`), not only the text.
+"""
+
+import os
+import subprocess
+import unittest
+
+from kzlib import EXIT_OK, EXIT_USAGE, NOW, KaizenTest, strict_loads
+
+ALICE = ("Alice Example", "alice@example.com")
+CLAUDE = ("Claude", "noreply@anthropic.com")
+ROBO = ("Robo Dev", "robo@example.com")
+
+BASE = "one\ntwo\nthree\n"
+AGENT = BASE + "agent 1\nagent 2\nagent 3\nagent 4\n"
+
+
+class Repo:
+    """A git repository in `path`, written commit by commit with fixed identities and dates."""
+
+    def __init__(self, path):
+        self.path = path
+        os.makedirs(path)
+        self.git("init", "-q", "-b", "main")
+
+    def env(self, who, at):
+        name, email = who
+        e = dict(os.environ)
+        e.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email, GIT_AUTHOR_DATE=at,
+                 GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email, GIT_COMMITTER_DATE=at,
+                 GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, HOME=self.path)
+        return e
+
+    def git(self, *args, who=ALICE, at="2025-03-01T09:00:00Z"):
+        p = subprocess.run(["git", "-C", self.path] + list(args), env=self.env(who, at),
+                           capture_output=True, text=True)
+        assert p.returncode == 0, f"git {args}: {p.stderr}"
+        return p.stdout.strip()
+
+    def commit(self, files, who, at, message):
+        for name, text in files.items():
+            with open(os.path.join(self.path, name), "w") as f:
+                f.write(text)
+        self.git("add", "-A", who=who, at=at)
+        self.git("commit", "-q", "-m", message, who=who, at=at)
+        return self.git("rev-parse", "HEAD")
+
+
+class GitScanTest(KaizenTest):
+
+    def repo(self, name="shop"):
+        return Repo(self.path(name))
+
+    def scan(self, repo, *flags):
+        return self.kz("git", "scan", repo.path if isinstance(repo, Repo) else repo, *flags,
+                       "--home", self.home, "--now", NOW)
+
+    def scan_ok(self, repo, *flags):
+        r = self.scan(repo, *flags)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return r
+
+    def rewards(self):
+        r = self.export("--kind", "reward")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return [strict_loads(l) for l in r.lines]
+
+    def of_type(self, signal_type):
+        return [e for e in self.rewards() if e["signal_type"] == signal_type]
+
+    # --- revert detection ---------------------------------------------------------------------
+
+    def test_agent_commit_reverted_by_git_revert_is_merge_outcome_reverted(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.git("revert", "--no-edit", agent, at="2025-03-03T10:00:00Z")
+        revert = repo.git("rev-parse", "HEAD")
+        r = self.scan_ok(repo)
+        self.assertIn("1 new, 0 already recorded", r.out, r)
+        events = self.rewards()
+        self.assertEqual(len(events), 1, events)
+        e = events[0]
+        self.assertEqual(e["signal_type"], "merge_outcome")
+        self.assertEqual(e["raw_value"], "reverted")
+        self.assertEqual(e["signal_value"], 0.0)  # seed 001: reverted -> 0.0
+        self.assertEqual(e["commit_hash"], agent)
+        self.assertEqual(e["source"], "automatic")
+        self.assertEqual(e["confidence"], 1)
+        self.assertEqual(e["delay_days"], 2)
+        self.assertEqual(e["timestamp"], "2025-03-03T10:00:00.000Z")
+        self.assertEqual(e["signal_id"], f"git:revert:{agent[:12]}:{revert[:12]}")
+        self.assertEqual(e["context"], {"source": "git", "repo": "shop", "detector": "revert",
+                                        "commits": [agent, revert], "agent": "Claude",
+                                        "agent_email": "noreply@anthropic.com"})
+
+    def test_inverse_diff_without_revert_message_is_a_revert(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE, "b.txt": "b\n"}, ALICE, "2025-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.commit({"b.txt": "b\nc\n"}, ALICE, "2025-03-01T11:00:00Z", "unrelated")
+        undo = repo.commit({"a.txt": BASE}, ALICE, "2025-03-05T11:00:00Z", "tidy up")
+        self.scan_ok(repo)
+        events = self.rewards()
+        self.assertEqual(len(events), 1, "a revert, not also a human edit")
+        e = events[0]
+        self.assertEqual((e["signal_type"], e["raw_value"], e["signal_value"]),
+                         ("merge_outcome", "reverted", 0.0))
+        self.assertEqual(e["commit_hash"], agent)
+        self.assertEqual(e["confidence"], 0.9)
+        self.assertEqual(e["signal_id"], f"git:inverse_diff:{agent[:12]}:{undo[:12]}")
+        self.assertEqual((e["context"]["detector"], e["context"]["commits"]),
+                         ("inverse_diff", [agent, undo]))
+
+    def test_inverse_diff_after_revert_days_is_not_a_revert(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-10T11:00:00Z", "tidy up")
+        self.scan_ok(repo, "--revert-days", "7")
+        self.assertEqual(self.of_type("merge_outcome"), [])
+        self.scan_ok(repo, "--revert-days", "10")
+        self.assertEqual(len(self.of_type("merge_outcome")), 1)
+
+    # --- human edit after agent edit ----------------------------------------------------------
+
+    def test_human_rewriting_agent_lines_two_commits_later(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE, "b.txt": "b\n"}, ALICE, "2025-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.commit({"b.txt": "b\nc\n"}, ALICE, "2025-03-01T11:00:00Z", "unrelated")
+        edit = repo.commit({"a.txt": BASE + "agent 1\nAGENT 2\nagent 3\nAGENT 4\n"}, ALICE,
+                           "2025-03-01T12:00:00Z", "fix the agent's lines")
+        self.scan_ok(repo)
+        events = self.of_type("human_edit_after_agent")
+        self.assertEqual(len(events), 1, self.rewards())
+        e = events[0]
+        self.assertEqual(e["raw_value"], 0.5)      # 2 of the agent's 4 lines rewritten
+        self.assertEqual(e["signal_value"], 0.5)   # 1 - share: 1.0 means nothing rewritten
+        self.assertEqual(e["commit_hash"], agent)
+        self.assertEqual(e["timestamp"], "2025-03-01T12:00:00.000Z")
+        self.assertEqual(e["signal_id"], f"git:human_edit:{agent[:12]}:{edit[:12]}")
+        self.assertEqual((e["context"]["repo"], e["context"]["commits"], e["context"]["agent"]),
+                         ("shop", [agent, edit], "Claude"))
+
+    def test_rewrite_past_rewrite_commits_is_not_counted(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE, "b.txt": "b\n"}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.commit({"b.txt": "b\nc\n"}, ALICE, "2025-03-01T11:00:00Z", "unrelated")
+        repo.commit({"a.txt": BASE + "x\n"}, ALICE, "2025-03-20T12:00:00Z", "rewrite")
+        self.scan_ok(repo, "--rewrite-commits", "1")
+        self.assertEqual(self.of_type("human_edit_after_agent"), [])
+
+    # --- merges: outcome, iteration count, time to completion ----------------------------------
+
+    def merged_repo(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.git("checkout", "-q", "-b", "feature-1")
+        repo.commit({"f1.txt": "x\n"}, CLAUDE, "2025-03-01T10:00:00Z", "f1 first try")
+        tip1 = repo.commit({"f1.txt": "x\ny\n"}, CLAUDE, "2025-03-01T11:00:00Z", "f1 again")
+        repo.git("checkout", "-q", "main")
+        repo.git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature-1'", "feature-1",
+                 at="2025-03-01T12:00:00Z")
+        m1 = repo.git("rev-parse", "HEAD")
+        repo.git("checkout", "-q", "-b", "feature-2")
+        repo.commit({"f2.txt": "z\n"}, CLAUDE, "2025-03-02T10:00:00Z", "f2")
+        repo.git("checkout", "-q", "main")
+        repo.git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature-2'", "feature-2",
+                 at="2025-03-02T14:00:00Z")
+        m2 = repo.git("rev-parse", "HEAD")
+        return repo, tip1, m1, m2
+
+    def test_merge_of_an_agent_branch(self):
+        repo, tip1, m1, m2 = self.merged_repo()
+        self.scan_ok(repo)
+        merges = sorted(self.of_type("merge_outcome"), key=lambda e: e["timestamp"])
+        self.assertEqual([(e["raw_value"], e["signal_value"]) for e in merges],
+                         [("merged", 1.0), ("merged", 1.0)])
+        self.assertEqual(merges[0]["commit_hash"], tip1)
+        self.assertEqual(merges[0]["task_id"], f"git:shop:merge:{m1[:12]}")
+        self.assertEqual(merges[0]["context"]["commits"], [m1])
+        self.assertEqual(merges[0]["context"]["agent"], "Claude")
+        iterations = sorted(self.of_type("iteration_count"), key=lambda e: e["timestamp"])
+        self.assertEqual([(e["raw_value"], e["signal_value"]) for e in iterations],
+                         [(2, 0.5), (1, 1.0)])  # seed 001: 1 / N
+        # Time to completion against the median of the earlier merges: 4 h against 2 h.
+        times = self.of_type("time_efficiency")
+        self.assertEqual(len(times), 1)
+        self.assertEqual((times[0]["raw_value"], times[0]["baseline_seconds"]), (14400, 7200))
+        self.assertEqual(times[0]["signal_value"], 0.5)
+        self.assertEqual(times[0]["task_id"], f"git:shop:merge:{m2[:12]}")
+
+    # --- idempotence, --since, --agent, --dry-run ---------------------------------------------
+
+    def test_second_scan_stores_nothing(self):
+        repo, _, _, _ = self.merged_repo()
+        first = self.scan_ok(repo, "--json")
+        total = strict_loads(first.out)["total"]
+        self.assertEqual(total["found"], 5)
+        self.assertEqual(total["new"], 5)
+        lines_before = self.raw_lines()
+        second = self.scan_ok(repo)
+        self.assertIn("0 new, 5 already recorded", second.out, second)
+        self.assertEqual(second.err, "")
+        self.assertEqual(self.raw_lines(), lines_before)
+        # The signal_id is made of the signal's identity only: the same on every scan.
+        ids = sorted(e["signal_id"] for e in self.rewards())
+        self.assertEqual(len(set(ids)), 5, ids)
+        again = strict_loads(self.scan_ok(repo, "--json").out)
+        self.assertEqual(again["total"], {"found": 5, "new": 0, "already_recorded": 5,
+                                          "rejected": 0})
+        self.assert_raw_log_sound()
+
+    def test_new_history_adds_only_the_new_signals(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.commit({"a.txt": AGENT.replace("agent 1", "AGENT 1")}, ALICE,
+                    "2025-03-01T11:00:00Z", "fix one")
+        self.scan_ok(repo)
+        self.assertEqual(len(self.rewards()), 1)
+        repo.commit({"a.txt": AGENT.replace("agent 2", "AGENT 2").replace("agent 1", "AGENT 1")},
+                    ALICE, "2025-03-01T12:00:00Z", "fix another")
+        r = self.scan_ok(repo, "--json")
+        self.assertEqual(strict_loads(r.out)["total"]["new"], 1)
+        self.assertEqual(strict_loads(r.out)["total"]["already_recorded"], 1)
+        self.assertEqual(len(self.rewards()), 2)
+
+    def test_since_skips_signals_observed_before(self):
+        repo, _, _, m2 = self.merged_repo()
+        self.scan_ok(repo, "--since", "2025-03-02")
+        events = self.rewards()
+        self.assertEqual(sorted(e["signal_type"] for e in events),
+                         ["iteration_count", "merge_outcome", "time_efficiency"])
+        self.assertTrue(all(e["timestamp"] >= "2025-03-02" for e in events), events)
+        self.scan_ok(repo, "--since", "2025-03-02T15:00:00Z")
+        self.assertEqual(len(self.rewards()), 3)
+
+    def test_agent_pattern_chooses_whose_commits_are_judged(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        robo = repo.commit({"a.txt": AGENT}, ROBO, "2025-03-01T10:00:00Z", "add lines")
+        repo.git("revert", "--no-edit", robo, at="2025-03-01T12:00:00Z")
+        self.scan_ok(repo)
+        self.assertEqual(self.rewards(), [], "Robo Dev is no agent by default")
+        r = self.scan_ok(repo, "--agent", "^robo dev <")
+        self.assertIn("1 new", r.out)
+        self.assertEqual([e["commit_hash"] for e in self.rewards()], [robo])
+
+    def test_co_authored_by_trailer_marks_an_agent_commit(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        paired = repo.commit({"a.txt": AGENT}, ALICE, "2025-03-01T10:00:00Z",
+                             "add lines\n\nCo-authored-by: Claude <noreply@anthropic.com>")
+        repo.git("revert", "--no-edit", paired, at="2025-03-01T12:00:00Z")
+        self.scan_ok(repo)
+        self.assertEqual([e["commit_hash"] for e in self.rewards()], [paired])
+
+    def test_dry_run_prints_and_stores_nothing(self):
+        repo, _, _, _ = self.merged_repo()
+        r = self.scan_ok(repo, "--dry-run")
+        self.assertIn("dry run, nothing stored", r.out)
+        self.assertIn("merge_outcome", r.out)
+        self.assertFalse(os.path.exists(self.home), "a dry run does not even create the home")
+        j = strict_loads(self.scan_ok(repo, "--dry-run", "--json").out)
+        self.assertEqual(j["total"]["would_record"], 5)
+        self.assertTrue(all(e["status"] == "would_record" for e in j["events"]))
+
+    # --- bad input ------------------------------------------------------------------------------
+
+    def test_not_a_repository_is_a_usage_error(self):
+        os.makedirs(self.path("plain"))
+        r = self.scan(self.path("plain"))
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn(f'REPO "{self.path("plain")}" is not a git repository', r.err)
+        r = self.scan(self.path("missing"))
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assert_nothing_stored()
+
+    def test_bad_flags_are_usage_errors_naming_the_flag(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        cases = [
+            (["--since", "last tuesday"], '--since "last tuesday" must be ISO 8601'),
+            (["--agent", "(claude"], '--agent "(claude" is not a valid RE2 regular expression'),
+            (["--branch", "nope"], '--branch "nope" names no commit'),
+            (["--revert-days", "-1"], "--revert-days"),
+            (["--rewrite-commits", "0"], "--rewrite-commits"),
+        ]
+        for flags, message in cases:
+            with self.subTest(flags=flags):
+                r = self.scan(repo, *flags)
+                self.assertEqual(r.rc, EXIT_USAGE, r)
+                self.assertIn(message, r.err)
+        self.assert_nothing_stored()
+
+
+if __name__ == "__main__":
+    unittest.main()
