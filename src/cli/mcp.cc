@@ -19,7 +19,9 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
   return {sub, [&c] {
             serve::McpOptions options;
             options.live.home = c.home;
-            if (!c.now.empty()) {
+            if (c.now == "end") {
+              options.live.now_is_newest = true;  // a replayed or demo history
+            } else if (!c.now.empty()) {
               Result<int64_t> now = NowMs(c.now);
               if (!now.ok()) {
                 fmt::print(stderr, "kaizen mcp: {}\n", now.status().message());

@@ -31,7 +31,9 @@ int Serve(const Common& c, const serve::HttpServerOptions& options) {
   }
   serve::LiveOptions live;
   live.home = c.home;
-  if (!c.now.empty()) {
+  if (c.now == "end") {
+    live.now_is_newest = true;  // a replayed or demo history
+  } else if (!c.now.empty()) {
     auto now = NowMs(c.now);
     if (!now.ok()) return FailVerb("serve", now.status());
     live.fixed_now_ms = *now;

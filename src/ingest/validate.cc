@@ -22,22 +22,7 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
-// A value as it appears in an error message, shortened so one bad 64 KiB string does not flood
-// the terminal.
-std::string Show(element v) {
-  switch (v.type()) {
-    case element_type::OBJECT:
-      return "an object";
-    case element_type::ARRAY:
-      return "an array";
-    case element_type::NULL_VALUE:
-      return "null";
-    case element_type::STRING:
-      return model::QuoteForMessage(v.get_string().value());
-    default:
-      return simdjson::to_string(v);
-  }
-}
+std::string Show(element v) { return ShowValue(v); }
 
 std::optional<double> NumberOf(element v) {
   switch (v.type()) {
@@ -541,6 +526,21 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
 }
 
 static std::string DescribeParseErrorCode(simdjson::error_code code);
+
+std::string ShowValue(simdjson::dom::element v) {
+  switch (v.type()) {
+    case simdjson::dom::element_type::OBJECT:
+      return "an object";
+    case simdjson::dom::element_type::ARRAY:
+      return "an array";
+    case simdjson::dom::element_type::NULL_VALUE:
+      return "null";
+    case simdjson::dom::element_type::STRING:
+      return model::QuoteForMessage(v.get_string().value());
+    default:
+      return simdjson::to_string(v);
+  }
+}
 
 std::string DescribeParseError(simdjson::error_code code, std::string_view text) {
   std::string message = DescribeParseErrorCode(code);

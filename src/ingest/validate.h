@@ -66,6 +66,10 @@ std::vector<FieldError> ValidateEvent(simdjson::dom::element event, const Valida
 
 // A parse failure from simdjson, phrased for a person; `text` (the input) adds a hint when it
 // holds NaN or Infinity, which JSON does not allow.
+// A JSON value as an error message shows it: strings quoted and shortened, objects and arrays by
+// their type, so one bad 64 KiB value does not flood the terminal.
+std::string ShowValue(simdjson::dom::element v);
+
 std::string DescribeParseError(simdjson::error_code code, std::string_view text = {});
 
 }  // namespace kaizen::ingest

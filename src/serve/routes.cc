@@ -295,36 +295,15 @@ HttpResponse Routes::SubmitOne(model::EventKind kind, std::string_view body) con
     return Error(400, "the body is not valid JSON", {}, "bad_json");
   }
   line.resize(length);
-  SubmitResult submitted;
-  if (Status s = state_->Submit(line, kind, &submitted); !s.ok()) return FromStatus(s);
-  if (submitted.lines.size() != 1) {
-    return Error(500, fmt::format("one event submitted, {} results", submitted.lines.size()));
-  }
-  const LineOutcome& out = submitted.lines[0];
+  LineOutcome out;
+  if (Status s = serve::SubmitOne(state_, line, kind, &out); !s.ok()) return FromStatus(s);
   if (!out.stored && !out.skipped) {
     return Error(422,
                  fmt::format("the {} event was refused ({} problem{})", model::KindName(kind),
                              out.errors.size(), out.errors.size() == 1 ? "" : "s"),
                  out.errors);
   }
-  rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  w.StartObject();
-  learn::Key(w, "stored");
-  w.Bool(out.stored);
-  learn::Key(w, "kind");
-  learn::Str(w, model::KindName(kind));
-  if (out.stored) {
-    learn::Key(w, "id");
-    learn::Str(w, out.id);
-  } else {
-    learn::Key(w, "skipped");
-    w.Bool(true);
-    learn::Key(w, "reason");
-    learn::Str(w, out.skip_reason);
-  }
-  w.EndObject();
-  return Json(out.stored ? 201 : 200, b.GetString());
+  return Json(out.stored ? 201 : 200, StoredEventJson(kind, out));
 }
 
 HttpResponse Routes::SubmitMany(std::string_view body) const {

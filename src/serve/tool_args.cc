@@ -188,21 +188,7 @@ void ObjectSchema(learn::JsonWriter& w, const ObjectSpec& spec,
   w.EndObject();
 }
 
-// A value as it appears in an error message.
-std::string Show(element v) {
-  switch (v.type()) {
-    case element_type::OBJECT:
-      return "an object";
-    case element_type::ARRAY:
-      return "an array";
-    case element_type::NULL_VALUE:
-      return "null";
-    case element_type::STRING:
-      return model::QuoteForMessage(v.get_string().value());
-    default:
-      return simdjson::to_string(v);
-  }
-}
+std::string Show(element v) { return ingest::ShowValue(v); }
 
 std::string Bound(double d) {
   if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{}", static_cast<int64_t>(d));

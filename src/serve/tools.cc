@@ -39,36 +39,15 @@ void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, To
 
 Status SubmitEvent(LiveState* state, std::string_view event_json, model::EventKind kind,
                    ToolResult* result) {
-  SubmitResult submitted;
-  KZ_RETURN_IF_ERROR(state->Submit(event_json, kind, &submitted));
-  if (submitted.lines.size() != 1) {
-    return Internal(fmt::format("one event submitted, {} line results", submitted.lines.size()));
-  }
-  const LineOutcome& line = submitted.lines[0];
+  LineOutcome line;
+  KZ_RETURN_IF_ERROR(SubmitOne(state, event_json, kind, &line));
   if (!line.stored && !line.skipped) {
     Refuse(fmt::format("the {} event was refused", model::KindName(kind)), line.errors, result);
     return Status::Ok();
   }
-  rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  w.StartObject();
-  learn::Key(w, "stored");
-  w.Bool(line.stored);
-  learn::Key(w, "kind");
-  learn::Str(w, model::KindName(kind));
-  if (line.stored) {
-    learn::Key(w, "id");
-    learn::Str(w, line.id);
-    result->text = fmt::format("Recorded {} event {}.", model::KindName(kind), line.id);
-  } else {
-    learn::Key(w, "skipped");
-    w.Bool(true);
-    learn::Key(w, "reason");
-    learn::Str(w, line.skip_reason);
-    result->text = fmt::format("Not recorded: {}.", line.skip_reason);
-  }
-  w.EndObject();
-  result->json = b.GetString();
+  result->json = StoredEventJson(kind, line);
+  result->text = line.stored ? fmt::format("Recorded {} event {}.", model::KindName(kind), line.id)
+                             : fmt::format("Not recorded: {}.", line.skip_reason);
   return Status::Ok();
 }
 
@@ -97,6 +76,38 @@ const std::vector<internal::ToolDef>& Defs() {
 }
 
 }  // namespace
+
+Status SubmitOne(LiveState* state, std::string_view event_json, model::EventKind kind,
+                 LineOutcome* line) {
+  SubmitResult submitted;
+  KZ_RETURN_IF_ERROR(state->Submit(event_json, kind, &submitted));
+  if (submitted.lines.size() != 1) {
+    return Internal(fmt::format("one event submitted, {} line results", submitted.lines.size()));
+  }
+  *line = std::move(submitted.lines[0]);
+  return Status::Ok();
+}
+
+std::string StoredEventJson(model::EventKind kind, const LineOutcome& line) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "stored");
+  w.Bool(line.stored);
+  learn::Key(w, "kind");
+  learn::Str(w, model::KindName(kind));
+  if (line.stored) {
+    learn::Key(w, "id");
+    learn::Str(w, line.id);
+  } else {
+    learn::Key(w, "skipped");
+    w.Bool(true);
+    learn::Key(w, "reason");
+    learn::Str(w, line.skip_reason);
+  }
+  w.EndObject();
+  return b.GetString();
+}
 
 Tools::Tools(LiveState* state) : state_(state) {}
 

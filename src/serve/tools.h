@@ -30,6 +30,14 @@ struct ToolResult {
   std::string text;  // the same for a person or a model to read (markdown or plain text)
 };
 
+// Submits one event of `kind` and hands back what became of it. A non-OK status is a system
+// failure (nothing acknowledged), or Internal when the pipeline saw other than one line.
+Status SubmitOne(LiveState* state, std::string_view event_json, model::EventKind kind,
+                 LineOutcome* line);
+// What both doors answer for a stored or skipped event: {"stored":true,"kind","id"}, or
+// {"stored":false,"kind","skipped":true,"reason"} when the consent gate skipped it.
+std::string StoredEventJson(model::EventKind kind, const LineOutcome& line);
+
 class Tools {
  public:
   // REQUIRES: *state outlives the Tools.

@@ -33,7 +33,8 @@ class Server:
             env["KAIZEN_TOKEN"] = token
         self.token = token
         self.proc = subprocess.Popen(
-            [BIN, "serve", "--home", home, "--port", "0", "--now", NOW, *flags],
+            [BIN, "serve", "--home", home, "--port", "0",
+             *([] if "--now" in flags else ["--now", NOW]), *flags],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.err_lines = []
         self.port = None
@@ -130,6 +131,15 @@ class ServeTest(KaizenTest):
         self.assertIsInstance(body["uptimeSeconds"], int)
         self.assertEqual(s.request("POST", "/v1/feedback", feedback_event())[0], 201)
         self.assertEqual(s.request("GET", "/healthz", token=None)[2]["events"], 1)
+
+    def test_now_end_answers_as_of_the_newest_event(self):
+        event = feedback_event(timestamp="2025-03-04T05:06:07.000Z")
+        r = self.kz("record", "feedback", "-", "--home", self.home, input=json.dumps(event).encode())
+        self.assertEqual(r.rc, 0, r)
+        s = self.serve("--now", "end")
+        status, _, body = s.request("GET", "/v1/analysis", token=None)
+        self.assertEqual(status, 200)
+        self.assertEqual(body["now"], "2025-03-04T05:06:07.000Z")
 
     def test_first_start_creates_a_0600_token_file_and_prints_it_once(self):
         s = self.serve(token=None)
