@@ -1,6 +1,7 @@
 #include "serve/http_errors.h"
 
 #include "learn/json_out.h"
+#include "serve/field_errors_json.h"
 
 namespace kaizen::serve {
 
@@ -16,16 +17,7 @@ std::string ErrorBody(std::string_view code, std::string_view message,
   learn::Key(w, "message");
   learn::Str(w, message);
   learn::Key(w, "errors");
-  w.StartArray();
-  for (const ingest::FieldError& e : errors) {
-    w.StartObject();
-    learn::Key(w, "path");
-    learn::Str(w, e.path);
-    learn::Key(w, "message");
-    learn::Str(w, e.message);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteFieldErrors(w, errors);
   w.EndObject();
   w.EndObject();
   return std::string(b.GetString(), b.GetSize()) + "\n";

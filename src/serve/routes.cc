@@ -10,6 +10,7 @@
 #include "learn/rule_book.h"
 #include "render/context.h"
 #include "render/hints.h"
+#include "serve/field_errors_json.h"
 #include "serve/http_errors.h"
 #include "serve/token.h"
 
@@ -69,19 +70,6 @@ std::optional<HttpResponse> CheckJsonObject(std::string_view body, std::string_v
                  {{"(body)", "is not an object"}}, "bad_json");
   }
   return std::nullopt;
-}
-
-void WriteErrors(learn::JsonWriter& w, const std::vector<ingest::FieldError>& errors) {
-  w.StartArray();
-  for (const ingest::FieldError& e : errors) {
-    w.StartObject();
-    learn::Key(w, "path");
-    learn::Str(w, e.path);
-    learn::Key(w, "message");
-    learn::Str(w, e.message);
-    w.EndObject();
-  }
-  w.EndArray();
 }
 
 }  // namespace
@@ -339,7 +327,7 @@ HttpResponse Routes::SubmitMany(std::string_view body) const {
       learn::Str(w, line.skip_reason);
     } else {
       learn::Key(w, "errors");
-      WriteErrors(w, line.errors);
+      WriteFieldErrors(w, line.errors);
       for (const ingest::FieldError& e : line.errors) {
         all_errors.push_back({fmt::format("line {}: {}", line.line_number, e.path), e.message});
       }
@@ -357,7 +345,7 @@ HttpResponse Routes::SubmitMany(std::string_view body) const {
     learn::Key(w, "message");
     learn::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
     learn::Key(w, "errors");
-    WriteErrors(w, all_errors);
+    WriteFieldErrors(w, all_errors);
     w.EndObject();
   }
   w.EndObject();

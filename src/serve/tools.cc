@@ -5,6 +5,7 @@
 #include "learn/json_out.h"
 #include "model/json_access.h"
 #include "model/limits.h"
+#include "serve/field_errors_json.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
 
@@ -19,20 +20,11 @@ void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, To
   learn::Key(w, "error");
   learn::Str(w, summary);
   learn::Key(w, "errors");
-  w.StartArray();
-  std::string text(summary);
-  for (const ingest::FieldError& e : errors) {
-    w.StartObject();
-    learn::Key(w, "path");
-    learn::Str(w, e.path);
-    learn::Key(w, "message");
-    learn::Str(w, e.message);
-    w.EndObject();
-    text += "\n" + e.ToString();
-  }
-  w.EndArray();
+  WriteFieldErrors(w, errors);
   w.EndObject();
   result->json = b.GetString();
+  std::string text(summary);
+  for (const ingest::FieldError& e : errors) text += "\n" + e.ToString();
   result->text = std::move(text);
   result->errors = std::move(errors);
 }

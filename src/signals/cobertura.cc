@@ -86,15 +86,8 @@ struct FileNames : pugi::xml_tree_walker {
 }  // namespace
 
 Result<CoverageReport> ParseCobertura(std::string_view xml, std::string_view file) {
-  KZ_RETURN_IF_ERROR(CheckReportSize(xml, file));
   pugi::xml_document doc;
-  pugi::xml_parse_result parsed =
-      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
-  if (!parsed) {
-    return InvalidArgument(fmt::format("{}:{}: not well-formed XML: {}", file,
-                                       LineOf(xml, static_cast<size_t>(parsed.offset)),
-                                       parsed.description()));
-  }
+  KZ_RETURN_IF_ERROR(LoadReportXml(xml, file, &doc));
   pugi::xml_node root = doc.document_element();
   if (!root || std::strcmp(root.name(), "coverage") != 0) {
     return InvalidArgument(fmt::format(

@@ -121,15 +121,8 @@ Status SuiteTotals(const pugi::xml_node& root, std::string_view file, std::strin
 }  // namespace
 
 Result<TestReport> ParseJUnit(std::string_view xml, std::string_view file) {
-  KZ_RETURN_IF_ERROR(CheckReportSize(xml, file));
   pugi::xml_document doc;
-  pugi::xml_parse_result parsed =
-      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
-  if (!parsed) {
-    return InvalidArgument(fmt::format("{}:{}: not well-formed XML: {}", file,
-                                       LineOf(xml, static_cast<size_t>(parsed.offset)),
-                                       parsed.description()));
-  }
+  KZ_RETURN_IF_ERROR(LoadReportXml(xml, file, &doc));
   pugi::xml_node root = doc.document_element();
   if (!root)
     return InvalidArgument(fmt::format("{}: no root element (an empty JUnit report)", file));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <pugixml.hpp>
 
 namespace kaizen::signals {
 
@@ -26,6 +27,16 @@ Status CheckReportSize(std::string_view text, std::string_view file) {
   if (text.size() <= kMaxReportBytes) return Status::Ok();
   return InvalidArgument(fmt::format("{}: {} bytes is over the report size limit of {} bytes", file,
                                      text.size(), kMaxReportBytes));
+}
+
+Status LoadReportXml(std::string_view xml, std::string_view file, pugi::xml_document* doc) {
+  KZ_RETURN_IF_ERROR(CheckReportSize(xml, file));
+  pugi::xml_parse_result parsed =
+      doc->load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
+  if (parsed) return Status::Ok();
+  return InvalidArgument(fmt::format("{}:{}: not well-formed XML: {}", file,
+                                     LineOf(xml, static_cast<size_t>(parsed.offset)),
+                                     parsed.description()));
 }
 
 int64_t LineOf(std::string_view text, size_t offset) {

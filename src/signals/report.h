@@ -12,6 +12,10 @@
 
 #include "kaizen/status.h"
 
+namespace pugi {
+class xml_document;
+}
+
 namespace kaizen::signals {
 
 // A report larger than this is refused before it is parsed (a 64 MiB lcov file already covers
@@ -65,6 +69,10 @@ std::string_view FormatName(CoverageReport::Format f);  // "lcov" | "cobertura"
 
 // Refuses input over kMaxReportBytes; the message names the file, its size and the cap.
 Status CheckReportSize(std::string_view text, std::string_view file);
+
+// CheckReportSize, then parses `xml` into *doc; a malformed document is InvalidArgument naming
+// the file, the line and pugixml's reason. Shared by the JUnit and Cobertura parsers.
+Status LoadReportXml(std::string_view xml, std::string_view file, pugi::xml_document* doc);
 
 // The 1-based line of byte `offset` in `text`, for error messages.
 int64_t LineOf(std::string_view text, size_t offset);
