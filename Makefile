@@ -34,9 +34,13 @@ deps-bench: deps
 
 # The JavaScript test clients (tests/js/package.json: the official MCP SDK client): Node.js and
 # npm from Debian when the machine has none, then the locked packages from the npm registry.
+# The npm test clients (MCP SDK, playwright-core) and the browser they drive: Debian's Chromium
+# (playwright-core never downloads one of its own).
 js-deps:
 	@command -v npm >/dev/null || { echo "installing Debian packages: nodejs npm"; \
 	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nodejs npm; }
+	@[ -x /usr/bin/chromium ] || { echo "installing Debian package: chromium"; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; }
 	@[ -d tests/js/node_modules ] && [ tests/js/node_modules/.package-lock.json -nt tests/js/package-lock.json ] || \
 	  npm ci --prefix tests/js --no-audit --no-fund
 

@@ -68,37 +68,6 @@ int ValidateCommand(const Common& c, const std::string& file, std::optional<doub
   return v.violations.empty() ? kExitOk : kExitRejected;
 }
 
-std::string CorrectionsJson(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
-  rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  w.StartObject();
-  learn::Key(w, "now");
-  learn::Str(w, model::FormatUtc(now_ms));
-  learn::Key(w, "corrections");
-  w.Int64(learned.corrections());
-  learn::Key(w, "min_instances");
-  learn::Num(w, learned.config().min_instances);
-  learn::Key(w, "enforce_min_confidence");
-  learn::Num(w, learned.config().enforce_min_confidence);
-  learn::Key(w, "promote_approvals");
-  learn::Num(w, learned.config().promote_approvals);
-  learn::Key(w, "patterns");
-  w.StartArray();
-  for (const learn::CorrectionPattern& p : learned.Patterns()) {
-    w.StartObject();
-    learn::WriteJsonFields(w, p);
-    // The rule and hint as the pattern file and `kaizen validate` word them.
-    learn::Key(w, "rule");
-    learn::Str(w, render::CorrectionRule(p));
-    learn::Key(w, "hint");
-    learn::Str(w, render::CorrectionHint(p));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return std::string(b.GetString()) + "\n";
-}
-
 std::string CorrectionsText(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
   const std::vector<learn::CorrectionPattern> patterns = learned.Patterns();
   const learn::CorrectionPatternConfig& config = learned.config();
@@ -155,7 +124,7 @@ Verb AddCorrectionsVerb(CLI::App& app, Common& c) {
             if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("corrections", s);
             WarnUnreadable(state.scan);
             const learn::CorrectionPatternLearner& learned = state.learner->corrections();
-            fmt::print("{}", c.json ? CorrectionsJson(learned, state.now_ms)
+            fmt::print("{}", c.json ? render::CorrectionsJson(learned, state.now_ms)
                                     : CorrectionsText(learned, state.now_ms));
             return kExitOk;
           }};

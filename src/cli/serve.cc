@@ -19,7 +19,7 @@
 namespace kaizen::cli {
 namespace {
 
-int Serve(const Common& c, const serve::HttpServerOptions& options) {
+int Serve(const Common& c, const serve::HttpServerOptions& options, const std::string* root) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
   auto token = serve::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
@@ -41,11 +41,18 @@ int Serve(const Common& c, const serve::HttpServerOptions& options) {
   auto state = serve::LiveState::Open(live);
   if (!state.ok()) return FailVerb("serve", state.status());
   serve::Tools tools(state->get());
-  serve::Routes routes(state->get(), &tools, token->value);
+  serve::Routes routes(state->get(), &tools, token->value, *root);
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
     // One parseable line: scripts and tests read the port from it (--port 0).
     fmt::print(stderr, "kaizen serve: listening on http://{}:{} ({} events, {} threads)\n", host,
                port, (*state)->events(), options.threads);
+    fmt::print(stderr, "kaizen serve: review queue, dashboard and rule audit at http://{}:{}/\n",
+               host, port);
+    if (token->created) {
+      // With the new token, once: the page keeps it for the browser tab and drops it from the URL.
+      fmt::print(stderr, "kaizen serve: sign the browser in with http://{}:{}/#token={}\n", host,
+                 port, token->value);
+    }
   });
   // Every submission acknowledged or still queued becomes durable before the exit.
   (*state)->Shutdown();
@@ -73,8 +80,13 @@ Verb AddServeVerb(CLI::App& app, Common& c) {
                   "seconds a socket read or write may stall before the client is cut off "
                   "(default 10)")
       ->check(CLI::Range(1, 3600));
+  auto root = std::make_shared<std::string>();
+  sub->add_option("--root", *root,
+                  "where the review pages read work products' files (workProduct.path) and their "
+                  "git diffs; nothing outside it is served (default: the current directory)")
+      ->check(CLI::ExistingDirectory);
   AddCommonOptions(sub, c, false, true);
-  return {sub, [&c, o] { return Serve(c, *o); }};
+  return {sub, [&c, o, root] { return Serve(c, *o, root.get()); }};
 }
 
 }  // namespace kaizen::cli

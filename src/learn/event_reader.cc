@@ -1,5 +1,7 @@
 #include "learn/event_reader.h"
 
+#include <algorithm>
+
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -111,6 +113,8 @@ bool ReadWorkProduct(od::value v, WorkView* w) {
       w->type = Str(x);
     } else if (k == "summary") {
       w->summary = Str(x);
+    } else if (k == "path") {
+      w->path = Str(x);
     } else if (k == "bubaConfidence") {
       w->confidence = Dbl(x).value_or(0);
     } else if (k == "bubaScorePrediction") {
@@ -377,6 +381,8 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
     w->session_id = Str(x);
   } else if (k == "experimental") {
     w->experimental = Bool(x).value_or(false);
+  } else if (k == "priority") {
+    w->priority = Str(x);
   }
   return true;
 }
@@ -593,6 +599,8 @@ void WorkRegistry::Register(const WorkView& work) {
   w.event_id = {};
   w.summary = Keep(work.summary);
   w.session_id = {};
+  w.path = {};
+  w.priority = {};
   w.type = Intern(work.type);
   w.server_type = Intern(work.server_type);
   w.stage = Intern(work.stage);
@@ -611,6 +619,18 @@ const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_vie
     if (version.empty() || entries_[e].product.version == version) return &entries_[e].product;
   }
   return nullptr;
+}
+
+std::vector<std::string_view> WorkRegistry::Versions(std::string_view artifact_id) const {
+  std::vector<std::string_view> out;
+  auto it = latest_.find(artifact_id);
+  if (it == latest_.end()) return out;
+  for (uint32_t e = it->second; e != kNone; e = entries_[e].previous) {
+    const std::string_view v = entries_[e].product.version;
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 bool EventReader::ReadDurable(od::object event, std::deque<std::string>* escaped, EventViews* out) {

@@ -28,6 +28,8 @@ class WorkRegistry {
   void Register(const WorkView& work);
   // The registered product, or nullptr. An empty version means the latest registered version.
   const WorkView* Find(std::string_view artifact_id, std::string_view version) const;
+  // Every registered version of an artifact, oldest first (a version registered twice once).
+  std::vector<std::string_view> Versions(std::string_view artifact_id) const;
   size_t size() const { return size_; }
 
  private:

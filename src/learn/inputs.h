@@ -40,7 +40,9 @@ struct WorkView {
   std::string_view session_id;
   std::string_view model;  // generationContext.modelUsed
   std::string_view summary;
-  double confidence = 0;                   // bubaConfidence 0..1
+  std::string_view path;      // workProduct.path; empty when absent (not kept by the registry)
+  std::string_view priority;  // low | normal | high | urgent; empty when absent (ditto)
+  double confidence = 0;      // bubaConfidence 0..1
   std::optional<double> score_prediction;  // bubaScorePrediction 1..10
   int64_t iteration_count = 0;
   bool experimental = false;  // kaizen extension: spent from the exploration budget (§9.4)

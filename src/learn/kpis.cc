@@ -106,10 +106,15 @@ void KpiTracker::Add(const ReviewView& r) {
 KpiResult KpiTracker::Result(int64_t now_ms,
                              const std::map<int64_t, DelegationDayCounts>& delegation,
                              const std::vector<RuleIntroduction>& rules) const {
+  return Result(now_ms, delegation, rules, static_cast<int64_t>(config_.window_days),
+                static_cast<int>(config_.windows));
+}
+
+KpiResult KpiTracker::Result(int64_t now_ms,
+                             const std::map<int64_t, DelegationDayCounts>& delegation,
+                             const std::vector<RuleIntroduction>& rules, int64_t len, int n) const {
   KpiResult out;
   const int64_t now_day = DayOf(now_ms);
-  const int64_t len = static_cast<int64_t>(config_.window_days);
-  const int n = static_cast<int>(config_.windows);
   for (int k = n; k >= 1; --k) {
     int64_t to = now_day - (k - 1) * len;
     out.windows.push_back({to - len + 1, to});

@@ -67,6 +67,11 @@ class KpiTracker {
   // `delegation` and `rules` come from the autonomy and theme-evidence rules.
   KpiResult Result(int64_t now_ms, const std::map<int64_t, DelegationDayCounts>& delegation,
                    const std::vector<RuleIntroduction>& rules) const;
+  // The same over `windows` windows of `window_days` days (the dashboard's weekly charts).
+  // REQUIRES: window_days >= 1, windows >= 1.
+  KpiResult Result(int64_t now_ms, const std::map<int64_t, DelegationDayCounts>& delegation,
+                   const std::vector<RuleIntroduction>& rules, int64_t window_days,
+                   int windows) const;
 
  private:
   struct Day {

@@ -95,11 +95,13 @@ void Learner::Add(EventViews& event) {
       kpis_.Add(r);
       profiles_.Add(r, themes);
       recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
+      queue_.AddReview(r);
       break;
     }
     case model::EventKind::kWork:
       autonomy_.AddWork(event.work);
       bias_.AddWork(event.work);
+      queue_.AddWork(event.work);
       break;
     case model::EventKind::kOutcome:
       outcomes_.Add(event.outcome);
@@ -129,6 +131,23 @@ std::vector<RuleIntroduction> Learner::RuleIntroductions(
     out.push_back({c.introduced_at_ms, c.effectiveness});
   }
   return out;
+}
+
+std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows) const {
+  const KpiResult kpis =
+      kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)),
+                   window_days, windows);
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "now");
+  Str(w, model::FormatUtc(now_ms));
+  Key(w, "windowDays");
+  w.Int64(window_days);
+  Key(w, "kpis");
+  WriteJson(w, kpis);
+  w.EndObject();
+  return buffer.GetString();
 }
 
 std::string Learner::AnalysisJson(int64_t now_ms) const {

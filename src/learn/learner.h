@@ -24,6 +24,7 @@
 #include "learn/outcomes.h"
 #include "learn/preferences.h"
 #include "learn/recent_reviews.h"
+#include "learn/review_queue.h"
 #include "learn/reviewer_profiles.h"
 #include "learn/rule_book.h"
 #include "learn/score_bands.h"
@@ -70,6 +71,9 @@ class Learner {
 
   // `kaizen analyze --json`: one object, keys documented in docs/analysis.md.
   std::string AnalysisJson(int64_t now_ms) const;
+  // {"now","windowDays","kpis"}: the `kpis` object of AnalysisJson over other windows, `windows`
+  // of `window_days` days ending at now. REQUIRES: window_days >= 1, windows >= 1.
+  std::string KpisJson(int64_t now_ms, int64_t window_days, int windows) const;
   // `kaizen analyze`: the same, for a person.
   std::string AnalysisText(int64_t now_ms) const;
   // `kaizen explain WHAT NAME`: the counts, decayed values and thresholds behind one verdict.
@@ -102,6 +106,10 @@ class Learner {
   const RecentReviews& recent() const { return recent_; }
   const CommunicationLearner& communication() const { return communication_; }
   const ScoreBands& score_bands() const { return score_bands_; }
+  // Work not yet decided by a reviewer (the web review queue).
+  const ReviewQueue& queue() const { return queue_; }
+  // Every recorded work product (by id and version; not its path or session).
+  const WorkRegistry& work_registry() const { return registry_; }
 
  private:
   static std::vector<RuleIntroduction> RuleIntroductions(
@@ -132,6 +140,7 @@ class Learner {
   CorrectionPatternLearner corrections_{CorrectionPatternConfig()};
   ReviewerProfiles profiles_;
   RecentReviews recent_;
+  ReviewQueue queue_;
 };
 
 }  // namespace kaizen::learn

@@ -16,6 +16,7 @@
 #include "learn/communication.h"
 #include "learn/decision_speed.h"
 #include "learn/inputs.h"
+#include "learn/json_out.h"
 #include "learn/recent_reviews.h"
 #include "learn/signal_weight.h"
 #include "learn/string_hash.h"
@@ -90,5 +91,8 @@ class ReviewerProfiles {
   SignalWeightConfig weights_;
   std::unordered_map<std::string, std::unique_ptr<State>, StringHash, std::equal_to<>> states_;
 };
+
+// One profile as a JSON object (the dashboard's per-reviewer preferences).
+void WriteJson(JsonWriter& w, const ReviewerProfile& p);
 
 }  // namespace kaizen::learn

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/safe_text.h"
 
@@ -183,6 +184,37 @@ std::vector<RenderedFile> CorrectionPatternFiles(const learn::Learner& learner,
   std::sort(files.begin(), files.end(),
             [](const RenderedFile& a, const RenderedFile& b) { return a.path < b.path; });
   return files;
+}
+
+std::string CorrectionsJson(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "now");
+  learn::Str(w, model::FormatUtc(now_ms));
+  learn::Key(w, "corrections");
+  w.Int64(learned.corrections());
+  learn::Key(w, "min_instances");
+  learn::Num(w, learned.config().min_instances);
+  learn::Key(w, "enforce_min_confidence");
+  learn::Num(w, learned.config().enforce_min_confidence);
+  learn::Key(w, "promote_approvals");
+  learn::Num(w, learned.config().promote_approvals);
+  learn::Key(w, "patterns");
+  w.StartArray();
+  for (const learn::CorrectionPattern& p : learned.Patterns()) {
+    w.StartObject();
+    learn::WriteJsonFields(w, p);
+    // The rule and hint as the pattern file and `kaizen validate` word them.
+    learn::Key(w, "rule");
+    learn::Str(w, CorrectionRule(p));
+    learn::Key(w, "hint");
+    learn::Str(w, CorrectionHint(p));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(b.GetString()) + "\n";
 }
 
 }  // namespace kaizen::render

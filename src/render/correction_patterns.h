@@ -40,4 +40,8 @@ std::string YamlQuoted(std::string_view text);
 // pattern's evidence does not age, so the files do not depend on it.
 std::vector<RenderedFile> CorrectionPatternFiles(const learn::Learner& learner, int64_t now_ms);
 
+// `kaizen corrections --json` (and GET /v1/corrections): the thresholds and every pattern with its
+// evidence, rule and hint; one line ending in '\n'.
+std::string CorrectionsJson(const learn::CorrectionPatternLearner& learned, int64_t now_ms);
+
 }  // namespace kaizen::render

@@ -40,6 +40,16 @@ void Answer(const HttpResponse& out, httplib::Response& res) {
   if (!out.www_authenticate.empty()) res.set_header("WWW-Authenticate", out.www_authenticate);
   if (!out.allow.empty()) res.set_header("Allow", out.allow);
   if (out.close) res.set_header("Connection", "close");
+  res.set_header("X-Content-Type-Options", "nosniff");
+  if (out.web) {
+    // The pages run only their own scripts and styles, talk only to this server, and cannot be
+    // framed: data from the log is never code.
+    res.set_header("Content-Security-Policy",
+                   "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                   "base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
+    res.set_header("Referrer-Policy", "no-referrer");
+    res.set_header("Cache-Control", "no-cache");
+  }
 }
 
 }  // namespace

@@ -17,7 +17,8 @@
 namespace kaizen::serve {
 namespace {
 
-constexpr std::string_view kGetRoutes = "analysis, context, hints, rules, tools";
+constexpr std::string_view kGetRoutes =
+    "analysis, context, corrections, hints, kpis, queue, reviewers, rules, tools, work/<id>";
 
 HttpResponse Error(int status, std::string_view message,
                    const std::vector<ingest::FieldError>& errors = {}, std::string_view code = {}) {
@@ -74,10 +75,11 @@ std::optional<HttpResponse> CheckJsonObject(std::string_view body, std::string_v
 
 }  // namespace
 
-Routes::Routes(LiveState* state, const Tools* tools, std::string token)
+Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::string root)
     : state_(state),
       tools_(tools),
       token_(std::move(token)),
+      root_(std::move(root)),
       started_(std::chrono::steady_clock::now()) {}
 
 HttpResponse Routes::Handle(const HttpRequest& request) const {
@@ -95,6 +97,9 @@ HttpResponse Routes::Handle(const HttpRequest& request) const {
     if (path == "/healthz") {
       return get ? Healthz() : MethodNotAllowed(request.method, path, "GET");
     }
+    if (path == "/" || path.substr(0, 8) == "/assets/") {
+      return get ? WebPage(path) : MethodNotAllowed(request.method, path, "GET");
+    }
     constexpr std::string_view kPrefix = "/v1/";
     if (path.substr(0, kPrefix.size()) != kPrefix) {
       return Error(404, fmt::format("no route {}; the API is under /v1/ (GET {}; POST events, "
@@ -103,7 +108,9 @@ HttpResponse Routes::Handle(const HttpRequest& request) const {
     }
     const std::string_view route = path.substr(kPrefix.size());
     const bool is_get_route = route == "analysis" || route == "context" || route == "hints" ||
-                              route == "rules" || route == "tools";
+                              route == "rules" || route == "tools" || route == "queue" ||
+                              route == "kpis" || route == "reviewers" || route == "corrections" ||
+                              (route.substr(0, 5) == "work/" && route.size() > 5);
     if (is_get_route)
       return get ? Get(route, params) : MethodNotAllowed(request.method, path, "GET");
     const bool is_post_route =
@@ -151,6 +158,11 @@ HttpResponse Routes::Get(std::string_view route, const QueryParams& params) cons
   if (route == "context") return Context(params);
   if (route == "hints") return Hints(params);
   if (route == "rules") return Rules(params);
+  if (route == "queue") return Queue(params);
+  if (route == "kpis") return Kpis(params);
+  if (route == "reviewers") return Reviewers(params);
+  if (route == "corrections") return Corrections(params);
+  if (route.substr(0, 5) == "work/") return Work(route.substr(5), params);
   if (std::vector<ingest::FieldError> errors = CheckParams(params, {}); !errors.empty()) {
     return BadParams(std::move(errors));
   }

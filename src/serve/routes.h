@@ -6,6 +6,12 @@
 //   GET  /v1/hints[?format=json|md]     the generated hints section
 //   GET  /v1/rules                      the learned rules and the rejection-pattern registry
 //   GET  /v1/tools                      the tools' names, descriptions and input schemas
+//   GET  /v1/queue[?reviewer=]          work awaiting review, in the order to take it
+//   GET  /v1/work/<id>[?version=]       a work product's file (under --root) and git diff
+//   GET  /v1/kpis[?windowDays=&windows=] the KPIs over other windows (default 13 weeks)
+//   GET  /v1/reviewers                  every reviewer's learned preferences
+//   GET  /v1/corrections                the correction patterns (`kaizen corrections --json`)
+//   GET  /, /assets/<file>              the web app: review queue, dashboard, rule audit
 //   POST /v1/tools/<name>               Tools::Call with the body (a JSON object; empty: {})
 //   POST /v1/events                     JSONL of mixed kinds, every line through Submit
 //   POST /v1/<kind>                     one event of that kind (its `kind` field optional)
@@ -47,12 +53,14 @@ struct HttpResponse {
   std::string www_authenticate;  // set on 401/403
   std::string allow;             // set on 405
   bool close = false;            // answer with Connection: close (shutting down)
+  bool web = false;              // a page or asset of the web app: sent with its security headers
 };
 
 class Routes {
  public:
   // REQUIRES: *state and *tools outlive the Routes. `token`: the bearer token every POST needs.
-  Routes(LiveState* state, const Tools* tools, std::string token);
+  // `root`: where work products' paths are read from (empty: the current directory).
+  Routes(LiveState* state, const Tools* tools, std::string token, std::string root = {});
 
   // Thread-safe; never throws (a failure is a 5xx JSON answer).
   HttpResponse Handle(const HttpRequest& request) const;
@@ -71,10 +79,18 @@ class Routes {
   HttpResponse CallTool(std::string_view name, std::string_view body) const;
   HttpResponse SubmitOne(model::EventKind kind, std::string_view body) const;
   HttpResponse SubmitMany(std::string_view body) const;
+  // routes_web.cc
+  HttpResponse WebPage(std::string_view path) const;
+  HttpResponse Queue(const QueryParams& params) const;
+  HttpResponse Work(std::string_view artifact_id, const QueryParams& params) const;
+  HttpResponse Kpis(const QueryParams& params) const;
+  HttpResponse Corrections(const QueryParams& params) const;
+  HttpResponse Reviewers(const QueryParams& params) const;
 
   LiveState* state_;
   const Tools* tools_;
   std::string token_;
+  std::string root_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> shutting_down_{false};
 };

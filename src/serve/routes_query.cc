@@ -7,11 +7,6 @@
 namespace kaizen::serve {
 namespace {
 
-const std::string* Param(const QueryParams& params, const std::string& name) {
-  auto it = params.find(name);
-  return it == params.end() ? nullptr : &it->second;
-}
-
 std::string Joined(const std::vector<std::string_view>& names) {
   std::string out;
   for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
@@ -19,6 +14,26 @@ std::string Joined(const std::vector<std::string_view>& names) {
 }
 
 }  // namespace
+
+const std::string* Param(const QueryParams& params, const std::string& name) {
+  auto it = params.find(name);
+  return it == params.end() ? nullptr : &it->second;
+}
+
+std::optional<ingest::FieldError> ParseIntParam(const QueryParams& params, const std::string& name,
+                                                int64_t lo, int64_t hi, int64_t* out) {
+  const std::string* v = Param(params, name);
+  if (v == nullptr) return std::nullopt;
+  int64_t n = 0;
+  const char* end = v->data() + v->size();
+  auto [ptr, ec] = std::from_chars(v->data(), end, n);
+  if (v->empty() || ec != std::errc() || ptr != end || n < lo || n > hi) {
+    return ingest::FieldError{"query." + name,
+                              fmt::format("\"{}\" is not a whole number in {}..{}", *v, lo, hi)};
+  }
+  *out = n;
+  return std::nullopt;
+}
 
 std::vector<ingest::FieldError> CheckParams(const QueryParams& params,
                                             const std::vector<std::string_view>& allowed) {

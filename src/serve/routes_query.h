@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,13 @@ inline constexpr int64_t kMaxContextBudget = 10'000'000;  // as `kaizen context 
 
 // Fills *out; returns one error per bad parameter (empty: all good).
 std::vector<ingest::FieldError> ParseContextParams(const QueryParams& params, ContextRequest* out);
+
+// The parameter's value, or nullptr when absent.
+const std::string* Param(const QueryParams& params, const std::string& name);
+
+// A whole number in lo..hi into *out (left alone when absent); else the error naming it.
+std::optional<ingest::FieldError> ParseIntParam(const QueryParams& params, const std::string& name,
+                                                int64_t lo, int64_t hi, int64_t* out);
 
 // The errors for parameters not in `allowed`, and for any given more than once.
 std::vector<ingest::FieldError> CheckParams(const QueryParams& params,

@@ -1,0 +1,200 @@
+#include "learn/review_queue.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+#include "learn/approval.h"
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+int PriorityRank(std::string_view p) {  // higher first
+  if (p == "urgent") return 3;
+  if (p == "high") return 2;
+  if (p == "low") return 0;
+  return 1;  // normal, or none given
+}
+
+// 0 fits the moment best. In a best window the reviewer is at their sharpest: deep reviews
+// first; outside one, the quick ones, so the hard items wait for a better hour.
+int MomentFit(std::string_view task_class, bool in_best_window) {
+  int depth = 1;  // standard, escalate (too little data to know), auto-approve sampled in
+  if (task_class == "deep") depth = 2;
+  if (task_class == "quick") depth = 0;
+  return in_best_window ? 2 - depth : depth;
+}
+
+std::string_view LevelMeaning(int level) {  // seed 000 §6.3's autonomy levels
+  switch (level) {
+    case 0:
+      return "review 100%";
+    case 1:
+      return "review 80%";
+    case 2:
+      return "review 50%";
+    case 3:
+      return "review 20%";
+    default:
+      return "review 5%, audit-only";
+  }
+}
+
+}  // namespace
+
+void ReviewQueue::AddWork(const WorkView& work) {
+  QueueItem item;
+  item.event_id = work.event_id;
+  item.artifact_id = work.artifact_id;
+  item.version = work.version;
+  item.type = work.type;
+  item.path = work.path;
+  item.summary = work.summary;
+  item.server_type = work.server_type;
+  item.stage = work.stage;
+  item.session_id = work.session_id;
+  item.model = work.model;
+  item.priority = work.priority;
+  item.at_ms = work.at_ms;
+  item.confidence = work.confidence;
+  item.score_prediction = work.score_prediction;
+  item.iteration_count = work.iteration_count;
+  item.experimental = work.experimental;
+  pending_.insert_or_assign({item.artifact_id, item.version}, std::move(item));
+}
+
+void ReviewQueue::AddReview(const ReviewView& review) {
+  if (review.work.artifact_id.empty()) return;
+  auto it = pending_.find({std::string(review.work.artifact_id), std::string(review.work.version)});
+  if (it == pending_.end()) return;
+  if (review.decision == Decision::kDeferred) {
+    ++it->second.deferrals;
+  } else {
+    pending_.erase(it);
+  }
+}
+
+std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTracker& autonomy,
+                                   const QueueMoment& moment) {
+  std::unordered_map<std::string, TaskAutonomy> tasks;
+  for (TaskAutonomy& a : autonomy.Result()) tasks.emplace(a.task_type, std::move(a));
+  const bool in_best = std::find(moment.best_windows.begin(), moment.best_windows.end(),
+                                 moment.time_of_day) != moment.best_windows.end();
+
+  std::vector<RankedItem> out;
+  out.reserve(queue.size());
+  for (const auto& [key, item] : queue.pending()) {
+    RankedItem r;
+    r.item = &item;
+    const std::string task_type(
+        OrUnspecified(!item.server_type.empty() ? item.server_type : item.type));
+    if (auto it = tasks.find(task_type); it != tasks.end()) {
+      r.level = it->second.level;
+      r.task_class = TaskClassName(it->second.task_class);
+      r.review_rate = it->second.review_rate;
+    } else {
+      r.level = 0;
+      r.task_class = TaskClassName(TaskClass::kEscalate);  // never reviewed: too little data
+      r.review_rate = 1;
+    }
+    r.review_required = autonomy.ShouldReview(item.artifact_id, r.level);
+    std::string why = std::string(item.priority.empty() ? "normal" : item.priority) + " priority";
+    why += " · " + task_type + " at level " + std::to_string(r.level) + " (" +
+           std::string(LevelMeaning(r.level)) + ")";
+    if (!r.review_required) why += " · the sampling would let it through";
+    why += " · " + r.task_class + " review";
+    if (in_best) {
+      why += ", now is one of your best review windows";
+    } else if (!moment.best_windows.empty()) {
+      why += ", outside your best review windows";
+    }
+    if (item.deferrals > 0) why += " · deferred " + std::to_string(item.deferrals) + "x";
+    r.why = std::move(why);
+    out.push_back(std::move(r));
+  }
+  auto key = [&](const RankedItem& r) {
+    const QueueItem& i = *r.item;
+    return std::make_tuple(!r.review_required, -PriorityRank(i.priority), r.level,
+                           MomentFit(r.task_class, in_best), i.deferrals, i.at_ms,
+                           std::string_view(i.artifact_id), std::string_view(i.version));
+  };
+  std::sort(out.begin(), out.end(),
+            [&](const RankedItem& a, const RankedItem& b) { return key(a) < key(b); });
+  return out;
+}
+
+void WriteJson(JsonWriter& w, const RankedItem& ranked,
+               const std::vector<std::string_view>& versions) {
+  const QueueItem& i = *ranked.item;
+  auto opt = [&](std::string_view key, const std::string& v) {
+    Key(w, key);
+    if (v.empty()) {
+      w.Null();
+    } else {
+      Str(w, v);
+    }
+  };
+  w.StartObject();
+  Key(w, "eventId");
+  Str(w, i.event_id);
+  Key(w, "recordedAt");
+  Str(w, model::FormatUtc(i.at_ms));
+  Key(w, "workProduct");
+  w.StartObject();
+  Key(w, "type");
+  Str(w, i.type);
+  Key(w, "id");
+  Str(w, i.artifact_id);
+  Key(w, "version");
+  Str(w, i.version);
+  if (!i.path.empty()) {
+    Key(w, "path");
+    Str(w, i.path);
+  }
+  Key(w, "summary");
+  Str(w, i.summary);
+  Key(w, "bubaConfidence");
+  Num(w, i.confidence);
+  if (i.score_prediction) {
+    Key(w, "bubaScorePrediction");
+    Num(w, *i.score_prediction);
+  }
+  Key(w, "generationContext");
+  w.StartObject();
+  Key(w, "modelUsed");
+  Str(w, i.model);
+  Key(w, "iterationCount");
+  w.Int64(i.iteration_count);
+  w.EndObject();
+  w.EndObject();
+  Key(w, "priority");
+  Str(w, i.priority.empty() ? "normal" : i.priority);
+  opt("pipelineStage", i.stage);
+  opt("mcpServerType", i.server_type);
+  opt("sessionId", i.session_id);
+  Key(w, "experimental");
+  w.Bool(i.experimental);
+  Key(w, "deferrals");
+  w.Int64(i.deferrals);
+  Key(w, "autonomy");
+  w.StartObject();
+  Key(w, "level");
+  w.Int(ranked.level);
+  Key(w, "reviewRate");
+  Num(w, ranked.review_rate);
+  Key(w, "class");
+  Str(w, ranked.task_class);
+  w.EndObject();
+  Key(w, "reviewRequired");
+  w.Bool(ranked.review_required);
+  Key(w, "versions");
+  w.StartArray();
+  for (std::string_view v : versions) Str(w, v);
+  w.EndArray();
+  Key(w, "why");
+  Str(w, ranked.why);
+  w.EndObject();
+}
+
+}  // namespace kaizen::learn

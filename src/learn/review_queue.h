@@ -1,0 +1,77 @@
+// The review queue: `work` submitted for review that no reviewer has decided yet, in the order a
+// reviewer should take it (issue 6: priority, autonomy level, the reviewer's best review windows).
+// Pure: folded in log order; ordered for a given moment by the caller's view of the reviewer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "learn/autonomy.h"
+#include "learn/inputs.h"
+#include "learn/json_out.h"
+
+namespace kaizen::learn {
+
+struct QueueItem {
+  std::string event_id, artifact_id, version, type, path, summary, server_type, stage, session_id,
+      model, priority;
+  int64_t at_ms = 0;
+  double confidence = 0;
+  std::optional<double> score_prediction;
+  int64_t iteration_count = 0;
+  bool experimental = false;
+  int64_t deferrals = 0;  // `deferred` decisions so far: the item stays, later in the order
+};
+
+class ReviewQueue {
+ public:
+  // A recorded work product joins the queue (the same (id, version) again replaces it).
+  void AddWork(const WorkView& work);
+  // A review of a product: any decision but `deferred` (or a review with scores or text but no
+  // decision: someone looked at it) takes it out; `deferred` keeps it and counts the deferral.
+  void AddReview(const ReviewView& review);
+
+  size_t size() const { return pending_.size(); }
+  const std::map<std::pair<std::string, std::string>, QueueItem>& pending() const {
+    return pending_;
+  }
+
+ private:
+  std::map<std::pair<std::string, std::string>, QueueItem> pending_;  // by (id, version)
+};
+
+// Who is reviewing, and when: what the order adapts to.
+struct QueueMoment {
+  std::string_view time_of_day;           // now's window: morning | afternoon | evening | night
+  std::vector<std::string> best_windows;  // the reviewer's (else everyone's) best windows
+};
+
+struct RankedItem {
+  const QueueItem* item = nullptr;
+  int level = 0;                // the autonomy level of the item's task type
+  std::string task_class;       // escalate | auto-approve | quick | standard | deep
+  double review_rate = 1;       // of that level
+  bool review_required = true;  // seed 000 §6.3 sampling: false when the level lets it skip
+  std::string why;              // the reasons for its place, for a person
+};
+
+// The order (our choice; the issue names the three inputs, not how to weigh them):
+//  1. items the autonomy sampling says need a human (§6.3) before those it would let through;
+//  2. priority: urgent, high, normal (also when absent), low;
+//  3. autonomy level, lowest first: a task type still under full review has the most to learn;
+//  4. fit with the moment (seed 000 §3.5 "best review windows"): in one of the reviewer's best
+//     windows deep items come first, outside them quick ones;
+//  5. fewer deferrals first, then the oldest first; id and version break ties (stable bytes).
+std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTracker& autonomy,
+                                   const QueueMoment& moment);
+
+// One ranked item as the queue's JSON object; `versions`: every recorded version of its artifact.
+void WriteJson(JsonWriter& w, const RankedItem& ranked,
+               const std::vector<std::string_view>& versions);
+
+}  // namespace kaizen::learn

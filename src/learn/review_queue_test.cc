@@ -1,0 +1,143 @@
+#include "learn/review_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "model/timestamp.h"
+
+namespace kaizen::learn {
+namespace {
+
+const int64_t kDay1 = model::DaysFromCivil(2025, 7, 10) * kMsPerDay;
+
+class ReviewQueueTest : public ::testing::Test {
+ protected:
+  ReviewQueue queue_;
+  AutonomyTracker autonomy_{AutonomyConfig{}};
+  int64_t at_ = kDay1;
+
+  void Work(std::string_view id, std::string_view version, std::string_view server,
+            std::string_view priority = "") {
+    WorkView w;
+    w.at_ms = at_++;
+    w.event_id = "ev";
+    w.artifact_id = id;
+    w.version = version;
+    w.type = "mcp-server";
+    w.server_type = server;
+    w.priority = priority;
+    w.summary = "s";
+    queue_.AddWork(w);
+  }
+  void Review(std::string_view id, std::string_view version, Decision d) {
+    ReviewView r;
+    r.at_ms = at_++;
+    r.work.artifact_id = id;
+    r.work.version = version;
+    r.decision = d;
+    queue_.AddReview(r);
+  }
+  // `n` decided reviews of a task type: 'A' approved, 'R' rejected, slow enough never to be
+  // auto-approved.
+  void History(std::string_view task, std::string_view pattern) {
+    for (char c : pattern) {
+      ReviewView r;
+      r.at_ms = at_++;
+      r.task_type = task;
+      r.time_to_decision_ms = 200'000;
+      r.decision = c == 'A' ? Decision::kApproved : Decision::kRejected;
+      autonomy_.Add(r);
+    }
+  }
+  std::vector<std::string> Order(std::string_view time_of_day = "morning",
+                                 std::vector<std::string> best = {}) {
+    std::vector<std::string> ids;
+    for (const RankedItem& r : OrderQueue(queue_, autonomy_, {time_of_day, std::move(best)})) {
+      ids.push_back(r.item->artifact_id + "@" + r.item->version);
+    }
+    return ids;
+  }
+};
+
+TEST_F(ReviewQueueTest, ADecisionTakesTheWorkOutAndADeferralKeepsItCounted) {
+  Work("a", "v1", "stripe");
+  Work("b", "v1", "stripe");
+  Work("b", "v2", "stripe");
+  Review("a", "v1", Decision::kApproved);
+  Review("b", "v1", Decision::kDeferred);
+  Review("b", "v1", Decision::kDeferred);
+  ASSERT_EQ(queue_.size(), 2u);
+  EXPECT_EQ(queue_.pending().at({"b", "v1"}).deferrals, 2);
+  Review("b", "v1", Decision::kRejected);
+  Review("zzz", "v1", Decision::kRejected);  // a review of unknown work changes nothing
+  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v2"}));
+}
+
+TEST_F(ReviewQueueTest, AReviewWithoutADecisionStillTakesTheWorkOut) {
+  Work("a", "v1", "stripe");
+  Review("a", "v1", Decision::kNone);  // scores or notes only: someone looked at it
+  EXPECT_EQ(queue_.size(), 0u);
+}
+
+TEST_F(ReviewQueueTest, UrgentComesFirstThenOldest) {
+  Work("old", "v1", "stripe", "");
+  Work("low", "v1", "stripe", "low");
+  Work("urgent", "v1", "stripe", "urgent");
+  Work("high", "v1", "stripe", "high");
+  Work("newer", "v1", "stripe", "normal");
+  EXPECT_EQ(Order(),
+            (std::vector<std::string>{"urgent@v1", "high@v1", "old@v1", "newer@v1", "low@v1"}));
+}
+
+TEST_F(ReviewQueueTest, ALowerAutonomyLevelComesFirstAtTheSamePriority) {
+  History("shopify", std::string(12, 'A'));  // level 1
+  ASSERT_EQ(autonomy_.Level("shopify"), 1);
+  Work("s", "v1", "shopify");  // older
+  Work("n", "v1", "notion");   // never reviewed: level 0
+  const std::vector<RankedItem> ranked = OrderQueue(queue_, autonomy_, {"morning", {}});
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0].item->artifact_id, "n");
+  EXPECT_EQ(ranked[0].level, 0);
+  EXPECT_EQ(ranked[0].task_class, "escalate");
+  // The level-1 item is only sampled for review (80%): reviewRequired says which way it fell.
+  EXPECT_EQ(ranked[1].review_required, autonomy_.ShouldReview("s", 1));
+}
+
+TEST_F(ReviewQueueTest, DeepWorkFirstInABestWindowQuickWorkFirstOutsideOne) {
+  History("shopify", "AAAAAA");  // 6 approvals: quick review, still level 0
+  History("stripe", "RRRRRR");   // all rejected: deep review
+  Work("quick", "v1", "shopify");
+  Work("deep", "v1", "stripe");
+  EXPECT_EQ(Order("morning", {"morning"}), (std::vector<std::string>{"deep@v1", "quick@v1"}));
+  EXPECT_EQ(Order("night", {"morning"}), (std::vector<std::string>{"quick@v1", "deep@v1"}));
+}
+
+TEST_F(ReviewQueueTest, DeferredWorkGoesAfterUndeferredWork) {
+  Work("a", "v1", "stripe");
+  Work("b", "v1", "stripe");
+  Review("a", "v1", Decision::kDeferred);
+  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v1", "a@v1"}));
+}
+
+TEST_F(ReviewQueueTest, TheJsonCarriesTheProductTheLevelAndTheReasons) {
+  Work("a", "v2", "stripe", "urgent");
+  const std::vector<RankedItem> ranked = OrderQueue(queue_, autonomy_, {"morning", {"morning"}});
+  rapidjson::StringBuffer b;
+  JsonWriter w(b);
+  WriteJson(w, ranked.at(0), {"v1", "v2"});
+  const std::string json = b.GetString();
+  EXPECT_NE(json.find(R"("workProduct":{"type":"mcp-server","id":"a","version":"v2")"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("priority":"urgent")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("autonomy":{"level":0,"reviewRate":1.0,"class":"escalate"})"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("versions":["v1","v2"])"), std::string::npos) << json;
+  EXPECT_NE(json.find("urgent priority"), std::string::npos) << json;
+  EXPECT_NE(json.find("now is one of your best review windows"), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace kaizen::learn

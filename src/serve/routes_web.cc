@@ -1,0 +1,244 @@
+// The routes behind the web app (issue 6): the pages themselves, the review queue, a work
+// product's file and diff, the dashboard's weekly KPIs, reviewers and correction patterns.
+#include <time.h>
+
+#include <fmt/format.h>
+
+#include "ingest/enrich.h"
+#include "learn/json_out.h"
+#include "render/correction_patterns.h"
+#include "serve/http_errors.h"
+#include "serve/routes.h"
+#include "serve/web_assets.h"
+#include "serve/work_artifact.h"
+
+namespace kaizen::serve {
+namespace {
+
+HttpResponse JsonOk(std::string body) {
+  HttpResponse r;
+  r.body = std::move(body);
+  r.body += '\n';
+  return r;
+}
+
+HttpResponse BadQuery(const std::vector<ingest::FieldError>& errors) {
+  HttpResponse r;
+  r.status = 400;
+  r.body = ErrorBody(ErrorCodeFor(400), "bad query parameters", errors);
+  return r;
+}
+
+// The reviewer's hour decides their review window: the server's local time (the reviewer sits
+// at the machine `kaizen serve` runs on: loopback by default).
+std::string_view WindowAt(int64_t now_ms) {
+  const time_t t = static_cast<time_t>(now_ms / 1000);
+  struct tm local {};
+  localtime_r(&t, &local);
+  return ingest::TimeOfDay(local.tm_hour);
+}
+
+void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
+  learn::Key(w, key);
+  if (v) {
+    learn::Str(w, *v);
+  } else {
+    w.Null();
+  }
+}
+
+}  // namespace
+
+HttpResponse Routes::WebPage(std::string_view path) const {
+  const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(8);
+  const WebAsset* asset = FindWebAsset(name);
+  if (asset == nullptr) {
+    HttpResponse r;
+    r.status = 404;
+    r.body = ErrorBody(ErrorCodeFor(404), fmt::format("no web asset {}", path));
+    return r;
+  }
+  HttpResponse r;
+  r.body = std::string(asset->data);
+  r.content_type = std::string(WebContentType(name));
+  r.web = true;
+  return r;
+}
+
+HttpResponse Routes::Queue(const QueryParams& params) const {
+  if (auto errors = CheckParams(params, {"reviewer"}); !errors.empty()) return BadQuery(errors);
+  const std::string* reviewer = Param(params, "reviewer");
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    learn::CommunicationResult comm = learner.communication().Result();
+    if (reviewer != nullptr && !reviewer->empty()) {
+      // The reviewer's own windows and format once they have enough reviews; else everyone's.
+      if (auto p = learner.profiles().Profile(*reviewer)) {
+        if (!p->communication.best_windows.empty())
+          comm.best_windows = p->communication.best_windows;
+        if (p->communication.best_format) comm.best_format = p->communication.best_format;
+      }
+    }
+    learn::QueueMoment moment{WindowAt(now_ms), comm.best_windows};
+    const std::vector<learn::RankedItem> ranked =
+        learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
+    const double break_after = learner.config().weights.fatigue_after;
+    w.StartObject();
+    learn::Key(w, "now");
+    learn::Str(w, model::FormatUtc(now_ms));
+    learn::Key(w, "timeOfDay");
+    learn::Str(w, moment.time_of_day);
+    learn::Key(w, "bestWindows");
+    learn::StrArray(w, comm.best_windows);
+    learn::Key(w, "inBestWindow");
+    w.Bool(std::find(comm.best_windows.begin(), comm.best_windows.end(), moment.time_of_day) !=
+           comm.best_windows.end());
+    OptStr(w, "bestFormat", comm.best_format);
+    learn::Key(w, "breakAfter");
+    w.Int64(static_cast<int64_t>(break_after));
+    learn::Key(w, "breakSuggestion");
+    learn::Str(w, learn::BreakSuggestion(static_cast<int64_t>(break_after)));
+    learn::Key(w, "total");
+    w.Uint64(ranked.size());
+    learn::Key(w, "items");
+    w.StartArray();
+    for (const learn::RankedItem& r : ranked) {
+      learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id));
+    }
+    w.EndArray();
+    w.EndObject();
+  });
+  return JsonOk(b.GetString());
+}
+
+HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& params) const {
+  if (auto errors = CheckParams(params, {"version"}); !errors.empty()) return BadQuery(errors);
+  const std::string* version = Param(params, "version");
+  std::optional<learn::QueueItem> item;
+  bool known = false;
+  std::string summary, type, found_version;
+  state_->Read([&](const learn::Learner& learner, int64_t) {
+    const auto& pending = learner.queue().pending();
+    for (auto it = pending.lower_bound({std::string(artifact_id), std::string()});
+         it != pending.end() && it->first.first == artifact_id; ++it) {
+      if (version == nullptr || *version == it->first.second) item = it->second;  // newest wins
+    }
+    // A product no longer pending (an older version for an A/B comparison): what the registry
+    // keeps of it, without its path.
+    if (const learn::WorkView* w = learner.work_registry().Find(
+            artifact_id, version != nullptr ? std::string_view(*version) : std::string_view())) {
+      known = true;
+      summary = w->summary;
+      type = w->type;
+      found_version = w->version;
+    }
+  });
+  if (!known && !item) {
+    HttpResponse r;
+    r.status = 404;
+    r.body = ErrorBody(ErrorCodeFor(404),
+                       fmt::format("no recorded work product {}{}", artifact_id,
+                                   version != nullptr ? " version " + *version : std::string()));
+    return r;
+  }
+  WorkArtifact artifact;
+  if (item) {
+    artifact = ReadWorkArtifact(root_, item->path);
+  } else {
+    artifact.unavailable = "this version is no longer pending review: only its summary is kept";
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "workProduct");
+  w.StartObject();
+  learn::Key(w, "id");
+  learn::Str(w, artifact_id);
+  learn::Key(w, "version");
+  learn::Str(w, item ? item->version : found_version);
+  learn::Key(w, "type");
+  learn::Str(w, item ? item->type : type);
+  if (item && !item->path.empty()) {
+    learn::Key(w, "path");
+    learn::Str(w, item->path);
+  }
+  learn::Key(w, "summary");
+  learn::Str(w, item ? item->summary : summary);
+  w.EndObject();
+  learn::Key(w, "file");
+  if (artifact.file_path) {
+    w.StartObject();
+    learn::Key(w, "path");
+    learn::Str(w, item->path);
+    learn::Key(w, "text");
+    learn::Str(w, artifact.file_text);
+    learn::Key(w, "truncated");
+    w.Bool(artifact.truncated);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  learn::Key(w, "diff");
+  if (artifact.diff) {
+    w.StartObject();
+    learn::Key(w, "text");
+    learn::Str(w, *artifact.diff);
+    learn::Key(w, "source");
+    learn::Str(w, artifact.diff_source);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  learn::Key(w, "unavailable");
+  if (artifact.unavailable.empty()) {
+    w.Null();
+  } else {
+    learn::Str(w, artifact.unavailable);
+  }
+  w.EndObject();
+  return JsonOk(b.GetString());
+}
+
+HttpResponse Routes::Kpis(const QueryParams& params) const {
+  std::vector<ingest::FieldError> errors = CheckParams(params, {"windowDays", "windows"});
+  int64_t window_days = 7, windows = 13;  // three months of weekly points
+  if (errors.empty()) {
+    if (auto e = ParseIntParam(params, "windowDays", 1, 366, &window_days)) errors.push_back(*e);
+    if (auto e = ParseIntParam(params, "windows", 1, 104, &windows)) errors.push_back(*e);
+  }
+  if (!errors.empty()) return BadQuery(errors);
+  std::string body;
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    body = learner.KpisJson(now_ms, window_days, static_cast<int>(windows));
+  });
+  return JsonOk(std::move(body));
+}
+
+HttpResponse Routes::Corrections(const QueryParams& params) const {
+  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadQuery(errors);
+  std::string body;
+  state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    body = render::CorrectionsJson(learner.corrections(), now_ms);
+  });
+  HttpResponse r;
+  r.body = std::move(body);
+  return r;
+}
+
+HttpResponse Routes::Reviewers(const QueryParams& params) const {
+  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadQuery(errors);
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  state_->Read([&](const learn::Learner& learner, int64_t) {
+    w.StartObject();
+    learn::Key(w, "reviewers");
+    w.StartArray();
+    for (const learn::ReviewerProfile& p : learner.profiles().Result()) learn::WriteJson(w, p);
+    w.EndArray();
+    w.EndObject();
+  });
+  return JsonOk(b.GetString());
+}
+
+}  // namespace kaizen::serve
