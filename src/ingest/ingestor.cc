@@ -300,7 +300,9 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   while (!lines.empty()) {
     // Pipelined: the next chunk is prepared while this one is checked, written and fsynced.
     auto [next, next_end] = next_chunk();
-    std::thread preparer([&, &next = next] { prepare(next); });
+    // No thread for an empty next chunk: most inputs (a server's batch, a `record`) are one chunk.
+    std::thread preparer;
+    if (!next.empty()) preparer = std::thread([&, &next = next] { prepare(next); });
     struct JoinOnExit {  // an early return must not leave the thread running
       std::thread& t;
       ~JoinOnExit() {
@@ -415,6 +417,24 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
         return saved;
       }
     }
+    // Where each append starts, read under the lock (only for a caller that asks: a stat per day).
+    std::map<std::string, uint64_t> start;
+    if (options.on_appended) {
+      for (const auto& [day, data] : by_day) {
+        const std::string file = day + std::string(store::kRawSuffix);
+        const std::string path = log_.RawPath(file);
+        uint64_t size = 0;
+        if (log_.fs()->Exists(path)) {
+          auto got = log_.fs()->FileSize(path);
+          if (!got.ok()) {
+            cache_.Forget();  // the state holds events that were not stored
+            return got.status();
+          }
+          size = *got;
+        }
+        start[file] = size;
+      }
+    }
     if (!by_day.empty()) {
       Status appended = log_.Append(by_day);
       if (!appended.ok()) {
@@ -427,6 +447,15 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       if (!cache_.Commit(records, bytes).ok()) cache_.Forget();  // derived only: events are durable
     }
     lock.reset();
+    if (options.on_appended) {
+      for (const auto& [day, data] : by_day) {
+        AppendedLines a;
+        a.file = day + std::string(store::kRawSuffix);
+        a.offset = start[a.file];
+        a.text = data;
+        options.on_appended(a);
+      }
+    }
     // Acknowledge only now that the chunk is durable.
     for (size_t i = 0; i < lines.size(); ++i) {
       LineResult r;
@@ -447,7 +476,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       if (options.on_line) options.on_line(r);
     }
     if (options.on_progress) options.on_progress(chunk_end);
-    preparer.join();
+    if (preparer.joinable()) preparer.join();
     lines = std::move(next);
     chunk_end = next_end;
   }

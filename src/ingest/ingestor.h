@@ -31,6 +31,14 @@ struct LineResult {
   std::string skip_reason;
 };
 
+// The lines one group commit appended to one raw file: what a caller that keeps its own view of
+// the log (serve's live state) needs to fold them without listing and re-reading the files.
+struct AppendedLines {
+  std::string file;       // the raw file name, YYYY-MM-DD.jsonl
+  uint64_t offset = 0;    // the file's size before the append: where `text` starts
+  std::string_view text;  // the stored lines, each ending in '\n'; valid during the call only
+};
+
 struct IngestOptions {
   int64_t now_ms = 0;  // default timestamp and the "sane timestamp" bound
   std::optional<model::EventKind> expected_kind;
@@ -39,6 +47,10 @@ struct IngestOptions {
   size_t chunk_bytes = 32 << 20;
   std::function<void(const LineResult&)> on_line;  // every non-blank line, in order
   std::function<void(uint64_t bytes_done)> on_progress;
+  // After each group commit is durable, once per raw file it appended to, in file-name order,
+  // before the chunk's on_line calls. Offsets are read under the writer lock, so `offset` equals
+  // the end of whatever was in the file before, this process's or another's.
+  std::function<void(const AppendedLines&)> on_appended;
 };
 
 struct IngestSummary {

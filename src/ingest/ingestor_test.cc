@@ -747,3 +747,61 @@ TEST_F(IngestorTest, RefusedDuplicateCreatesNoFileForItsDay) {
 
 }  // namespace
 }  // namespace kaizen::ingest
+
+namespace kaizen::ingest {
+namespace {
+
+// on_appended reports, per group commit and raw file, exactly the bytes appended and where they
+// start, and that offset counts another process's lines appended before (serve folds its own
+// lines from these reports and must notice such a gap).
+TEST_F(IngestorTest, OnAppendedReportsEachFilesStoredBytesAndWhereTheyStart) {
+  Ingestor mine(home_, store::DefaultFileSystem());
+  Ingestor other(home_, store::DefaultFileSystem());
+  struct Seen {
+    std::string file, text;
+    uint64_t offset;
+  };
+  auto ingest = [&](Ingestor& ingestor, const std::string& text, size_t chunk_events) {
+    std::vector<Seen> seen;
+    simdjson::padded_string input(text);
+    IngestOptions options;
+    options.now_ms = kNowMs;
+    options.chunk_events = chunk_events;
+    options.on_appended = [&](const AppendedLines& a) {
+      seen.push_back({a.file, std::string(a.text), a.offset});
+    };
+    IngestSummary summary;
+    EXPECT_TRUE(ingestor.Ingest(std::string_view(input), options, &summary).ok());
+    return seen;
+  };
+  // Two days in one chunk, in file-name order; a refused line adds nothing.
+  std::vector<Seen> first = ingest(
+      mine,
+      Jsonl({Outcome(1, "2025-07-19T10:00:00Z"), Outcome(2, "2025-07-18T10:00:00Z"), Outcome(1)}),
+      50000);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].file, "2025-07-18.jsonl");
+  EXPECT_EQ(first[1].file, "2025-07-19.jsonl");
+  EXPECT_EQ(first[0].offset, 0u);
+  EXPECT_EQ(first[1].offset, 0u);
+  EXPECT_EQ(first[0].text, ReadAll(RawFile("2025-07-18")));
+  EXPECT_EQ(first[1].text, ReadAll(RawFile(kDay)));
+
+  const uint64_t before_other = ReadAll(RawFile(kDay)).size();
+  ASSERT_TRUE(IngestText(other, Outcome(3)).status.ok());
+  const uint64_t after_other = ReadAll(RawFile(kDay)).size();
+  ASSERT_GT(after_other, before_other);
+
+  // One line per chunk: two reports for one file, each starting where the one before ended.
+  std::vector<Seen> second = ingest(mine, Jsonl({Outcome(4), Outcome(5)}), 1);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0].offset, after_other);
+  EXPECT_EQ(second[1].offset, after_other + second[0].text.size());
+  const std::string day = ReadAll(RawFile(kDay));
+  EXPECT_EQ(day.substr(after_other), second[0].text + second[1].text);
+  EXPECT_NE(second[0].text.find(Id(4)), std::string::npos);
+  EXPECT_NE(second[1].text.find(Id(5)), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kaizen::ingest

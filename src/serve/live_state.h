@@ -7,6 +7,11 @@
 // after its own lines are durable (or refused). The learner is read under a shared lock and folded
 // under an exclusive one.
 //
+// The writer folds the lines it stored itself from memory (the ingest reports them with their
+// file offsets), and reads the files only when they do not continue where its last fold ended:
+// another process appended in between, or a file was rewritten. Other processes' appends to files
+// this process does not write are picked up by the poll (LiveOptions::poll_ms).
+//
 // Log order: new events are folded in the order they land. An event whose day file sorts before
 // the newest one already folded (a backfill), or a log rewritten under us (compact, forget), makes
 // the next refresh fold the whole log again, so the state always equals a full recomputation.
@@ -48,8 +53,9 @@ struct LiveOptions {
   std::optional<int64_t> fixed_now_ms;
   // `--now end`: the newest folded event's time (a replayed or demo history).
   bool now_is_newest = false;
-  // How often other processes' appends to the log (the CLI recording while a server runs) are
-  // picked up, in milliseconds; 0: only after this process's own writes.
+  // How often other processes' appends to the log (the CLI recording while a server runs) and
+  // rewrites of it are picked up, in milliseconds, also while submissions keep arriving; 0: only
+  // after each of this process's own writes, before that write is answered.
   int64_t poll_ms = 1000;
 };
 

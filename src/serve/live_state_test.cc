@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <chrono>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -33,11 +34,11 @@ class LiveStateTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(home_); }
 
-  std::unique_ptr<LiveState> Open() {
+  std::unique_ptr<LiveState> Open(int64_t poll_ms = 0) {
     LiveOptions o;
     o.home = home_;
     o.fixed_now_ms = kNow;
-    o.poll_ms = 0;
+    o.poll_ms = poll_ms;
     auto opened = LiveState::Open(o);
     EXPECT_TRUE(opened.ok()) << opened.status().message();
     return opened.ok() ? std::move(opened).value() : nullptr;
@@ -49,6 +50,27 @@ class LiveStateTest : public ::testing::Test {
       EXPECT_EQ(now, kNow);
       n = l.events();
     });
+    return n;
+  }
+
+  // Another process recording: its own Ingestor on the same home.
+  void AppendElsewhere(const std::string& jsonl) {
+    ingest::Ingestor other(home_, store::DefaultFileSystem());
+    simdjson::padded_string line(jsonl);
+    ingest::IngestOptions o;
+    o.now_ms = kNow;
+    ingest::IngestSummary sum;
+    ASSERT_TRUE(other.Ingest(line, o, &sum).ok());
+    ASSERT_EQ(sum.stored, 1u);
+  }
+
+  // Waits up to 10 s for the fold to reach `want` events; returns the last count seen.
+  uint64_t WaitFolded(LiveState& s, uint64_t want) {
+    uint64_t n = Folded(s);
+    for (int i = 0; i < 1000 && n != want; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      n = Folded(s);
+    }
     return n;
   }
 
@@ -155,6 +177,75 @@ TEST_F(LiveStateTest, AnotherProcessesAppendsAreFoldedOnTheNextRefresh) {
   SubmitResult r;
   ASSERT_TRUE(s->Submit(Outcome("bd-mine", kNow), std::nullopt, &r).ok());
   EXPECT_EQ(Folded(*s), 2u);
+}
+
+// The writer folds its own lines from memory; the polls in between read the files and must
+// find nothing new: each event is folded once.
+TEST_F(LiveStateTest, OwnLinesAreFoldedOnceThoughPollsRunBetweenBatches) {
+  auto s = Open(/*poll_ms=*/5);
+  ASSERT_TRUE(s);
+  SubmitResult r;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(s->Submit(Outcome(fmt::format("bd-{}", i), kNow - 100 + i), std::nullopt, &r).ok());
+    EXPECT_EQ(Folded(*s), uint64_t(i + 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));  // several polls
+    EXPECT_EQ(Folded(*s), uint64_t(i + 1));
+  }
+  EXPECT_EQ(s->full_reloads(), 0u);
+  auto fresh = Open();
+  EXPECT_EQ(Folded(*fresh), 3u);
+}
+
+// Another process appends to the day file between two of this process's batches, and no poll
+// runs (an hour apart): the second batch does not start where the fold ended, so the writer reads
+// the file instead and folds the other line once, before its own, in file order.
+TEST_F(LiveStateTest, AnotherProcessesAppendBetweenTwoBatchesIsFoldedOnce) {
+  auto s = Open(/*poll_ms=*/3600000);
+  ASSERT_TRUE(s);
+  SubmitResult r;
+  ASSERT_TRUE(s->Submit(Outcome("bd-a", kNow - 300), std::nullopt, &r).ok());
+  AppendElsewhere(Outcome("bd-other", kNow - 200));
+  EXPECT_EQ(Folded(*s), 1u);  // not polled yet
+  ASSERT_TRUE(s->Submit(Outcome("bd-b", kNow - 100), std::nullopt, &r).ok());
+  EXPECT_EQ(Folded(*s), 3u);
+  // Back in step: the next batch is folded from memory, after the three.
+  ASSERT_TRUE(s->Submit(Outcome("bd-c", kNow), std::nullopt, &r).ok());
+  EXPECT_EQ(Folded(*s), 4u);
+  EXPECT_EQ(s->full_reloads(), 0u);
+  auto fresh = Open();
+  EXPECT_EQ(Folded(*fresh), 4u);
+}
+
+TEST_F(LiveStateTest, PollFoldsAnotherProcessesAppendWithoutAnySubmission) {
+  auto s = Open(/*poll_ms=*/10);
+  ASSERT_TRUE(s);
+  AppendElsewhere(Outcome("bd-other", kNow - 200));
+  EXPECT_EQ(WaitFolded(*s, 1), 1u);
+}
+
+// Under a steady stream of submissions the writer never waits long enough for its poll timer,
+// yet another process's event in a file this process does not write (an earlier day: a backfill,
+// so a whole fold) is still folded, once.
+TEST_F(LiveStateTest, PollFoldsAnotherProcessesAppendUnderAStreamOfSubmissions) {
+  auto s = Open(/*poll_ms=*/20);
+  ASSERT_TRUE(s);
+  SubmitResult r;
+  ASSERT_TRUE(s->Submit(Outcome("bd-0", kNow), std::nullopt, &r).ok());
+  AppendElsewhere(Outcome("bd-other", kNow - 2 * kDay));
+  uint64_t submitted = 1, folded = 0;
+  for (int i = 1; i < 5000; ++i) {
+    ASSERT_TRUE(s->Submit(Outcome(fmt::format("bd-{}", i), kNow), std::nullopt, &r).ok());
+    ++submitted;
+    folded = Folded(*s);
+    if (folded == submitted + 1) break;
+    ASSERT_EQ(folded, submitted);
+  }
+  EXPECT_EQ(folded, submitted + 1);
+  EXPECT_EQ(s->full_reloads(), 1u);
+  // Later batches (now after the backfilled day) are folded from memory again, once each.
+  ASSERT_TRUE(s->Submit(Outcome("bd-last", kNow), std::nullopt, &r).ok());
+  EXPECT_EQ(Folded(*s), submitted + 2);
+  EXPECT_EQ(s->full_reloads(), 1u);
 }
 
 TEST_F(LiveStateTest, SubmitAfterShutdownIsUnavailableAndStoresNothing) {
