@@ -3,7 +3,7 @@
 // bytes are split on '&' into name=value pairs (as httplib decodes them), and the whole input is
 // also an Authorization header. Nothing may crash, leak or hang, and:
 //   - a parameter set is either accepted (no errors) or every error names a `query.` path;
-//   - an accepted budget is in 1..kMaxContextBudget;
+//   - an accepted budget is in 1..kMaxContextBudget, an accepted windowDays in 1..366;
 //   - CheckBearer accepts the header only when it is "Bearer <expected>" (modulo spaces/case).
 // Links kaizen_cli (src/serve/routes_query.cc, token.cc live there), not only kaizen_core.
 #include <cstddef>
@@ -38,6 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool markdown = false;
   (void)ParseFormat(params, &markdown);
   (void)CheckParams(params, {"format"});
+  // The dashboard's window parameters: an accepted value lies in its range.
+  int64_t window_days = 7;
+  if (!ParseIntParam(params, "windowDays", 1, 366, &window_days) &&
+      (window_days < 1 || window_days > 366)) {
+    std::abort();
+  }
 
   const TokenCheck check = CheckBearer(input, "0123456789abcdef");
   if (check == TokenCheck::kOk && input.find("0123456789abcdef") == std::string_view::npos) {
