@@ -43,6 +43,18 @@ std::string_view LevelMeaning(int level) {  // seed 000 §6.3's autonomy levels
 
 }  // namespace
 
+// '\x1f' (unit separator) sorts before every printable byte, so "a\x1f..." keys stay together
+// ahead of "a-b\x1f...".
+std::string ReviewQueue::KeyPrefix(std::string_view artifact_id) {
+  std::string key(artifact_id);
+  key += '\x1f';
+  return key;
+}
+
+std::string ReviewQueue::Key(std::string_view artifact_id, std::string_view version) {
+  return KeyPrefix(artifact_id).append(version);
+}
+
 void ReviewQueue::AddWork(const WorkView& work) {
   QueueItem item;
   item.event_id = work.event_id;
@@ -61,12 +73,15 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.score_prediction = work.score_prediction;
   item.iteration_count = work.iteration_count;
   item.experimental = work.experimental;
-  pending_.insert_or_assign({item.artifact_id, item.version}, std::move(item));
+  pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
 }
 
 void ReviewQueue::AddReview(const ReviewView& review) {
-  if (review.work.artifact_id.empty()) return;
-  auto it = pending_.find({std::string(review.work.artifact_id), std::string(review.work.version)});
+  if (review.work.artifact_id.empty() || pending_.empty()) return;
+  scratch_.assign(review.work.artifact_id);
+  scratch_ += '\x1f';
+  scratch_.append(review.work.version);
+  auto it = pending_.find(std::string_view(scratch_));
   if (it == pending_.end()) return;
   if (review.decision == Decision::kDeferred) {
     ++it->second.deferrals;

@@ -37,12 +37,14 @@ class ReviewQueue {
   void AddReview(const ReviewView& review);
 
   size_t size() const { return pending_.size(); }
-  const std::map<std::pair<std::string, std::string>, QueueItem>& pending() const {
-    return pending_;
-  }
+  // By Key(id, version): one artifact's versions are adjacent (KeyPrefix(id) starts them all).
+  const std::map<std::string, QueueItem, std::less<>>& pending() const { return pending_; }
+  static std::string Key(std::string_view artifact_id, std::string_view version);
+  static std::string KeyPrefix(std::string_view artifact_id);
 
  private:
-  std::map<std::pair<std::string, std::string>, QueueItem> pending_;  // by (id, version)
+  std::map<std::string, QueueItem, std::less<>> pending_;
+  std::string scratch_;  // the key of a review's product, built without allocating per event
 };
 
 // Who is reviewing, and when: what the order adapts to.

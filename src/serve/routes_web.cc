@@ -120,9 +120,15 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   std::string summary, type, found_version;
   state_->Read([&](const learn::Learner& learner, int64_t) {
     const auto& pending = learner.queue().pending();
-    for (auto it = pending.lower_bound({std::string(artifact_id), std::string()});
-         it != pending.end() && it->first.first == artifact_id; ++it) {
-      if (version == nullptr || *version == it->first.second) item = it->second;  // newest wins
+    const std::string prefix = learn::ReviewQueue::KeyPrefix(artifact_id);
+    for (auto it = pending.lower_bound(prefix);
+         it != pending.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+      // Without a version: the newest recorded one still pending.
+      if (version == nullptr) {
+        if (!item || it->second.at_ms >= item->at_ms) item = it->second;
+      } else if (it->second.version == *version) {
+        item = it->second;
+      }
     }
     // A product no longer pending (an older version for an A/B comparison): what the registry
     // keeps of it, without its path.
