@@ -1,28 +1,19 @@
 #include "signals/git_file_diff.h"
 
-#include <git2.h>
-
 #include <filesystem>
-#include <memory>
-#include <mutex>
+
+#include "signals/git_handles.h"
 
 namespace kaizen::signals {
 namespace {
 
-template <typename T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const { Free(p); }
-};
-using RepoPtr = std::unique_ptr<git_repository, Deleter<git_repository, git_repository_free>>;
-using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
-using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
-using DiffPtr = std::unique_ptr<git_diff, Deleter<git_diff, git_diff_free>>;
-using WalkPtr = std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>>;
+using git::CommitPtr;
+using git::DiffPtr;
+using git::RepoPtr;
+using git::TreePtr;
+using git::WalkPtr;
 
-Status GitFailure(const std::string& what) {
-  const git_error* e = git_error_last();
-  return IoError(what + ": " + (e && e->message ? e->message : "unknown libgit2 error"));
-}
+Status GitFailure(const std::string& what) { return git::Failure(what); }
 
 Result<std::string> PatchText(git_diff* diff) {
   git_buf buf = GIT_BUF_INIT;
@@ -52,8 +43,7 @@ Result<TreePtr> TreeOf(git_commit* commit) {
 }  // namespace
 
 Result<FileDiff> DiffOfFile(const std::string& path, int max_commits) {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
+  git::Init();
   namespace fs = std::filesystem;
   const fs::path file(path);
   git_repository* raw = nullptr;

@@ -1,40 +1,24 @@
 #include "signals/git_history.h"
 
-#include <git2.h>
-
 #include <algorithm>
 #include <filesystem>
-#include <mutex>
 
 #include "model/json_access.h"
+#include "signals/git_handles.h"
 
 namespace kaizen::signals {
 namespace {
 
-// libgit2 keeps global state (its allocator, TLS error slots) that must be set up once per
-// process; it is never shut down, since other GitRepos may still be open.
-void InitLibgit2() {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-}
+using git::BlamePtr;
+using git::CommitPtr;
+using git::DiffPtr;
+using git::ObjectPtr;
+using git::TreePtr;
+using git::WalkPtr;
 
-std::string LastError() {
-  const git_error* e = git_error_last();
-  return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-Status GitFailure(std::string_view what) { return IoError(std::string(what) + ": " + LastError()); }
-
-template <typename T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const { Free(p); }
-};
-using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
-using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
-using DiffPtr = std::unique_ptr<git_diff, Deleter<git_diff, git_diff_free>>;
-using WalkPtr = std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>>;
-using ObjectPtr = std::unique_ptr<git_object, Deleter<git_object, git_object_free>>;
-using BlamePtr = std::unique_ptr<git_blame, Deleter<git_blame, git_blame_free>>;
+void InitLibgit2() { git::Init(); }
+std::string LastError() { return git::LastError(); }
+Status GitFailure(std::string_view what) { return git::Failure(what); }
 
 std::string Sha(const git_oid* oid) {
   char buf[GIT_OID_HEXSZ + 1];
