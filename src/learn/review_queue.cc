@@ -41,6 +41,15 @@ std::string_view LevelMeaning(int level) {  // seed 000 §6.3's autonomy levels
   }
 }
 
+// seed 000 §3.4's task classes as a reviewer reads them.
+std::string_view ClassMeaning(std::string_view task_class) {
+  if (task_class == "escalate") return "too few reviews of this task type to judge";
+  if (task_class == "auto-approve") return "usually auto-approved";
+  if (task_class == "quick") return "quick review";
+  if (task_class == "deep") return "deep review";
+  return "standard review";
+}
+
 }  // namespace
 
 // '\x1f' (unit separator) sorts before every printable byte, so "a\x1f..." keys stay together
@@ -118,7 +127,7 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
     why += " · " + task_type + " at level " + std::to_string(r.level) + " (" +
            std::string(LevelMeaning(r.level)) + ")";
     if (!r.review_required) why += " · the sampling would let it through";
-    why += " · " + r.task_class + " review";
+    why += " · " + std::string(ClassMeaning(r.task_class));
     if (in_best) {
       why += ", now is one of your best review windows";
     } else if (!moment.best_windows.empty()) {
