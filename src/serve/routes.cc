@@ -12,6 +12,7 @@
 #include "render/hints.h"
 #include "serve/field_errors_json.h"
 #include "serve/http_errors.h"
+#include "serve/responses.h"
 #include "serve/token.h"
 
 namespace kaizen::serve {
@@ -20,23 +21,7 @@ namespace {
 constexpr std::string_view kGetRoutes =
     "analysis, context, corrections, hints, kpis, queue, reviewers, rules, tools, work/<id>";
 
-HttpResponse Error(int status, std::string_view message,
-                   const std::vector<ingest::FieldError>& errors = {}, std::string_view code = {}) {
-  HttpResponse r;
-  r.status = status;
-  r.body = ErrorBody(code.empty() ? ErrorCodeFor(status) : code, message, errors);
-  return r;
-}
-
 HttpResponse FromStatus(const Status& s) { return Error(HttpStatusFor(s), s.message()); }
-
-HttpResponse Json(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  if (r.body.empty() || r.body.back() != '\n') r.body += '\n';
-  return r;
-}
 
 HttpResponse Markdown(std::string body) {
   HttpResponse r;
@@ -50,10 +35,6 @@ HttpResponse MethodNotAllowed(std::string_view method, std::string_view path,
   HttpResponse r = Error(405, fmt::format("{} {}: only {} is allowed here", method, path, allow));
   r.allow = allow;
   return r;
-}
-
-HttpResponse BadParams(std::vector<ingest::FieldError> errors) {
-  return Error(400, "bad query parameters", errors);
 }
 
 // The body as one JSON object, else the 400 that says why.

@@ -7,27 +7,13 @@
 #include "ingest/enrich.h"
 #include "learn/json_out.h"
 #include "render/correction_patterns.h"
-#include "serve/http_errors.h"
+#include "serve/responses.h"
 #include "serve/routes.h"
 #include "serve/web_assets.h"
 #include "serve/work_artifact.h"
 
 namespace kaizen::serve {
 namespace {
-
-HttpResponse JsonOk(std::string body) {
-  HttpResponse r;
-  r.body = std::move(body);
-  r.body += '\n';
-  return r;
-}
-
-HttpResponse BadQuery(const std::vector<ingest::FieldError>& errors) {
-  HttpResponse r;
-  r.status = 400;
-  r.body = ErrorBody(ErrorCodeFor(400), "bad query parameters", errors);
-  return r;
-}
 
 // The reviewer's hour decides their review window: the server's local time (the reviewer sits
 // at the machine `kaizen serve` runs on: loopback by default).
@@ -52,12 +38,7 @@ void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std:
 HttpResponse Routes::WebPage(std::string_view path) const {
   const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(8);
   const WebAsset* asset = FindWebAsset(name);
-  if (asset == nullptr) {
-    HttpResponse r;
-    r.status = 404;
-    r.body = ErrorBody(ErrorCodeFor(404), fmt::format("no web asset {}", path));
-    return r;
-  }
+  if (asset == nullptr) return Error(404, fmt::format("no web asset {}", path));
   HttpResponse r;
   r.body = std::string(asset->data);
   r.content_type = std::string(WebContentType(name));
@@ -66,7 +47,7 @@ HttpResponse Routes::WebPage(std::string_view path) const {
 }
 
 HttpResponse Routes::Queue(const QueryParams& params) const {
-  if (auto errors = CheckParams(params, {"reviewer"}); !errors.empty()) return BadQuery(errors);
+  if (auto errors = CheckParams(params, {"reviewer"}); !errors.empty()) return BadParams(errors);
   const std::string* reviewer = Param(params, "reviewer");
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
@@ -109,11 +90,11 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
     w.EndArray();
     w.EndObject();
   });
-  return JsonOk(b.GetString());
+  return Json(200, b.GetString());
 }
 
 HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& params) const {
-  if (auto errors = CheckParams(params, {"version"}); !errors.empty()) return BadQuery(errors);
+  if (auto errors = CheckParams(params, {"version"}); !errors.empty()) return BadParams(errors);
   const std::string* version = Param(params, "version");
   std::optional<learn::QueueItem> item;
   bool known = false;
@@ -141,12 +122,8 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
     }
   });
   if (!known && !item) {
-    HttpResponse r;
-    r.status = 404;
-    r.body = ErrorBody(ErrorCodeFor(404),
-                       fmt::format("no recorded work product {}{}", artifact_id,
-                                   version != nullptr ? " version " + *version : std::string()));
-    return r;
+    return Error(404, fmt::format("no recorded work product {}{}", artifact_id,
+                                  version != nullptr ? " version " + *version : std::string()));
   }
   WorkArtifact artifact;
   if (item) {
@@ -203,7 +180,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
     learn::Str(w, artifact.unavailable);
   }
   w.EndObject();
-  return JsonOk(b.GetString());
+  return Json(200, b.GetString());
 }
 
 HttpResponse Routes::Kpis(const QueryParams& params) const {
@@ -213,27 +190,25 @@ HttpResponse Routes::Kpis(const QueryParams& params) const {
     if (auto e = ParseIntParam(params, "windowDays", 1, 366, &window_days)) errors.push_back(*e);
     if (auto e = ParseIntParam(params, "windows", 1, 104, &windows)) errors.push_back(*e);
   }
-  if (!errors.empty()) return BadQuery(errors);
+  if (!errors.empty()) return BadParams(errors);
   std::string body;
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
     body = learner.KpisJson(now_ms, window_days, static_cast<int>(windows));
   });
-  return JsonOk(std::move(body));
+  return Json(200, std::move(body));
 }
 
 HttpResponse Routes::Corrections(const QueryParams& params) const {
-  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadQuery(errors);
+  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadParams(errors);
   std::string body;
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
     body = render::CorrectionsJson(learner.corrections(), now_ms);
   });
-  HttpResponse r;
-  r.body = std::move(body);
-  return r;
+  return Json(200, std::move(body));
 }
 
 HttpResponse Routes::Reviewers(const QueryParams& params) const {
-  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadQuery(errors);
+  if (auto errors = CheckParams(params, {}); !errors.empty()) return BadParams(errors);
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   state_->Read([&](const learn::Learner& learner, int64_t) {
@@ -244,7 +219,7 @@ HttpResponse Routes::Reviewers(const QueryParams& params) const {
     w.EndArray();
     w.EndObject();
   });
-  return JsonOk(b.GetString());
+  return Json(200, b.GetString());
 }
 
 }  // namespace kaizen::serve
