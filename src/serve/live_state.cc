@@ -120,15 +120,22 @@ struct LiveState::Impl {
       if (name < newest || had != a.offset) return Refresh();
     }
     std::unique_lock<std::shared_mutex> l(learner_mu);
-    learn::EventViews event;
     for (const auto& [name, a] : appended) {
-      store::ForEachLine(a.text, 1, [&](std::string_view line, uint64_t) {
-        if (line.empty()) return;
-        if (reader.ReadJson(line, &event)) learner->Add(event);
-      });
+      FoldLines(a.text);
       folded[name] = a.offset + a.text.size();
     }
     return Status::Ok();
+  }
+
+  // Folds complete stored lines into the learner. REQUIRES: learner_mu held exclusively.
+  void FoldLines(std::string_view text) {
+    learn::EventViews event;
+    store::ForEachLine(text, 1, [&](std::string_view line, uint64_t) {
+      if (line.empty()) return;
+      // An unreadable line was reported by `kaizen verify`'s rules; a live fold skips it as
+      // the whole-log fold does.
+      if (reader.ReadJson(line, &event)) learner->Add(event);
+    });
   }
 
   // Folds what the log gained since the last fold: this process's writes and any other
@@ -164,13 +171,7 @@ struct LiveState::Impl {
       if (end == std::string::npos) continue;  // no complete line yet
       data.resize(end + 1);
       std::unique_lock<std::shared_mutex> l(learner_mu);
-      learn::EventViews event;
-      store::ForEachLine(data, 1, [&](std::string_view line, uint64_t) {
-        if (line.empty()) return;
-        // An unreadable line was reported by `kaizen verify`'s rules; a live fold skips it as
-        // the whole-log fold does.
-        if (reader.ReadJson(line, &event)) learner->Add(event);
-      });
+      FoldLines(data);
       had += data.size();
     }
     return Status::Ok();
