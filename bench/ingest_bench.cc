@@ -5,7 +5,7 @@
 //   BM_Parse            simdjson::dom::parser::parse
 //   BM_Validate         ingest::ValidateEvent on pre-parsed events
 //   BM_AnalyzeFreeText  ingest::AnalyzeFreeText on the events that carry freeText
-//   BM_WriteStoredEvent ingest::WriteStoredEvent + FinishStoredEvent, enrichment precomputed
+//   BM_WriteStoredEvent ingest::StoredLineWriter + FinishStoredEvent, enrichment precomputed
 //   BM_InMemoryPipeline parse + validate + enrich + serialize, as the Ingestor chains them, on one
 //                       thread, without the log checks (duplicates, references) and without I/O
 // Whole-Ingestor benchmarks (Ingestor::Ingest of the 20,000-event batch into a fresh home per
@@ -32,6 +32,7 @@
 #include "bench_common.h"
 #include "ingest/enrich.h"
 #include "ingest/ingestor.h"
+#include "ingest/stored_line.h"
 #include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "model/event_kind.h"
@@ -91,11 +92,11 @@ void Enrich(simdjson::dom::element event, const ingest::EventFacts& facts, int64
   }
 }
 
-// WriteStoredEvent + FinishStoredEvent: the stored line, appended to *out.
-void Serialize(simdjson::dom::element event, const Enriched& en, ingest::StoredLine* scratch,
-               std::string* out) {
-  *scratch = ingest::StoredLine{};
-  ingest::WriteStoredEvent(event.get_object().value_unsafe(), en.e, scratch);
+// StoredLineWriter + FinishStoredEvent: the stored line, appended to *out.
+void Serialize(simdjson::dom::element event, std::string_view text, const Enriched& en,
+               ingest::StoredLine* scratch, std::string* out) {
+  static ingest::StoredLineWriter writer;
+  if (!writer.Write(event.get_object().value_unsafe(), text, en.e, scratch)) std::abort();
   ingest::FinishStoredEvent(*scratch, en.session_fatigue, en.prediction_delta, out);
 }
 
@@ -178,7 +179,7 @@ void BM_WriteStoredEvent(benchmark::State& state) {
   for (auto _ : state) {
     out.clear();
     for (size_t i = 0; i < docs.size(); ++i) {
-      Serialize(docs[i]->root(), enrichments[i], &scratch, &out);
+      Serialize(docs[i]->root(), GeneratedBatch().lines[i], enrichments[i], &scratch, &out);
     }
     out_bytes = out.size();
     benchmark::DoNotOptimize(out.data());
@@ -216,7 +217,7 @@ void BM_InMemoryPipeline(benchmark::State& state) {
       Enriched en;
       Enrich(event, facts, vopts.now_ms, &sessions, &en);
       int64_t ms = facts.timestamp ? facts.timestamp->unix_ms : vopts.now_ms;
-      Serialize(event, en, &scratch, &by_day[model::FormatDay(ms)]);
+      Serialize(event, line, en, &scratch, &by_day[model::FormatDay(ms)]);
     }
     out_bytes = 0;
     for (const auto& [day, data] : by_day) out_bytes += data.size();

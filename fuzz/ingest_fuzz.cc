@@ -21,6 +21,7 @@
 #include "ingest/enrich.h"
 #include "ingest/ingest_state.h"
 #include "ingest/ingestor.h"
+#include "ingest/stored_line.h"
 #include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "model/limits.h"
@@ -119,7 +120,8 @@ size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxono
       ingest::AnalyzeFreeText(free_text, taxonomy, &e);
     }
     ingest::StoredLine line_form;
-    ingest::WriteStoredEvent(event.get_object().value_unsafe(), e, &line_form);
+    static ingest::StoredLineWriter writer;
+    if (!writer.Write(event.get_object().value_unsafe(), line, e, &line_form)) std::abort();
     std::string stored;
     ingest::FinishStoredEvent(
         line_form, facts.kind == model::EventKind::kFeedback ? 3 : 0,

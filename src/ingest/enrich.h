@@ -47,20 +47,4 @@ std::string_view CorrectionCategory(std::string_view correction_type);
 void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
                      Enrichment* out);
 
-// The stored form of an event, still missing the two values only the log can give: the session's
-// review count and the prediction of a referenced work event. Built in parallel; finished in order.
-struct StoredLine {
-  std::string text;                       // one JSON object
-  size_t fatigue_at = std::string::npos;  // feedback: offset of the meta.sessionFatigue placeholder
-};
-
-// The stored form of `event`: `kind`, `id`, `timestamp` first, then the event's fields in their
-// order, with enrichment fields (those starting with '_', and the computed meta fields) replaced
-// by the values in `enrichment`.
-void WriteStoredEvent(simdjson::dom::object event, const Enrichment& enrichment, StoredLine* out);
-
-// Appends the finished line and '\n' to *out. REQUIRES: session_fatigue >= 1 for feedback.
-void FinishStoredEvent(const StoredLine& line, int64_t session_fatigue,
-                       std::optional<double> prediction_delta, std::string* out);
-
 }  // namespace kaizen::ingest

@@ -1,4 +1,5 @@
 #include "ingest/enrich.h"
+#include "ingest/stored_line.h"
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -73,7 +74,7 @@ TEST(Enrich, CorrectionCategoryOfUnknownTypeIsEmpty) {
   EXPECT_EQ(CorrectionCategory("Factual_Error"), "");
 }
 
-// ---- WriteStoredEvent / FinishStoredEvent ----------------------------------------------------
+// ---- StoredLineWriter / FinishStoredEvent ----------------------------------------------------
 
 class EnrichStored : public ::testing::Test {
  protected:
@@ -83,7 +84,7 @@ class EnrichStored : public ::testing::Test {
     simdjson::dom::object obj;
     EXPECT_EQ(doc.get_object().get(obj), simdjson::SUCCESS);
     StoredLine line;
-    WriteStoredEvent(obj, e, &line);
+    EXPECT_TRUE(writer_.Write(obj, json, e, &line)) << json;
     return line;
   }
 
@@ -104,6 +105,7 @@ class EnrichStored : public ::testing::Test {
   }
 
   simdjson::dom::parser input_parser_, output_parser_;
+  StoredLineWriter writer_;
 };
 
 constexpr char kFeedbackInput[] =
@@ -297,6 +299,36 @@ TEST_F(EnrichStored, StringsAreEscapedInTheStoredLine) {
   EXPECT_EQ(original, "say \"hi\"\n");
   EXPECT_EQ(doc["corrected"].get_string().get(corrected), simdjson::SUCCESS);
   EXPECT_EQ(corrected, "é\\");
+}
+
+TEST_F(EnrichStored, FieldsAreKeptAsTheClientWroteThemButMinified) {
+  // Whitespace between tokens goes; escapes and number spellings stay as sent (they read back as
+  // the same values).
+  StoredLine line = Write(
+      "{ \"kind\" : \"work\", \"score\" : 7.50, \"big\" : 1E2,\n \"note\" : \"caf\\u00e9 \\/ ok\", "
+      "\"list\" : [ 1 , { \"a\" : \" spaced  out \" } ] }",
+      Base("work"));
+  EXPECT_EQ(line.text, std::string(R"({"kind":"work","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","score":7.50,"big":1E2,"note":"caf\u00e9 \/ ok",)"
+                           R"("list":[1,{"a":" spaced  out "}]})");
+  std::string out;
+  FinishStoredEvent(line, 0, std::nullopt, &out);
+  simdjson::dom::element doc = ParseOutput(out.substr(0, out.size() - 1));
+  std::string_view note;
+  EXPECT_EQ(doc["note"].get_string().get(note), simdjson::SUCCESS);
+  EXPECT_EQ(note, "caf\xc3\xa9 / ok");
+}
+
+TEST_F(EnrichStored, EscapedKeysAreRecognizedByTheirValue) {
+  // "\u006deta" is "meta" and "\u005fx" is "_x": treated as the fields they name.
+  StoredLine line =
+      Write(R"({"kind":"feedback","\u006deta":{"sessionFatigue":4,"a":1},"\u005fx":2})",
+            FeedbackEnrichment());
+  EXPECT_EQ(line.text, std::string(R"({"kind":"feedback","id":")") + kId + R"(","timestamp":")" +
+                           kStoredTs +
+                           R"(","\u006deta":{"a":1,"timeOfDay":"morning","dayOfWeek":"friday",)"
+                           R"("sessionFatigue":0}})");
 }
 
 }  // namespace

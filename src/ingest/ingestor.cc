@@ -9,6 +9,7 @@
 
 #include "ingest/enrich.h"
 #include "ingest/pii_vault.h"
+#include "ingest/stored_line.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
@@ -112,9 +113,9 @@ void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine:
 
 // The stateless stages for one line. Runs on several threads at once; touches only `parser`
 // and `out`.
-void Prepare(std::string_view raw, simdjson::dom::parser& parser, const ValidateOptions& vopts,
-             const ThemeTaxonomy& taxonomy, int64_t now_ms, const Redactor& redactor,
-             std::string_view nonce, PreparedLine* out) {
+void Prepare(std::string_view raw, simdjson::dom::parser& parser, StoredLineWriter& writer,
+             const ValidateOptions& vopts, const ThemeTaxonomy& taxonomy, int64_t now_ms,
+             const Redactor& redactor, std::string_view nonce, PreparedLine* out) {
   auto refuse = [&](std::string path, std::string message) {
     out->errors.push_back({std::move(path), std::move(message)});
   };
@@ -142,12 +143,14 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
   if (!owners.users.empty()) out->source.user = owners.users.back();  // admin: the subject
   if (!owners.sessions.empty()) out->source.session = owners.sessions.front();
   std::string rewritten;
+  std::string_view text = raw;  // what `event` was parsed from
   auto placeholder = [&](const PiiMatch& m, std::string_view value) {
     out->pii.push_back({m.category, m.key, std::string(value)});
     return Placeholder(m.category, nonce, out->pii.size() - 1);
   };
   if (RewriteForPrivacy(event, facts.kind, redactor, placeholder, &rewritten)) {
     out->rewritten = simdjson::padded_string(rewritten);
+    text = std::string_view(out->rewritten.data(), out->rewritten.size());
     if (auto err = parser.parse(out->rewritten.data(), out->rewritten.size(), false).get(event)) {
       refuse("(event)", DescribeParseError(err));
       return;
@@ -205,7 +208,10 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, const Validate
     default:
       break;
   }
-  WriteStoredEvent(event.get_object().value_unsafe(), e, &out->stored);
+  if (!writer.Write(event.get_object().value_unsafe(), text, e, &out->stored)) {
+    refuse("(event)", "could not be written to the log's form (out of memory)");
+    return;
+  }
   // Room for the session count and prediction delta FinishStoredEvent adds.
   if (out->stored.text.size() + 64 > model::kMaxStoredEventBytes) {
     refuse("(event)",
@@ -241,6 +247,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   // The stateless stages run on every core; the machine this was tuned on has two.
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   std::vector<simdjson::dom::parser> parsers(threads);
+  std::vector<StoredLineWriter> writers(threads);
   // No line is longer than the input: a single small event does not need 1 MiB parsers.
   const size_t capacity = std::clamp<size_t>(input.size(), 4096, model::kMaxEventBytes);
   for (auto& p : parsers) {
@@ -285,7 +292,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
       for (size_t i = begin; i < end; ++i) {
-        Prepare(lines[i].text, parsers[w], vopts, taxonomy, options.now_ms, *redactor_,
+        Prepare(lines[i].text, parsers[w], writers[w], vopts, taxonomy, options.now_ms, *redactor_,
                 placeholder_nonce_, &lines[i]);
       }
     };

@@ -1,0 +1,207 @@
+#include "ingest/stored_line.h"
+
+#include <rapidjson/internal/dtoa.h>
+#include <rapidjson/writer.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "ingest/correction_classifier.h"
+#include "ingest/minified_json.h"
+
+namespace kaizen::ingest {
+namespace {
+
+// Rounded so stored values read well and are identical across platforms' printf.
+double Round6(double d) { return std::round(d * 1e6) / 1e6; }
+
+// Shortest round-trip form, the one RapidJSON's Writer gives every number it writes.
+void AppendDouble(double d, std::string* out) {
+  char digits[32];
+  char* end = rapidjson::internal::dtoa(d, digits);
+  out->append(digits, end);
+}
+
+bool IsComputedMetaField(std::string_view k) {
+  return k == "timeOfDay" || k == "dayOfWeek" || k == "sessionFatigue";
+}
+
+// seed 004 "Auto-classify or user selects": a correction whose `correction_type` is absent (or
+// null) or "auto" is stored with the classifier's proposal as its `correction_type`, marked by
+// `_proposed_type` (the same type) and `_proposed_confidence`, so every reader sees a type and
+// anyone can tell a machine's proposal from a person's choice.
+struct CorrectionProposal {
+  bool replace = false;  // write the proposal as correction_type
+  bool absent = false;   // the input had no correction_type: append one
+  bool marked = false;   // write _proposed_type / _proposed_confidence
+  CorrectionClass proposal;
+};
+
+CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
+  CorrectionProposal p;
+  // A field that is absent (or not a string) reads as empty.
+  auto string_at = [&](std::string_view key, std::string_view* out) {
+    return event[key].get_string().get(*out) == simdjson::SUCCESS;
+  };
+  std::string_view given, original, corrected, mark;
+  const bool has_type = string_at("correction_type", &given);
+  string_at("_proposed_type", &mark);
+  if (has_type && given != "auto" && mark.empty()) return p;  // a person's type, kept as given
+  string_at("original", &original);
+  string_at("corrected", &corrected);
+  p.proposal = ClassifyCorrection(original, corrected);
+  if (!has_type || given == "auto") {
+    p.replace = p.marked = true;
+    p.absent = !has_type;
+    return p;
+  }
+  // A stored line read back in (an import of an export): enrichment is recomputed, so the mark
+  // stays only while it still holds (the classifier is deterministic, so it does).
+  p.marked = given == mark && mark == p.proposal.type;
+  return p;
+}
+
+}  // namespace
+
+void StoredLineWriter::String(std::string_view s, std::string* out) {
+  fragment_.Clear();
+  rapidjson::Writer<rapidjson::StringBuffer> w(fragment_);
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  out->append(fragment_.GetString(), fragment_.GetSize());
+}
+
+void StoredLineWriter::StringArray(const std::vector<std::string>& items, std::string* out) {
+  fragment_.Clear();
+  rapidjson::Writer<rapidjson::StringBuffer> w(fragment_);
+  w.StartArray();
+  for (const auto& s : items) w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  w.EndArray();
+  out->append(fragment_.GetString(), fragment_.GetSize());
+}
+
+std::string_view StoredLineWriter::Key(std::string_view raw_key) {
+  if (raw_key.find('\\') == std::string_view::npos) return raw_key;
+  // An escaped key ("\u006deta" is "meta"): rare, so simdjson unescapes it.
+  quoted_key_.assign(raw_key.data() - 1, raw_key.size() + 2);
+  std::string_view key;
+  if (key_parser_.parse(quoted_key_).get_string().get(key)) return raw_key;
+  return key;
+}
+
+template <typename Skip>
+void StoredLineWriter::CopyMembers(std::string_view object, Skip skip, std::string* out) {
+  bool comma = false;
+  ForEachMinifiedMember(object, [&](const MinifiedMember& m) {
+    if (skip(Key(m.key))) return;
+    if (comma) out->push_back(',');
+    out->append(m.text);
+    comma = true;
+  });
+}
+
+bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
+                             const Enrichment& e, StoredLine* out) {
+  minified_.resize(text.size() + 1);
+  size_t size = 0;
+  if (simdjson::minify(text.data(), text.size(), minified_.data(), size) || size < 2 ||
+      minified_[0] != '{') {
+    return false;
+  }
+  const std::string_view object(minified_.data(), size);
+  const CorrectionProposal correction =
+      e.kind == "correction" ? ProposeCorrectionType(event) : CorrectionProposal{};
+
+  std::string& s = out->text;
+  s.clear();
+  s.reserve(size + 256);
+  out->fatigue_at = std::string::npos;
+  s += "{\"kind\":";
+  String(e.kind, &s);
+  s += ",\"id\":";
+  String(e.id, &s);
+  s += ",\"timestamp\":";
+  String(e.timestamp, &s);
+  ForEachMinifiedMember(object, [&](const MinifiedMember& m) {
+    const std::string_view key = Key(m.key);
+    if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) return;
+    if (key == "signal_value" && e.signal_value) return;
+    s.push_back(',');
+    const std::string_view key_text = m.text.substr(0, m.text.size() - m.value.size());  // "k":
+    if (key == "correction_type" && correction.replace) {
+      s += key_text;
+      String(correction.proposal.type, &s);
+    } else if (key == "meta" && m.value.starts_with('{')) {
+      s += key_text;
+      s.push_back('{');
+      CopyMembers(m.value, IsComputedMetaField, &s);
+      if (s.back() != '{') s.push_back(',');
+      s += "\"timeOfDay\":";
+      String(e.time_of_day, &s);
+      s += ",\"dayOfWeek\":";
+      String(e.day_of_week, &s);
+      s += ",\"sessionFatigue\":0";  // placeholder digit, replaced by FinishStoredEvent
+      out->fatigue_at = s.size() - 1;
+      s.push_back('}');
+    } else if (key == "freeText" && m.value.starts_with('{') && e.free_text) {
+      s += key_text;
+      s.push_back('{');
+      CopyMembers(
+          m.value, [](std::string_view k) { return k.starts_with('_'); }, &s);
+      if (s.back() != '{') s.push_back(',');
+      s += "\"_extractedThemes\":";
+      StringArray(e.themes, &s);
+      s += ",\"_sentiment\":";
+      AppendDouble(e.sentiment, &s);
+      s += ",\"_actionableItems\":";
+      StringArray(e.actionable_items, &s);
+      s.push_back('}');
+    } else {
+      s += m.text;
+    }
+  });
+  if (e.signal_value) {
+    s += ",\"signal_value\":";
+    AppendDouble(Round6(*e.signal_value), &s);
+  }
+  if (correction.absent) {
+    s += ",\"correction_type\":";
+    String(correction.proposal.type, &s);
+  }
+  const std::string_view category =
+      correction.replace ? CorrectionCategory(correction.proposal.type) : e.correction_category;
+  if (!category.empty()) {
+    s += ",\"_category\":";
+    String(category, &s);
+  }
+  if (correction.marked) {
+    s += ",\"_proposed_type\":";
+    String(correction.proposal.type, &s);
+    s += ",\"_proposed_confidence\":";
+    AppendDouble(std::round(correction.proposal.confidence * 100) / 100, &s);
+  }
+  s.push_back('}');
+  return true;
+}
+
+void FinishStoredEvent(const StoredLine& line, int64_t session_fatigue,
+                       std::optional<double> prediction_delta, std::string* out) {
+  std::string_view text = line.text;
+  if (line.fatigue_at != std::string::npos) {
+    out->append(text.substr(0, line.fatigue_at));
+    char digits[24];
+    out->append(digits, std::to_chars(digits, digits + sizeof digits, session_fatigue).ptr);
+    text.remove_prefix(line.fatigue_at + 1);
+  }
+  if (prediction_delta) {
+    text.remove_suffix(1);  // the closing brace
+    out->append(text);
+    out->append(",\"_predictionDelta\":");
+    AppendDouble(Round6(*prediction_delta), out);
+    out->append("}\n");
+    return;
+  }
+  out->append(text);
+  out->push_back('\n');
+}
+
+}  // namespace kaizen::ingest

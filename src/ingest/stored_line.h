@@ -1,0 +1,58 @@
+// The stored line: an event as the log keeps it (seed 000 §4, stage 2's output), written in
+// parallel and finished in log order.
+#pragma once
+
+#include <rapidjson/stringbuffer.h>
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/enrich.h"
+
+namespace kaizen::ingest {
+
+// The stored form of an event, still missing the two values only the log can give: the session's
+// review count and the prediction of a referenced work event.
+struct StoredLine {
+  std::string text;                       // one JSON object
+  size_t fatigue_at = std::string::npos;  // feedback: offset of the meta.sessionFatigue placeholder
+};
+
+// Writes stored lines. The event's own fields are copied as the client wrote them, minified
+// (simdjson::minify; ingest/minified_json.h finds where each field ends): re-serializing every
+// value from the DOM cost more than parsing and validating the event together. Only what kaizen
+// adds or replaces is written here. One per thread: it keeps its buffers between events.
+class StoredLineWriter {
+ public:
+  // The stored form of `event`, which was parsed from `text`: `kind`, `id`, `timestamp` first,
+  // then the event's fields in their order, with enrichment fields (those starting with '_', and
+  // the computed meta fields) replaced by the values in `enrichment`. False only when `text` is
+  // not the JSON object simdjson parsed `event` from.
+  bool Write(simdjson::dom::object event, std::string_view text, const Enrichment& enrichment,
+             StoredLine* out);
+
+ private:
+  // `raw_key` unescaped (it points into the minified text).
+  std::string_view Key(std::string_view raw_key);
+  // Appends the members of `object` (minified) comma-separated, except those whose key `skip`
+  // accepts.
+  template <typename Skip>
+  void CopyMembers(std::string_view object, Skip skip, std::string* out);
+  void String(std::string_view s, std::string* out);
+  void StringArray(const std::vector<std::string>& items, std::string* out);
+
+  std::vector<char> minified_;  // the event, minified
+  std::string quoted_key_;
+  simdjson::dom::parser key_parser_;
+  rapidjson::StringBuffer fragment_;  // strings kaizen adds, escaped by RapidJSON
+};
+
+// Appends the finished line and '\n' to *out. REQUIRES: session_fatigue >= 1 for feedback.
+void FinishStoredEvent(const StoredLine& line, int64_t session_fatigue,
+                       std::optional<double> prediction_delta, std::string* out);
+
+}  // namespace kaizen::ingest
