@@ -62,7 +62,9 @@ constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file
 
 class Pipeline {
  public:
-  Pipeline(store::RawLog& log, std::vector<FileBatch>& files) : log_(log), files_(files) {}
+  Pipeline(store::RawLog& log, std::vector<FileBatch>& files,
+           const std::function<void(learn::EventViews*)>& prepare)
+      : log_(log), files_(files), prepare_(prepare) {}
 
   void Worker() {
     od::parser parser;
@@ -146,10 +148,12 @@ class Pipeline {
 
   // Reads one event into the chunk; publishes the chunk when full.
   bool Read(FileBatch* f, Chunk* chunk, learn::EventReader& reader, od::object o) {
-    if (!reader.ReadDurable(o, &chunk->escaped, chunk->Next())) {
+    learn::EventViews* event = chunk->Next();
+    if (!reader.ReadDurable(o, &chunk->escaped, event)) {
       chunk->Unread();
       return false;
     }
+    if (prepare_) prepare_(event);
     if (chunk->used >= kEventsPerChunk) Publish(f, chunk);
     return true;
   }
@@ -223,18 +227,21 @@ class Pipeline {
 
   store::RawLog& log_;
   std::vector<FileBatch>& files_;
+  const std::function<void(learn::EventViews*)>& prepare_;
   std::mutex mu_;
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
   bool stop_ = false;
-  std::vector<Chunk> pool_;           // GUARDED_BY(mu_)
+  // A deque: a Chunk's move may throw (its deque member), so a growing vector would copy every
+  // pooled chunk's events.
+  std::deque<Chunk> pool_;            // GUARDED_BY(mu_)
   std::vector<std::string> buffers_;  // GUARDED_BY(mu_): file buffers to reuse
 };
 
 }  // namespace
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
-                    LogScan* scan) {
+                    LogScan* scan, const std::function<void(learn::EventViews*)>& prepare) {
   std::vector<std::pair<std::string, uint64_t>> listed;
   {
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
@@ -248,7 +255,7 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   }
   // Workers read and parse files ahead (at most a few files and a few chunks each are in
   // memory, however long the log); this thread folds events in log order.
-  Pipeline pipeline(log, files);
+  Pipeline pipeline(log, files, prepare);
   const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   std::vector<std::thread> threads;
   for (size_t w = 0; w < workers; ++w) threads.emplace_back([&] { pipeline.Worker(); });

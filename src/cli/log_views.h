@@ -27,8 +27,11 @@ struct LogScan {
   std::vector<std::pair<std::string, uint64_t>> files;
 };
 
-// Calls `fn` with every stored event of the log, in log order.
+// Calls `fn` with every stored event of the log, in log order. `prepare`, when given, is called
+// first on each event by the thread that read it (several threads at once, ahead of `fn`): work
+// that depends on the event alone (learn::Learner::Prepare) moves off the ordered fold.
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
-                    LogScan* scan);
+                    LogScan* scan,
+                    const std::function<void(learn::EventViews*)>& prepare = nullptr);
 
 }  // namespace kaizen::cli

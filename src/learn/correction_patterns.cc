@@ -260,14 +260,24 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
 CorrectionPatternLearner::CorrectionPatternLearner(const CorrectionPatternConfig& config)
     : config_(config) {}
 
-void CorrectionPatternLearner::Add(const CorrectionView& c) {
-  ++corrections_;
+std::string_view CorrectionGroupType(const CorrectionView& c) {
   // A line stored before ingest proposed types may lack one: propose it here the same way.
   std::string_view type = c.correction_type;
   if (type.empty() || type == "auto")
     type = ingest::ClassifyCorrection(c.original, c.corrected).type;
-  CorrectionChange ch = AnalyzeChange(type, c.original, c.corrected);
+  return type;
+}
 
+void CorrectionPatternLearner::Add(const CorrectionView& c) {
+  const std::string_view type = CorrectionGroupType(c);
+  CorrectionChange ch = AnalyzeChange(type, c.original, c.corrected);
+  Add(c, type, &ch);
+}
+
+void CorrectionPatternLearner::Add(const CorrectionView& c, std::string_view type,
+                                   CorrectionChange* change) {
+  ++corrections_;
+  CorrectionChange& ch = *change;
   for (const std::string& o : ch.openers_added) ++openers_added_[o];
   for (const std::string& h : ch.headings_removed) ++headings_removed_[h];
   jargon_added_ += ch.jargon_added;

@@ -71,6 +71,9 @@ struct CorrectionChange {
 };
 CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_view original,
                                std::string_view corrected);
+// The type a correction's pattern is grouped under: its correction_type, or, for a line stored
+// before ingest proposed types (none, or "auto"), the one ClassifyCorrection proposes.
+std::string_view CorrectionGroupType(const CorrectionView& correction);
 
 struct CorrectionExample {
   std::string original, corrected, user, project;
@@ -119,6 +122,9 @@ class CorrectionPatternLearner {
 
   // REQUIRES: log order.
   void Add(const CorrectionView& correction);
+  // The same with its grouping type (CorrectionGroupType) and AnalyzeChange of it computed
+  // beforehand (off the folding thread); `change` is consumed.
+  void Add(const CorrectionView& correction, std::string_view type, CorrectionChange* change);
   // Only rule_audit events with a rule_id and a confirm/retire verdict count; the person is
   // `reviewerId`, else `user_id`, else "(anonymous)".
   void Add(const AdminView& admin);

@@ -642,6 +642,7 @@ bool EventReader::ReadDurable(od::object event, std::deque<std::string>* escaped
 }
 
 bool EventReader::Read(od::object event, EventViews* out) {
+  out->prepared.by = nullptr;
   std::optional<model::EventKind> kind;
   int64_t at = 0;
   bool have_time = false;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "learn/inputs.h"
+#include "learn/prepared_event.h"
 #include "learn/string_hash.h"
 #include "model/event_kind.h"
 
@@ -64,6 +65,8 @@ struct EventViews {
   CorrectionView correction;
   LoopView loop;
   AdminView admin;
+  // Filled by Learner::Prepare on a reader thread; the reader clears `prepared.by`.
+  PreparedEvent prepared;
 };
 
 // Reads stored lines in one pass over each object (simdjson On-Demand: values the rules do not

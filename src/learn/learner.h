@@ -68,6 +68,11 @@ class Learner {
 
   // Resolves the event's references and folds it into every rule. REQUIRES: log order.
   void Add(EventViews& event);
+  // Computes event->prepared: what Add needs that depends on this event alone (a review's
+  // themes, a correction's change, an outcome's strategies). Reads only the config and the
+  // taxonomy, so reader threads may call it on events not yet added, concurrently with Add.
+  // Optional: Add computes what was not prepared; the results are the same either way.
+  void Prepare(EventViews* event) const;
 
   // `kaizen analyze --json`: one object, keys documented in docs/analysis.md.
   std::string AnalysisJson(int64_t now_ms) const;

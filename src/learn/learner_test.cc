@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -133,6 +134,58 @@ TEST(Learner, ExplainNamesWhatItDoesNotKnow) {
   EXPECT_EQ(s.code(), StatusCode::kNotFound);
   EXPECT_NE(s.message().find("Nope"), std::string::npos);
   EXPECT_EQ(learner.Explain("weather", "x", kNow, &text).code(), StatusCode::kInvalidArgument);
+}
+
+// Events read and prepared ahead (as reader threads do), then added, fold to the same bytes as
+// events Add prepares itself: themes, kept reviews, corrections and strategies included.
+TEST(Learner, PreparedAheadFoldsToTheSameAnalysisAsUnprepared) {
+  std::vector<std::string> lines = Log();
+  lines.push_back(
+      R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c900","timestamp":"2025-07-19T09:00:00.000Z","workProduct":{"id":"art-3"},"mcpServerType":"stripe","reviewerId":"priya","decision":{"decision":"needs-work","reason":"Webhook handler needs more specific error types","severity":"major","blockers":["No retry logic"],"suggestions":["Add tests for empty arrays"]},"scores":[{"dimension":"test-coverage","score":4},{"dimension":"naming","score":8}],"annotations":[{"type":"criticism","text":"Generic catch block","severity":"minor","category":"Error Handling"},{"type":"praise","text":"Clear names","category":"naming"}]})");
+  lines.push_back(
+      R"({"kind":"correction","id":"0197fdc7-73aa-7937-a01e-d22706e0a19d","timestamp":"2025-07-19T10:00:00.000Z","correction_type":"auto","original":"Responsible for the leverage of synergies","corrected":"Led the merger of two teams","context":{"project":"VIA"},"user_id":"jordan"})");
+  lines.push_back(
+      R"j({"kind":"correction","id":"0197fdc7-73aa-7937-a01e-d22706e0a19e","timestamp":"2025-07-19T11:00:00.000Z","correction_type":"source_missing","original":"Revenue doubled","corrected":"Revenue doubled (2024 annual report, p. 12)","user_id":"sam"
+})j");
+
+  Learner plain{LearnConfig{}};
+  Fold(plain, lines, 0, lines.size());
+
+  Learner prepared{LearnConfig{}};
+  // One reader per line: each line's views stay valid until all are added.
+  std::vector<std::unique_ptr<EventReader>> readers;
+  std::vector<EventViews> views(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    readers.push_back(std::make_unique<EventReader>());
+    ASSERT_TRUE(readers.back()->ReadJson(lines[i], &views[i])) << lines[i];
+    prepared.Prepare(&views[i]);
+    EXPECT_EQ(views[i].prepared.by, &prepared);
+  }
+  for (EventViews& v : views) prepared.Add(v);
+
+  EXPECT_EQ(prepared.events(), plain.events());
+  EXPECT_EQ(prepared.AnalysisJson(kNow), plain.AnalysisJson(kNow));
+  EXPECT_EQ(prepared.AnalysisText(kNow), plain.AnalysisText(kNow));
+}
+
+// A view prepared for another learner (another taxonomy, maybe) is computed again by Add, and a
+// view read anew is not taken as prepared.
+TEST(Learner, AddIgnoresWhatAnotherLearnerPrepared) {
+  const std::vector<std::string> lines = Log();
+  Learner other{LearnConfig{}};
+  Learner plain{LearnConfig{}};
+  Fold(plain, lines, 0, lines.size());
+  Learner learner{LearnConfig{}};
+  EventReader reader;
+  EventViews views;
+  for (const std::string& line : lines) {
+    ASSERT_TRUE(reader.ReadJson(line, &views));
+    EXPECT_EQ(views.prepared.by, nullptr);
+    other.Prepare(&views);
+    if (views.kind == model::EventKind::kFeedback) views.prepared.themes.clear();
+    learner.Add(views);
+  }
+  EXPECT_EQ(learner.AnalysisJson(kNow), plain.AnalysisJson(kNow));
 }
 
 TEST(LearnConfig, EveryFieldHasAUniqueNameAndItsDefaultIsInRange) {

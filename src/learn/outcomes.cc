@@ -201,6 +201,10 @@ void OutcomeLearner::Record(Evidence& e, const Observation& o, std::string_view 
 }
 
 void OutcomeLearner::Add(const OutcomeView& outcome) {
+  Add(outcome, DetectStrategies(outcome.description));
+}
+
+void OutcomeLearner::Add(const OutcomeView& outcome, uint16_t detected) {
   ++outcome_count_;
   const OutcomeScore score = ScoreOutcome(outcome, config_);
   const Observation obs{outcome.at_ms, static_cast<uint8_t>(score.raw_hundredths), score.type,
@@ -218,7 +222,6 @@ void OutcomeLearner::Add(const OutcomeView& outcome) {
   for (std::string_view name : outcome.patterns) {
     if (!name.empty()) AddDistinct(Intern(pattern_index_, patterns_, name));
   }
-  const uint16_t detected = DetectStrategies(outcome.description);
   for (size_t s = 0; s < kDetectedStrategies.size(); ++s) {
     if ((detected & (1u << s)) != 0) {
       AddDistinct(Intern(pattern_index_, patterns_, kDetectedStrategies[s]));

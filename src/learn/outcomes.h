@@ -94,6 +94,8 @@ class OutcomeLearner {
   // the description) one observation. Empty names are skipped. Amortized O(1) in the log size;
   // allocates only when a criterion, pattern, strategy or bead id is new (or a vector grows).
   void Add(const OutcomeView& outcome);
+  // The same with DetectStrategies(outcome.description) computed beforehand.
+  void Add(const OutcomeView& outcome, uint16_t detected_strategies);
 
   int64_t outcome_count() const { return outcome_count_; }
 

@@ -14,7 +14,22 @@ size_t ScoreBandOf(double score) {
   return kScoreBandCount - 1;
 }
 
+uint32_t ScoreBands::ThemeId(const std::string& theme) {
+  auto it = theme_ids_.find(theme);
+  if (it == theme_ids_.end()) {
+    it = theme_ids_.emplace(theme, static_cast<uint32_t>(theme_names_.size())).first;
+    theme_names_.push_back(theme);
+  }
+  return it->second;
+}
+
 void ScoreBands::Add(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
+  if (review.scores.empty()) return;
+  scratch_.clear();
+  for (const ReviewTheme& theme : themes) {
+    if (theme.polarity == 0 || theme.theme.empty()) continue;
+    scratch_.emplace_back(ThemeId(theme.theme), theme.polarity > 0);
+  }
   for (const ScoreView& score : review.scores) {
     if (score.dimension.empty()) continue;
     auto it = dimensions_.find(score.dimension);
@@ -24,11 +39,9 @@ void ScoreBands::Add(const ReviewView& review, const std::vector<ReviewTheme>& t
     ++dim.scores;
     Band& band = dim.bands[ScoreBandOf(score.score)];
     ++band.count;
-    for (const ReviewTheme& theme : themes) {
-      if (theme.polarity == 0 || theme.theme.empty()) continue;
-      auto t = band.themes.find(theme.theme);
-      if (t == band.themes.end()) t = band.themes.emplace(theme.theme, Counts{}).first;
-      ++(theme.polarity > 0 ? t->second.positive : t->second.negative);
+    for (const auto& [id, positive] : scratch_) {
+      Counts& c = band.themes[id];
+      ++(positive ? c.positive : c.negative);
     }
   }
 }
@@ -43,8 +56,8 @@ std::vector<DimensionBands> ScoreBands::Result() const {
     for (size_t i = 0; i < kScoreBandCount; ++i) {
       ScoreBand& band = d.bands[i];
       band.count = dim.bands[i].count;
-      for (const auto& [theme, counts] : dim.bands[i].themes) {
-        band.themes.push_back({theme, counts.positive, counts.negative});
+      for (const auto& [id, counts] : dim.bands[i].themes) {
+        band.themes.push_back({theme_names_[id], counts.positive, counts.negative});
       }
       std::sort(band.themes.begin(), band.themes.end(), [](const BandTheme& a, const BandTheme& b) {
         const int64_t na = a.positive + a.negative, nb = b.positive + b.negative;

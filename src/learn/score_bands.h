@@ -70,13 +70,19 @@ class ScoreBands {
   using Map = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
   struct Band {
     int64_t count = 0;
-    Map<Counts> themes;
+    std::unordered_map<uint32_t, Counts> themes;  // by theme id (theme_names_)
   };
   struct Dimension {
     int64_t scores = 0;
     std::array<Band, kScoreBandCount> bands;
   };
+  // A review's themes are named once per review, then counted by id in each scored band: a
+  // review scores several dimensions, and hashing the names again for each was most of Add.
+  uint32_t ThemeId(const std::string& theme);
   Map<Dimension> dimensions_;
+  Map<uint32_t> theme_ids_;
+  std::vector<std::string> theme_names_;
+  std::vector<std::pair<uint32_t, bool>> scratch_;  // (theme id, positive) of the current review
 };
 
 }  // namespace kaizen::learn
