@@ -142,13 +142,14 @@ void IngestState::Apply(const CacheRecord& r) {
 
 void IngestState::Reserve(size_t more) {
   const size_t n = ids_.size() + more;
-  if (ids_.bucket_count() * ids_.max_load_factor() >= n) return;
+  if (n <= reserved_) return;
   // Grow geometrically so repeated calls stay amortized O(1) per event.
   const size_t target = std::max(n, ids_.size() * 2);
   ids_.reserve(target);
   modal_sessions_.reserve(target / 2);
   artifacts_.reserve(target / 4);
   versions_.reserve(target / 4);
+  reserved_ = target;
 }
 
 void IngestState::Clear() {
@@ -159,6 +160,7 @@ void IngestState::Clear() {
   session_reviews_.clear();
   consent_.clear();
   learning_off_ = 0;
+  reserved_ = 0;
 }
 
 Status IngestCache::Reset() {

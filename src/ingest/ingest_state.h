@@ -7,14 +7,14 @@
 // derived from `admin` consent events like everything else, so it survives restarts.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <simdjson.h>
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "kaizen/status.h"
@@ -90,17 +90,21 @@ class IngestState {
   void Clear();
 
  private:
-  std::unordered_map<model::Uuid, uint8_t, model::UuidHash> ids_;
-  std::unordered_set<Key128, Key128Hash> modal_sessions_;
-  std::unordered_map<Key128, double, Key128Hash> artifacts_;  // NaN: no prediction
-  std::unordered_map<Key128, double, Key128Hash> versions_;
-  std::unordered_map<uint64_t, uint32_t> session_reviews_;
+  // Open addressing (Abseil's Swiss tables), not std::unordered_map: `kaizen import` looks up and
+  // inserts every event's id in order on one thread, and a node per entry made that the import's
+  // longest serial step.
+  absl::flat_hash_map<model::Uuid, uint8_t, model::UuidHash> ids_;
+  absl::flat_hash_set<Key128, Key128Hash> modal_sessions_;
+  absl::flat_hash_map<Key128, double, Key128Hash> artifacts_;  // NaN: no prediction
+  absl::flat_hash_map<Key128, double, Key128Hash> versions_;
+  absl::flat_hash_map<uint64_t, uint32_t> session_reviews_;
   struct Consent {
     int64_t at_ms = 0;
     bool off = false;
   };
-  std::unordered_map<Key128, Consent, Key128Hash> consent_;
+  absl::flat_hash_map<Key128, Consent, Key128Hash> consent_;
   size_t learning_off_ = 0;  // users whose consent is off
+  size_t reserved_ = 0;      // ids_ holds this many without growing
 };
 
 // The on-disk cache of IngestState. Every method REQUIRES the home's writer lock.

@@ -246,12 +246,12 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   }
   // The stateless stages run on every core; the machine this was tuned on has two.
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
-  std::vector<simdjson::dom::parser> parsers(threads);
-  std::vector<StoredLineWriter> writers(threads);
+  if (scratch_.size() != threads) scratch_ = std::vector<PrepareScratch>(threads);
   // No line is longer than the input: a single small event does not need 1 MiB parsers.
   const size_t capacity = std::clamp<size_t>(input.size(), 4096, model::kMaxEventBytes);
-  for (auto& p : parsers) {
-    if (p.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
+  for (auto& s : scratch_) {
+    if (s.parser.capacity() >= capacity) continue;
+    if (s.parser.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
       return ResourceExhausted("cannot allocate the JSON parser");
     }
   }
@@ -292,8 +292,8 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
       for (size_t i = begin; i < end; ++i) {
-        Prepare(lines[i].text, parsers[w], writers[w], vopts, taxonomy, options.now_ms, *redactor_,
-                placeholder_nonce_, &lines[i]);
+        Prepare(lines[i].text, scratch_[w].parser, scratch_[w].writer, vopts, taxonomy,
+                options.now_ms, *redactor_, placeholder_nonce_, &lines[i]);
       }
     };
     std::vector<std::thread> pool;

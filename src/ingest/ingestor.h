@@ -13,6 +13,7 @@
 
 #include "ingest/ingest_state.h"
 #include "ingest/privacy.h"
+#include "ingest/stored_line.h"
 #include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "kaizen/status.h"
@@ -86,6 +87,13 @@ class Ingestor {
   std::vector<store::RecoveryNote> notes_;
   std::unique_ptr<Redactor> redactor_;  // built on the first Ingest
   std::string placeholder_nonce_;       // random: marks PII placeholders until tokens are known
+  // One per thread of the stateless stages, kept between calls: a server ingests small batches
+  // many times a second, and allocating parsers for each cost more than the batch itself.
+  struct PrepareScratch {
+    simdjson::dom::parser parser;
+    StoredLineWriter writer;
+  };
+  std::vector<PrepareScratch> scratch_;
 };
 
 }  // namespace kaizen::ingest
