@@ -245,7 +245,9 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     placeholder_nonce_ = hex;
   }
   // The stateless stages run on every core; the machine this was tuned on has two.
-  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  // Read once: glibc opens /sys/devices/system/cpu/online on every call, and a server calls
+  // Ingest for every group commit.
+  static const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   if (scratch_.size() != threads) scratch_ = std::vector<PrepareScratch>(threads);
   // No line is longer than the input: a single small event does not need 1 MiB parsers.
   const size_t capacity = std::clamp<size_t>(input.size(), 4096, model::kMaxEventBytes);

@@ -158,6 +158,10 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status CreateDirs(const std::string& path) override {
+    // Every call after the first finds the directory there: one stat, not a mkdir per component
+    // (the server's writer asks for the layout on each group commit).
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return Status::Ok();
     std::string partial;
     size_t pos = 0;
     while (pos != std::string::npos) {
