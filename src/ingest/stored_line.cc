@@ -70,6 +70,14 @@ void StoredLineWriter::String(std::string_view s, std::string* out) {
   out->append(fragment_.GetString(), fragment_.GetSize());
 }
 
+void StoredLineWriter::StringMember(std::string_view key, std::string_view value,
+                                    std::string* out) {
+  out->push_back('"');
+  out->append(key);  // kaizen's own field names: nothing to escape
+  out->append("\":");
+  String(value, out);
+}
+
 void StoredLineWriter::StringArray(const std::vector<std::string>& items, std::string* out) {
   fragment_.Clear();
   rapidjson::Writer<rapidjson::StringBuffer> w(fragment_);
@@ -115,12 +123,12 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
   s.clear();
   s.reserve(size + 256);
   out->fatigue_at = std::string::npos;
-  s += "{\"kind\":";
-  String(e.kind, &s);
-  s += ",\"id\":";
-  String(e.id, &s);
-  s += ",\"timestamp\":";
-  String(e.timestamp, &s);
+  s.push_back('{');
+  StringMember("kind", e.kind, &s);
+  s.push_back(',');
+  StringMember("id", e.id, &s);
+  s.push_back(',');
+  StringMember("timestamp", e.timestamp, &s);
   ForEachMinifiedMember(object, [&](const MinifiedMember& m) {
     const std::string_view key = Key(m.key);
     if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) return;
@@ -135,10 +143,9 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
       s.push_back('{');
       CopyMembers(m.value, IsComputedMetaField, &s);
       if (s.back() != '{') s.push_back(',');
-      s += "\"timeOfDay\":";
-      String(e.time_of_day, &s);
-      s += ",\"dayOfWeek\":";
-      String(e.day_of_week, &s);
+      StringMember("timeOfDay", e.time_of_day, &s);
+      s.push_back(',');
+      StringMember("dayOfWeek", e.day_of_week, &s);
       s += ",\"sessionFatigue\":0";  // placeholder digit, replaced by FinishStoredEvent
       out->fatigue_at = s.size() - 1;
       s.push_back('}');
@@ -164,18 +171,18 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
     AppendDouble(Round6(*e.signal_value), &s);
   }
   if (correction.absent) {
-    s += ",\"correction_type\":";
-    String(correction.proposal.type, &s);
+    s.push_back(',');
+    StringMember("correction_type", correction.proposal.type, &s);
   }
   const std::string_view category =
       correction.replace ? CorrectionCategory(correction.proposal.type) : e.correction_category;
   if (!category.empty()) {
-    s += ",\"_category\":";
-    String(category, &s);
+    s.push_back(',');
+    StringMember("_category", category, &s);
   }
   if (correction.marked) {
-    s += ",\"_proposed_type\":";
-    String(correction.proposal.type, &s);
+    s.push_back(',');
+    StringMember("_proposed_type", correction.proposal.type, &s);
     s += ",\"_proposed_confidence\":";
     AppendDouble(std::round(correction.proposal.confidence * 100) / 100, &s);
   }

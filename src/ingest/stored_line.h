@@ -43,6 +43,8 @@ class StoredLineWriter {
   template <typename Skip>
   void CopyMembers(std::string_view object, Skip skip, std::string* out);
   void String(std::string_view s, std::string* out);
+  // "key":"value", the value escaped.
+  void StringMember(std::string_view key, std::string_view value, std::string* out);
   void StringArray(const std::vector<std::string>& items, std::string* out);
 
   std::vector<char> minified_;  // the event, minified
