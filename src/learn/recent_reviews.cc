@@ -1,6 +1,7 @@
 #include "learn/recent_reviews.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "learn/approval.h"
@@ -11,39 +12,55 @@ namespace kaizen::learn {
 namespace {
 
 // Cuts on a UTF-8 boundary: the renderer sanitizes again, but a kept copy must stay valid text.
-std::string Capped(std::string_view text) {
-  return std::string(model::Utf8Prefix(text, KeptReview::kKeptBytes));
+// Assigned, not constructed: a recycled KeptReview keeps its strings' capacity.
+void AssignCapped(std::string_view text, std::string* to) {
+  to->assign(model::Utf8Prefix(text, KeptReview::kKeptBytes));
 }
 
-void KeepSome(const std::vector<std::string_view>& from, std::vector<std::string>* to) {
-  for (std::string_view s : from) {
-    if (to->size() >= KeptReview::kKeptItems) break;
-    if (!s.empty()) to->push_back(Capped(s));
+// Sets `to` to the first kKeptItems non-empty texts of `from`, capped, reusing its strings.
+template <typename Texts, typename TextOf>
+void AssignSome(const Texts& from, TextOf text_of, std::vector<std::string>* to) {
+  size_t n = 0;
+  for (const auto& item : from) {
+    if (n >= KeptReview::kKeptItems) break;
+    const std::string_view s = text_of(item);
+    if (s.empty()) continue;
+    if (n == to->size()) to->emplace_back();
+    AssignCapped(s, &(*to)[n++]);
   }
+  to->resize(n);
 }
 
-std::shared_ptr<KeptReview> Keep(const ReviewView& r, const std::vector<ReviewTheme>& themes) {
-  auto k = std::make_shared<KeptReview>();
-  k->id = std::string(r.id);
+// Fills `k` (new, or recycled: every field is assigned) with what the memory files quote of `r`.
+void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptReview* k) {
+  k->id.assign(r.id);
   k->at_ms = r.at_ms;
-  k->reviewer = Capped(r.reviewer);
-  k->server_type = Capped(r.server_type);
-  k->work_type = Capped(r.work.type);
-  k->stage = Capped(r.stage);
+  AssignCapped(r.reviewer, &k->reviewer);
+  AssignCapped(r.server_type, &k->server_type);
+  AssignCapped(r.work.type, &k->work_type);
+  AssignCapped(r.stage, &k->stage);
   k->decision = r.decision;
-  k->reason = Capped(r.reason);
-  KeepSome(r.blockers, &k->blockers);
-  KeepSome(r.suggestions, &k->suggestions);
+  AssignCapped(r.reason, &k->reason);
+  auto itself = [](std::string_view s) { return s; };
+  AssignSome(r.blockers, itself, &k->blockers);
+  AssignSome(r.suggestions, itself, &k->suggestions);
+  k->criticisms.clear();
   for (const AnnotationView& a : r.annotations) {
     if (k->criticisms.size() >= KeptReview::kKeptItems) break;
-    if (a.type == "criticism" && !a.text.empty()) k->criticisms.push_back(Capped(a.text));
+    if (a.type == "criticism" && !a.text.empty()) {
+      k->criticisms.emplace_back(model::Utf8Prefix(a.text, KeptReview::kKeptBytes));
+    }
   }
-  for (const ReviewTheme& t : themes) k->themes.emplace_back(Capped(t.theme));
+  k->themes.resize(themes.size());
+  for (size_t i = 0; i < themes.size(); ++i) AssignCapped(themes[i].theme, &k->themes[i]);
   std::sort(k->themes.begin(), k->themes.end());
   k->themes.erase(std::unique(k->themes.begin(), k->themes.end()), k->themes.end());
-  for (const ScoreView& s : r.scores) k->scores.emplace_back(std::string(s.dimension), s.score);
+  k->scores.resize(r.scores.size());
+  for (size_t i = 0; i < r.scores.size(); ++i) {
+    k->scores[i].first.assign(r.scores[i].dimension);
+    k->scores[i].second = r.scores[i].score;
+  }
   k->time_to_decision_ms = r.time_to_decision_ms;
-  return k;
 }
 
 // The review's distinct themes on each side.
@@ -149,9 +166,35 @@ double Similarity(const SimilarityQuery& q, const KeptReview& r) {
 
 RecentReviews::RecentReviews(const MemoryConfig& config) : config_(config) {}
 
-void RecentReviews::Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept) const {
+void RecentReviews::Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept, size_t limit) {
   ring.push_back(kept);
-  while (ring.size() > static_cast<size_t>(config_.similar_lookback)) ring.pop_front();
+  while (ring.size() > limit) {
+    Retire(std::move(ring.front()));
+    ring.pop_front();
+  }
+}
+
+// Most reviews leave every ring within a few dozen newer ones: their copies are reused rather than
+// freed and allocated again (a dozen strings per review, on the fold's critical path).
+void RecentReviews::Retire(std::shared_ptr<const KeptReview> kept) {
+  constexpr size_t kSpares = 8;
+  if (spares_.size() < kSpares && kept.use_count() == 1) {
+    spares_.push_back(std::const_pointer_cast<KeptReview>(std::move(kept)));
+  }
+}
+
+std::shared_ptr<KeptReview> RecentReviews::Recycled() {
+  while (!spares_.empty()) {
+    std::shared_ptr<KeptReview> k = std::move(spares_.back());
+    spares_.pop_back();
+    // Only if nobody else holds it (a copy of this state, a reader's SimilarReview); the fence
+    // orders this write after their last read, which released their reference.
+    if (k.use_count() == 1) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      return k;
+    }
+  }
+  return std::make_shared<KeptReview>();
 }
 
 void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& themes,
@@ -212,15 +255,17 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
     ++it->second.negative;
   }
 
-  std::shared_ptr<const KeptReview> kept = Keep(r, themes);
+  std::shared_ptr<KeptReview> fresh = Recycled();
+  Fill(r, themes, fresh.get());
+  const std::shared_ptr<const KeptReview> kept = std::move(fresh);
   if (config_.quoted_per_day > 0) {
-    d.kept.push_back(kept);
-    while (d.kept.size() > static_cast<size_t>(config_.quoted_per_day)) d.kept.pop_front();
+    Push(d.kept, kept, static_cast<size_t>(config_.quoted_per_day));
   }
-  Push(newest_, kept);
+  const auto lookback = static_cast<size_t>(config_.similar_lookback);
+  Push(newest_, kept, lookback);
   auto ring = by_server_.find(r.server_type);
   if (ring == by_server_.end()) ring = by_server_.emplace(std::string(r.server_type), Ring{}).first;
-  Push(ring->second, kept);
+  Push(ring->second, kept, lookback);
 
   // The AutonomyTracker's key for the task type.
   std::string_view task = OrUnspecified(r.task_type);

@@ -134,7 +134,10 @@ class RecentReviews {
 
  private:
   using Ring = std::deque<std::shared_ptr<const KeptReview>>;
-  void Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept) const;
+  // Appends `kept`, dropping the oldest beyond `limit` (to Retire).
+  void Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept, size_t limit);
+  void Retire(std::shared_ptr<const KeptReview> kept);
+  std::shared_ptr<KeptReview> Recycled();  // a retired copy nobody else holds, or a new one
 
   MemoryConfig config_;
   std::map<int64_t, DayDigest> days_;
@@ -143,6 +146,7 @@ class RecentReviews {
   std::unordered_map<std::string, Ring, StringHash, std::equal_to<>> by_server_;
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> levels_;
   std::vector<LevelChange> level_changes_;
+  std::vector<std::shared_ptr<KeptReview>> spares_;  // retired copies, reused by Add
 };
 
 // The index of a seed 000 QualityDimension (model::QualityDimensions order), or -1.
