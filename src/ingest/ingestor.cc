@@ -111,8 +111,8 @@ void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine:
   line->text = std::move(out);
 }
 
-// The stateless stages for one line. Runs on several threads at once; touches only `parser`
-// and `out`.
+// The stateless stages for one line. Runs on several threads at once; touches only `parser`,
+// `writer` and `out`.
 void Prepare(std::string_view raw, simdjson::dom::parser& parser, StoredLineWriter& writer,
              const ValidateOptions& vopts, const ThemeTaxonomy& taxonomy, int64_t now_ms,
              const Redactor& redactor, std::string_view nonce, PreparedLine* out) {
@@ -209,7 +209,9 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, StoredLineWrit
       break;
   }
   if (!writer.Write(event.get_object().value_unsafe(), text, e, &out->stored)) {
-    refuse("(event)", "could not be written to the log's form (out of memory)");
+    refuse("(event)",
+           "could not be copied into its stored form (simdjson::minify failed on "
+           "text it had parsed)");
     return;
   }
   // Room for the session count and prediction delta FinishStoredEvent adds.
