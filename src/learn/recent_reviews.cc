@@ -17,7 +17,8 @@ void AssignCapped(std::string_view text, std::string* to) {
   to->assign(model::Utf8Prefix(text, KeptReview::kKeptBytes));
 }
 
-// Sets `to` to the first kKeptItems non-empty texts of `from`, capped, reusing its strings.
+// Sets `to` to the first kKeptItems non-empty text_of(item) of `from`, capped, reusing its
+// strings.
 template <typename Texts, typename TextOf>
 void AssignSome(const Texts& from, TextOf text_of, std::vector<std::string>* to) {
   size_t n = 0;
@@ -44,13 +45,10 @@ void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptRevie
   auto itself = [](std::string_view s) { return s; };
   AssignSome(r.blockers, itself, &k->blockers);
   AssignSome(r.suggestions, itself, &k->suggestions);
-  k->criticisms.clear();
-  for (const AnnotationView& a : r.annotations) {
-    if (k->criticisms.size() >= KeptReview::kKeptItems) break;
-    if (a.type == "criticism" && !a.text.empty()) {
-      k->criticisms.emplace_back(model::Utf8Prefix(a.text, KeptReview::kKeptBytes));
-    }
-  }
+  auto criticism = [](const AnnotationView& a) {
+    return a.type == "criticism" ? a.text : std::string_view();
+  };
+  AssignSome(r.annotations, criticism, &k->criticisms);
   k->themes.resize(themes.size());
   for (size_t i = 0; i < themes.size(); ++i) AssignCapped(themes[i].theme, &k->themes[i]);
   std::sort(k->themes.begin(), k->themes.end());
