@@ -1,6 +1,7 @@
 // `kaizen record KIND [FILE|-]` and `kaizen import FILE...`: the CLI's doors onto the pipeline.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -99,7 +100,7 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     fmt::print(stderr, "kaizen record: {}\n", now.status().message());
     return kExitUsage;
   }
-  auto input = ReadInput(file);
+  auto input = InputFile::Open(file);
   if (!input.ok()) {
     fmt::print(stderr, "kaizen record: {}\n", input.status().message());
     return kExitSystem;
@@ -136,7 +137,8 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     }
   };
   ingest::IngestSummary summary;
-  Status s = ingestor.Ingest(std::string_view(input->data(), input->size()), options, &summary);
+  ingest::FdLineSource source(input->fd());
+  Status s = ingestor.Ingest(source, options, &summary);
   PrintNotes(ingestor);
   std::fflush(stdout);
   if (!s.ok()) {
@@ -186,7 +188,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   ingest::IngestSummary total;
   int exit_code = kExitOk;
   for (const std::string& file : files) {
-    auto input = ReadInput(file);
+    auto input = InputFile::Open(file);
     if (!input.ok()) {
       fmt::print(stderr, "kaizen import: {}\n", input.status().message());
       exit_code = kExitSystem;
@@ -195,7 +197,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     ingest::IngestOptions options;
     options.now_ms = *now;
     if (*taxonomy) options.taxonomy = &**taxonomy;
-    const size_t size = input->size();
+    const uint64_t size = input->size();
     options.on_line = [&](const ingest::LineResult& r) {
       if (c.json) fmt::print("{}\n", LineResultJson(r, file));
       if (!r.stored && !r.skipped) {
@@ -210,13 +212,18 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     uint64_t stored_before = total.stored;
     if (tty) {
       options.on_progress = [&](uint64_t done) {
-        int pct = size ? static_cast<int>(done * 100 / size) : 100;
+        if (size == 0) {  // a pipe: how much is read, not how much is left
+          fmt::print(stderr, "\r{} {:.1f} MB read", file, static_cast<double>(done) / 1e6);
+          return;
+        }
+        int pct = static_cast<int>(std::min<uint64_t>(done * 100 / size, 100));
         int bar = pct / 4;
         fmt::print(stderr, "\r{} [{}{}] {:3}%", file, std::string(static_cast<size_t>(bar), '#'),
                    std::string(static_cast<size_t>(25 - bar), ' '), pct);
       };
     }
-    Status s = ingestor.Ingest(std::string_view(input->data(), input->size()), options, &total);
+    ingest::FdLineSource source(input->fd());
+    Status s = ingestor.Ingest(source, options, &total);
     if (tty) fmt::print(stderr, "\n");
     PrintNotes(ingestor);
     if (!s.ok()) {

@@ -19,10 +19,6 @@
 namespace kaizen::ingest {
 namespace {
 
-bool IsBlank(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
-}
-
 // One line after the stateless stages (parse, validate, enrich, serialize), with what the
 // stateful checks need copied out of the parsed document.
 struct PreparedLine {
@@ -34,7 +30,8 @@ struct PreparedLine {
   model::Uuid id;
   bool id_given = false;
   StoredLine stored;
-  std::string day;  // YYYY-MM-DD: the raw file the line goes to
+  std::string id_text;  // `id` as text, as the stored line has it
+  std::string day;      // YYYY-MM-DD: the raw file the line goes to
   CacheRecord record;
   // feedback
   std::string modal_id, session_id;
@@ -214,6 +211,7 @@ void Prepare(std::string_view raw, simdjson::dom::parser& parser, StoredLineWrit
            "text it had parsed)");
     return;
   }
+  out->id_text = std::move(e.id);
   // Room for the session count and prediction delta FinishStoredEvent adds.
   if (out->stored.text.size() + 64 > model::kMaxStoredEventBytes) {
     refuse("(event)",
@@ -236,6 +234,11 @@ std::vector<store::RecoveryNote> Ingestor::TakeNotes() { return std::exchange(no
 
 Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
                         IngestSummary* summary) {
+  MemoryLineSource source(input);
+  return Ingest(source, options, summary);
+}
+
+Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, IngestSummary* summary) {
   const ThemeTaxonomy& taxonomy = options.taxonomy ? *options.taxonomy : ThemeTaxonomy::Default();
   if (!redactor_) {
     KZ_ASSIGN_OR_RETURN(PrivacyConfig config, LoadPrivacyConfig(log_.home(), log_.fs()));
@@ -251,47 +254,39 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
   // Ingest for every group commit.
   static const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   if (scratch_.size() != threads) scratch_ = std::vector<PrepareScratch>(threads);
-  // No line is longer than the input: a single small event does not need 1 MiB parsers.
-  const size_t capacity = std::clamp<size_t>(input.size(), 4096, model::kMaxEventBytes);
-  for (auto& s : scratch_) {
-    if (s.parser.capacity() >= capacity) continue;
-    if (s.parser.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
-      return ResourceExhausted("cannot allocate the JSON parser");
-    }
-  }
   ValidateOptions vopts;
   vopts.now_ms = options.now_ms;
   vopts.expected_kind = options.expected_kind;
 
-  size_t pos = 0;
-  uint64_t line_number = 0;
-  // Cuts the next chunk of the input into lines.
-  auto next_chunk = [&] {
+  // One chunk of the input: its lines as cut, then prepared.
+  struct Chunk {
+    LineChunk cut;
     std::vector<PreparedLine> lines;
-    size_t chunk_bytes = 0;
-    // At least one line per chunk, whatever the options say, so the loop always advances.
-    const size_t max_events = std::max<size_t>(1, options.chunk_events);
-    const size_t max_bytes = std::max<size_t>(1, options.chunk_bytes);
-    while (pos < input.size() && lines.size() < max_events && chunk_bytes < max_bytes) {
-      size_t nl = input.find('\n', pos);
-      size_t end = nl == std::string_view::npos ? input.size() : nl;
-      std::string_view raw = input.substr(pos, end - pos);
-      pos = nl == std::string_view::npos ? input.size() : nl + 1;
-      ++line_number;
-      if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-      if (IsBlank(raw)) {
-        ++summary->blank;
-        continue;
-      }
-      chunk_bytes += raw.size();
-      lines.emplace_back();
-      lines.back().line_number = line_number;
-      lines.back().text = raw;
-    }
-    return std::pair(std::move(lines), pos);
   };
-  // The stateless stages, in parallel: contiguous slices, one parser each.
-  auto prepare = [&](std::vector<PreparedLine>& lines) {
+  // Cuts the next chunk and runs the stateless stages on it, in parallel: contiguous slices, one
+  // parser each.
+  auto next_chunk = [&](Chunk* chunk) -> Status {
+    KZ_RETURN_IF_ERROR(source.Next(options.chunk_events, options.chunk_bytes, &chunk->cut));
+    chunk->lines.resize(chunk->cut.lines.size());
+    for (size_t i = 0; i < chunk->lines.size(); ++i) {
+      // A line from a chunk before: every field reset, but its stored line's buffer kept (a
+      // kilobyte per event that would otherwise be allocated, faulted in and freed again).
+      PreparedLine& line = chunk->lines[i];
+      std::string buffer = std::move(line.stored.text);
+      line = PreparedLine();
+      line.stored.text = std::move(buffer);
+      line.line_number = chunk->cut.lines[i].first;
+      line.text = chunk->cut.lines[i].second;
+    }
+    // No line is longer than its chunk: a single small event does not need 1 MiB parsers.
+    const size_t capacity = std::clamp<size_t>(chunk->cut.bytes, 4096, model::kMaxEventBytes);
+    for (auto& s : scratch_) {
+      if (s.parser.capacity() >= capacity) continue;
+      if (s.parser.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
+        return ResourceExhausted("cannot allocate the JSON parser");
+      }
+    }
+    std::vector<PreparedLine>& lines = chunk->lines;
     const size_t workers = std::min(threads, std::max<size_t>(1, lines.size() / 64));
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
@@ -304,16 +299,32 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
     for (size_t w = 1; w < workers; ++w) pool.emplace_back(prepare_slice, w);
     prepare_slice(0);
     for (auto& t : pool) t.join();
+    return Status::Ok();
   };
 
-  auto [lines, chunk_end] = next_chunk();
-  prepare(lines);
-  while (!lines.empty()) {
-    // Pipelined: the next chunk is prepared while this one is checked, written and fsynced.
-    auto [next, next_end] = next_chunk();
-    // No thread for an empty next chunk: most inputs (a server's batch, a `record`) are one chunk.
+  // Day files' buffers, kept from chunk to chunk: a fresh 40 MB buffer per chunk cost a page
+  // fault per 4 KiB, on the thread every chunk waits for.
+  std::vector<std::string> spare_days;
+  // Two chunks in turn, each reused with its buffers: one checked and written while the other is
+  // read and prepared.
+  Chunk chunk, next;
+  KZ_RETURN_IF_ERROR(next_chunk(&chunk));
+  while (!chunk.lines.empty()) {
+    std::vector<PreparedLine>& lines = chunk.lines;
+    summary->blank += chunk.cut.blank;
+    // Pipelined: the next chunk is read and prepared while this one is checked, written and
+    // fsynced. No thread when the input is known to be over: most inputs (a server's batch, a
+    // `record`) are one chunk.
+    Status next_status;
     std::thread preparer;
-    if (!next.empty()) preparer = std::thread([&, &next = next] { prepare(next); });
+    if (source.Done()) {
+      // Nothing left: `next` (the chunk before this one) must not come round again.
+      next.lines.clear();
+      next.cut.lines.clear();
+      next.cut.blank = 0;
+    } else {
+      preparer = std::thread([&] { next_status = next_chunk(&next); });
+    }
     struct JoinOnExit {  // an early return must not leave the thread running
       std::thread& t;
       ~JoinOnExit() {
@@ -334,10 +345,17 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       for (const PreparedLine& l : lines) {
         if (l.errors.empty()) day_bytes[l.day] += l.stored.text.size() + 64;
       }
-      for (const auto& [day, bytes] : day_bytes) by_day[day].reserve(bytes);
+      for (const auto& [day, bytes] : day_bytes) {
+        std::string& buffer = by_day[day];
+        if (!spare_days.empty()) {
+          buffer = std::move(spare_days.back());
+          spare_days.pop_back();
+          buffer.clear();
+        }
+        buffer.reserve(bytes);
+      }
     }
     std::vector<CacheRecord> records;
-    std::vector<std::string> ids(lines.size());
     std::optional<PiiVault> vault;  // loaded under the lock by the first line with PII
     for (size_t i = 0; i < lines.size(); ++i) {
       PreparedLine& l = lines[i];
@@ -416,7 +434,6 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       FinishStoredEvent(l.stored, fatigue, delta, &by_day.find(l.day)->second);
       state.Apply(l.record);
       records.push_back(l.record);
-      ids[i] = l.id.ToString();
     }
     // Days whose every line was refused above: no empty file for them.
     std::erase_if(by_day, [](const auto& day) { return day.second.empty(); });
@@ -474,7 +491,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       r.text = lines[i].text;
       r.skipped = lines[i].skipped;
       r.stored = lines[i].errors.empty() && !r.skipped;
-      r.id = std::move(ids[i]);
+      if (r.stored) r.id = std::move(lines[i].id_text);
       r.errors = std::move(lines[i].errors);
       if (r.skipped) {
         r.skip_reason = "learning mode is off for its user (admin consent event); not stored";
@@ -486,11 +503,13 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
       }
       if (options.on_line) options.on_line(r);
     }
-    if (options.on_progress) options.on_progress(chunk_end);
+    if (options.on_progress) options.on_progress(chunk.cut.end);
+    for (auto& [day, data] : by_day) spare_days.push_back(std::move(data));
     if (preparer.joinable()) preparer.join();
-    lines = std::move(next);
-    chunk_end = next_end;
+    KZ_RETURN_IF_ERROR(next_status);  // a read error: the chunks before are stored
+    std::swap(chunk, next);
   }
+  summary->blank += chunk.cut.blank;  // blank lines after the last event
   return Status::Ok();
 }
 

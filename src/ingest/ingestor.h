@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ingest/ingest_state.h"
+#include "ingest/line_source.h"
 #include "ingest/privacy.h"
 #include "ingest/stored_line.h"
 #include "ingest/text_analysis.h"
@@ -75,6 +76,9 @@ class Ingestor {
   // system failure (I/O, full disk): the chunk being written was not acknowledged, the chunks
   // before it were.
   Status Ingest(std::string_view input, const IngestOptions& options, IngestSummary* summary);
+  // The same over lines cut from `source` a chunk at a time (FdLineSource: a file or a pipe read
+  // as the pipeline goes). A read error is returned after the chunks before it are stored.
+  Status Ingest(LineSource& source, const IngestOptions& options, IngestSummary* summary);
 
   // What opening the log found and repaired (torn tails, unreadable lines).
   std::vector<store::RecoveryNote> TakeNotes();

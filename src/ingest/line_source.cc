@@ -1,0 +1,126 @@
+#include "ingest/line_source.h"
+
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace kaizen::ingest {
+namespace {
+
+bool IsBlank(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// Cuts lines of `text` from `pos` into `chunk` until the limits; a last line without '\n' is cut
+// only when `final` (the text ends the input). Returns the position after the last line cut.
+size_t CutLines(std::string_view text, size_t pos, bool final, size_t max_lines, size_t max_bytes,
+                uint64_t* line_number, LineChunk* chunk) {
+  max_lines = std::max<size_t>(1, max_lines);  // so every call that can cut a line advances
+  max_bytes = std::max<size_t>(1, max_bytes);
+  size_t bytes = 0;
+  while (pos < text.size() && chunk->lines.size() < max_lines && bytes < max_bytes) {
+    const void* found = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    if (found == nullptr && !final) break;
+    const size_t end =
+        found ? static_cast<size_t>(static_cast<const char*>(found) - text.data()) : text.size();
+    std::string_view raw = text.substr(pos, end - pos);
+    pos = found ? end + 1 : end;
+    ++*line_number;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (IsBlank(raw)) {
+      ++chunk->blank;
+      continue;
+    }
+    bytes += raw.size();
+    chunk->lines.emplace_back(*line_number, raw);
+  }
+  return pos;
+}
+
+void Reset(LineChunk* chunk) {
+  chunk->lines.clear();
+  chunk->blank = 0;
+  chunk->bytes = 0;
+}
+
+// A buffer of at least `capacity` bytes holding the first `keep` bytes of `old`.
+ChunkBuffer Grown(ChunkBuffer old, size_t capacity, size_t keep) {
+  if (old.capacity >= capacity) {
+    old.size = keep;
+    return old;
+  }
+  ChunkBuffer b;
+  b.data = std::make_unique_for_overwrite<char[]>(capacity);
+  b.capacity = capacity;
+  b.size = keep;
+  if (keep > 0) std::memcpy(b.data.get(), old.data.get(), keep);
+  return b;
+}
+
+}  // namespace
+
+Status MemoryLineSource::Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) {
+  Reset(chunk);
+  const size_t start = pos_;
+  pos_ = CutLines(input_, pos_, true, max_lines, max_bytes, &line_number_, chunk);
+  chunk->bytes = pos_ - start;
+  chunk->end = pos_;
+  return Status::Ok();
+}
+
+Status FdLineSource::Fill(ChunkBuffer* buffer, size_t want) {
+  want = std::min(want, buffer->capacity - simdjson::SIMDJSON_PADDING);
+  while (buffer->size < want && !eof_) {
+    const ssize_t n = ::read(fd_, buffer->data.get() + buffer->size, want - buffer->size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return IoError(std::string("cannot read the input: ") + std::strerror(errno));
+    if (n == 0) eof_ = true;
+    buffer->size += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+Status FdLineSource::Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) {
+  Reset(chunk);
+  const size_t want = std::max<size_t>(max_bytes, 4096);
+  ChunkBuffer buffer = std::move(chunk->storage);
+  const uint64_t start = consumed_;
+  while (true) {
+    // What the last chunk left (the start of a line), then fresh bytes.
+    buffer = Grown(std::move(buffer),
+                   std::max(want, carry_.size) + 4096 + simdjson::SIMDJSON_PADDING, 0);
+    if (carry_.size > 0) std::memcpy(buffer.data.get(), carry_.data.get(), carry_.size);
+    buffer.size = carry_.size;
+    carry_.size = 0;
+    KZ_RETURN_IF_ERROR(Fill(&buffer, want));
+    // A line longer than the buffer: read on until it ends, doubling the buffer.
+    size_t scanned = 0;
+    while (!eof_ &&
+           std::memchr(buffer.data.get() + scanned, '\n', buffer.size - scanned) == nullptr) {
+      scanned = buffer.size;
+      buffer = Grown(std::move(buffer), 2 * buffer.capacity, buffer.size);
+      KZ_RETURN_IF_ERROR(Fill(&buffer, buffer.capacity));
+    }
+    const std::string_view text(buffer.data.get(), buffer.size);
+    const size_t cut = CutLines(text, 0, eof_, max_lines, max_bytes, &line_number_, chunk);
+    const size_t left = buffer.size - cut;
+    carry_ = Grown(std::move(carry_), left + simdjson::SIMDJSON_PADDING, 0);
+    if (left > 0) std::memcpy(carry_.data.get(), buffer.data.get() + cut, left);
+    carry_.size = left;
+    buffer.size = cut;
+    consumed_ += cut;
+    // Only blank lines so far: read on into the same buffer (they are counted; no line points
+    // into it yet).
+    if (!chunk->lines.empty() || Done()) break;
+  }
+  chunk->bytes = consumed_ - start;
+  chunk->end = consumed_;
+  chunk->storage = std::move(buffer);
+  return Status::Ok();
+}
+
+}  // namespace kaizen::ingest

@@ -1,0 +1,80 @@
+// Where the ingest pipeline takes its lines from, one chunk at a time: a buffer already in memory
+// (a server's batch, a test), or a file descriptor read as the pipeline goes (`kaizen import` of a
+// file or a pipe), so importing a file of any size holds only a few chunks in memory and the
+// reading overlaps the work on the chunk before.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kaizen/status.h"
+
+namespace kaizen::ingest {
+
+// Bytes a source reads into. Not a std::string: resizing one zero-fills what read() overwrites.
+struct ChunkBuffer {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+  size_t capacity = 0;
+};
+
+// The next lines of the input, cut at line ends.
+struct LineChunk {
+  // Every non-blank line, without its line ending ("\n" or "\r\n"), each followed by at least
+  // SIMDJSON_PADDING readable bytes. 1-based line numbers count blank lines too.
+  std::vector<std::pair<uint64_t, std::string_view>> lines;
+  uint64_t blank = 0;  // blank lines cut into this chunk
+  uint64_t bytes = 0;  // input bytes this chunk covers
+  uint64_t end = 0;    // input bytes consumed through the end of this chunk
+  // What `lines` point into, when the source reads; Next reuses a chunk's buffer.
+  ChunkBuffer storage;
+};
+
+class LineSource {
+ public:
+  virtual ~LineSource() = default;
+  // Cuts the next chunk: up to `max_lines` non-blank lines, stopping once they reach `max_bytes`;
+  // at least one non-blank line unless the input is exhausted. Blank lines never end a chunk by
+  // themselves. IoError when reading fails (the message says what could not be read).
+  virtual Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) = 0;
+  // True once Next has cut everything.
+  virtual bool Done() const = 0;
+};
+
+// Lines viewed in place. REQUIRES: `input` is followed by SIMDJSON_PADDING readable bytes and
+// outlives every chunk.
+class MemoryLineSource : public LineSource {
+ public:
+  explicit MemoryLineSource(std::string_view input) : input_(input) {}
+  Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
+  bool Done() const override { return pos_ >= input_.size(); }
+
+ private:
+  std::string_view input_;
+  size_t pos_ = 0;
+  uint64_t line_number_ = 0;
+};
+
+// Lines read from `fd` (a file or a pipe; not closed) as they are needed. A chunk reads about
+// `max_bytes`, more when one line is longer.
+class FdLineSource : public LineSource {
+ public:
+  explicit FdLineSource(int fd) : fd_(fd) {}
+  Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
+  bool Done() const override { return eof_ && carry_.size == 0; }
+
+ private:
+  // Reads into `buffer` until it holds `want` bytes or the input ends.
+  Status Fill(ChunkBuffer* buffer, size_t want);
+
+  int fd_;
+  bool eof_ = false;
+  ChunkBuffer carry_;  // read but not yet cut: the start of a line
+  uint64_t consumed_ = 0;
+  uint64_t line_number_ = 0;
+};
+
+}  // namespace kaizen::ingest

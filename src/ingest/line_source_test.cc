@@ -1,0 +1,186 @@
+// Cutting input into chunks of lines: in memory, from a file and from a pipe, with lines that span
+// reads, lines longer than a chunk, blank stretches and a missing final newline.
+#include "ingest/line_source.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "store/test_files.h"
+
+namespace kaizen::ingest {
+namespace {
+
+struct Cut {
+  std::vector<std::pair<uint64_t, std::string>> lines;
+  uint64_t blank = 0;
+  uint64_t bytes = 0;
+  std::vector<uint64_t> ends;  // LineChunk::end of each chunk
+  size_t chunks = 0;
+};
+
+// Every chunk `source` gives until Done(), its lines copied out before the next is cut.
+Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
+  Cut cut;
+  LineChunk chunk;
+  while (!source.Done()) {
+    Status s = source.Next(max_lines, max_bytes, &chunk);
+    EXPECT_TRUE(s.ok()) << s.message();
+    if (!s.ok()) break;
+    for (const auto& [n, text] : chunk.lines) cut.lines.emplace_back(n, std::string(text));
+    cut.blank += chunk.blank;
+    cut.bytes += chunk.bytes;
+    cut.ends.push_back(chunk.end);
+    if (!chunk.lines.empty()) ++cut.chunks;
+  }
+  return cut;
+}
+
+// `text` written to a temporary file, opened for reading.
+class TempInput {
+ public:
+  explicit TempInput(const std::string& text) {
+    dir_ = store::test_files::MakeTempDir("line-source");
+    path_ = dir_ + "/input.jsonl";
+    std::ofstream(path_, std::ios::binary) << text;
+    fd_ = ::open(path_.c_str(), O_RDONLY);
+  }
+  ~TempInput() { ::close(fd_); }
+  int fd() const { return fd_; }
+
+ private:
+  std::string dir_, path_;
+  int fd_ = -1;
+};
+
+const std::string kText = "{\"a\":1}\n\n  \t\r\n{\"b\":2}\r\n{\"c\":3}\n\n{\"d\":4}";
+
+void ExpectTextCut(const Cut& cut) {
+  ASSERT_EQ(cut.lines.size(), 4u);
+  EXPECT_EQ(cut.lines[0], std::make_pair(uint64_t{1}, std::string("{\"a\":1}")));
+  EXPECT_EQ(cut.lines[1], std::make_pair(uint64_t{4}, std::string("{\"b\":2}")));  // no \r
+  EXPECT_EQ(cut.lines[2], std::make_pair(uint64_t{5}, std::string("{\"c\":3}")));
+  EXPECT_EQ(cut.lines[3], std::make_pair(uint64_t{7}, std::string("{\"d\":4}")));  // no final \n
+  EXPECT_EQ(cut.blank, 3u);
+  EXPECT_EQ(cut.bytes, kText.size());
+  EXPECT_EQ(cut.ends.back(), kText.size());
+}
+
+TEST(MemoryLineSource, CutsLinesWithTheirNumbersSkippingBlankOnesAndCarriageReturns) {
+  simdjson::padded_string input(kText);
+  MemoryLineSource source(std::string_view(input.data(), input.size()));
+  ExpectTextCut(CutAll(source, 100, 1 << 20));
+}
+
+TEST(MemoryLineSource, EndsAChunkAtItsLineLimitButNeverOnBlankLinesAlone) {
+  simdjson::padded_string input(kText);
+  MemoryLineSource source(std::string_view(input.data(), input.size()));
+  Cut cut = CutAll(source, 1, 1 << 20);
+  ExpectTextCut(cut);
+  EXPECT_EQ(cut.chunks, 4u);
+}
+
+TEST(FdLineSource, CutsAFileLikeTheSameTextInMemory) {
+  TempInput file(kText);
+  FdLineSource source(file.fd());
+  ExpectTextCut(CutAll(source, 100, 1 << 20));
+}
+
+TEST(FdLineSource, LinesSpanningReadsComeOutWholeAtEveryChunkSize) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    text += "{\"n\":" + std::to_string(i) + ",\"pad\":\"" +
+            std::string(static_cast<size_t>(i % 37), 'x') + "\"}\n";
+    if (i % 50 == 0) text += "\n";
+  }
+  for (size_t max_bytes : {1, 7, 100, 4095, 4096, 4097, 100000}) {
+    SCOPED_TRACE(max_bytes);
+    TempInput file(text);
+    FdLineSource source(file.fd());
+    Cut cut = CutAll(source, 1000, max_bytes);
+    ASSERT_EQ(cut.lines.size(), 300u);
+    for (size_t i = 0; i < cut.lines.size(); ++i) {
+      EXPECT_EQ(cut.lines[i].second.substr(0, 5 + std::to_string(i).size()),
+                "{\"n\":" + std::to_string(i));
+    }
+    EXPECT_EQ(cut.blank, 6u);
+    EXPECT_EQ(cut.ends.back(), text.size());
+  }
+}
+
+TEST(FdLineSource, ALineLongerThanAChunkIsReadToItsEnd) {
+  const std::string big = "{\"s\":\"" + std::string(3 << 20, 'y') + "\"}";
+  TempInput file("{\"a\":1}\n" + big + "\n{\"b\":2}\n");
+  FdLineSource source(file.fd());
+  Cut cut = CutAll(source, 100, 4096);
+  ASSERT_EQ(cut.lines.size(), 3u);
+  EXPECT_EQ(cut.lines[1].second, big);
+  EXPECT_EQ(cut.lines[2].second, "{\"b\":2}");
+}
+
+TEST(FdLineSource, LinesAreFollowedByReadablePaddingForTheParser) {
+  TempInput file("{\"a\":[1,2,3]}\n{\"b\":true}");
+  FdLineSource source(file.fd());
+  LineChunk chunk;
+  ASSERT_TRUE(source.Next(100, 1 << 20, &chunk).ok());
+  ASSERT_EQ(chunk.lines.size(), 2u);
+  const char* end = chunk.lines[1].second.data() + chunk.lines[1].second.size();
+  EXPECT_GE(static_cast<size_t>(chunk.storage.data.get() + chunk.storage.capacity - end),
+            simdjson::SIMDJSON_PADDING);
+  simdjson::dom::parser parser;
+  for (const auto& [n, line] : chunk.lines) {
+    simdjson::dom::element e;
+    EXPECT_EQ(parser.parse(line.data(), line.size(), false).get(e), simdjson::SUCCESS) << line;
+  }
+}
+
+TEST(FdLineSource, AStretchOfBlankLinesLongerThanAChunkDoesNotEndTheInput) {
+  TempInput file("{\"a\":1}\n" + std::string(50000, '\n') + "{\"b\":2}\n");
+  FdLineSource source(file.fd());
+  Cut cut = CutAll(source, 100, 4096);
+  ASSERT_EQ(cut.lines.size(), 2u);
+  EXPECT_EQ(cut.lines[1], std::make_pair(uint64_t{50002}, std::string("{\"b\":2}")));
+  EXPECT_EQ(cut.blank, 50000u);
+}
+
+TEST(FdLineSource, ReadsAPipeAsItIsWritten) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([w = fds[1]] {
+    for (int i = 0; i < 2000; ++i) {
+      std::string line = "{\"i\":" + std::to_string(i) + "}\n";
+      // Lines split across writes: the reader sees partial lines.
+      for (char c : line) (void)!::write(w, &c, 1);
+    }
+    ::close(w);
+  });
+  FdLineSource source(fds[0]);
+  Cut cut = CutAll(source, 100, 256);
+  writer.join();
+  ::close(fds[0]);
+  ASSERT_EQ(cut.lines.size(), 2000u);
+  EXPECT_EQ(cut.lines[1999].second, "{\"i\":1999}");
+}
+
+TEST(FdLineSource, AReadErrorNamesTheInputAndTheSystemError) {
+  const int fd = ::open("/", O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  FdLineSource source(fd);
+  LineChunk chunk;
+  Status s = source.Next(100, 4096, &chunk);
+  ::close(fd);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kIoError);
+  EXPECT_NE(s.message().find("cannot read the input: Is a directory"), std::string::npos)
+      << s.message();
+}
+
+}  // namespace
+}  // namespace kaizen::ingest
