@@ -67,8 +67,10 @@ class Validator {
     const bool reference_form = &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
     const size_t first_error = errors.size();
     uint64_t seen = 0, duplicated = 0;
+    size_t expected = 0;  // where the next field is, if the event follows the schema's order
     for (auto [key, child] : obj) {
-      const int index = spec.IndexOf(key);
+      const int index = spec.IndexOf(key, expected);
+      if (index >= 0) expected = static_cast<size_t>(index) + 1;
       size_t mark = path.size();
       AppendKey(path, key);
       if (index < 0) {

@@ -391,8 +391,13 @@ std::string_view JsonTypeName(JsonType type) {
   return "?";
 }
 
-int ObjectSpec::IndexOf(std::string_view field) const {
-  for (size_t i = 0; i < fields.size(); ++i) {
+int ObjectSpec::IndexOf(std::string_view field, size_t from) const {
+  const size_t n = fields.size();
+  from = from < n ? from : 0;
+  for (size_t i = from; i < n; ++i) {
+    if (fields[i].name == field) return static_cast<int>(i);
+  }
+  for (size_t i = 0; i < from; ++i) {
     if (fields[i].name == field) return static_cast<int>(i);
   }
   return -1;

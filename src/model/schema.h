@@ -72,7 +72,10 @@ struct ObjectSpec {
   std::vector<FieldSpec> fields;  // at most kMaxFields: the validator tracks them in a bitset
   bool open = false;  // free-form metadata: any keys, any values (still size- and depth-capped)
   const FieldSpec* Find(std::string_view field) const;
-  int IndexOf(std::string_view field) const;  // -1 when unknown
+  // The index of `field`, -1 when unknown. The search starts at `from` and wraps around: a
+  // validator passes the index after the last field it found, and events that list their fields
+  // in the schema's order are matched at the first comparison.
+  int IndexOf(std::string_view field, size_t from = 0) const;
   static constexpr size_t kMaxFields = 64;
 };
 

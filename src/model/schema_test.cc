@@ -57,6 +57,20 @@ TEST(Schema, NoSpecHasDuplicateFieldNames) {
   }
 }
 
+TEST(Schema, IndexOfFindsEveryFieldFromAnyStartAndNoUnknownOne) {
+  for (EventKind kind : AllKinds()) {
+    const ObjectSpec& spec = SchemaFor(kind);
+    const size_t n = spec.fields.size();
+    for (size_t from = 0; from <= n + 1; ++from) {  // past the end: searched from the start
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(spec.IndexOf(spec.fields[i].name, from), static_cast<int>(i))
+            << KindName(kind) << "." << spec.fields[i].name << " from " << from;
+      }
+      EXPECT_EQ(spec.IndexOf("noSuchField", from), -1) << KindName(kind) << " from " << from;
+    }
+  }
+}
+
 TEST(Schema, QualityDimensionsMatchSeed000InOrder) {
   const std::vector<std::string_view> seed = {"code-quality",
                                               "design-aesthetics",
