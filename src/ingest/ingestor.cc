@@ -302,8 +302,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     return Status::Ok();
   };
 
-  // Day files' buffers, kept from chunk to chunk: a fresh 40 MB buffer per chunk cost a page
-  // fault per 4 KiB, on the thread every chunk waits for.
+  // Day files' buffers, kept from chunk to chunk: a fresh buffer per chunk cost a page fault per
+  // 4 KiB written into it.
   std::vector<std::string> spare_days;
   // Two chunks in turn, each reused with its buffers: one checked and written while the other is
   // read and prepared.
