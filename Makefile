@@ -9,9 +9,9 @@ FUZZ_SECONDS ?= 90
 # Every Debian package a make target needs; `deps` installs the missing ones.
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
   libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev libre2-dev \
-  libgtest-dev libgmock-dev libgit2-dev libpugixml-dev libcpp-httplib-dev libabsl-dev \
+  libgtest-dev libgmock-dev libgit2-dev libpugixml-dev libboost-dev libabsl-dev \
   libmimalloc-dev git
-BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libboost-dev
+BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libcpp-httplib-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -70,7 +70,8 @@ ctx_rps=- ctx_p99=- ctx_p99_c1=- ctx_non2xx=0
 # ---- 1. ingest ----
 if [[ "$ONLY" != context ]]; then
 HOME_I="$TMP/home-ingest"
-# A request holds a pool thread while it waits for its group commit: one thread per connection.
+# Binaries before the Beast transport (e.g. 80c8d14) held a pool thread per connection while a
+# write waited for its group commit; the flag keeps them comparable and is harmless now.
 start_server "$HOME_I" --threads "$(( CONNS > 64 ? CONNS : 64 ))"
 echo
 echo "== ingest: wrk -t2 -c$CONNS -d$DURATION POST /v1/feedback ($URL)"

@@ -1,7 +1,8 @@
 // libFuzzer target for what `kaizen serve` reads from a request before any work: the query
 // parameters of GET /v1/context (and the other GET routes) and the Authorization header. The
-// bytes are split on '&' into name=value pairs (as httplib decodes them), and the whole input is
-// also an Authorization header. Nothing may crash, leak or hang, and:
+// bytes are a query string (ParseQueryString: split on '&' and '=', percent-decoded), and the
+// whole input is also an Authorization header. Nothing may crash, leak or hang, and:
+//   - decoding never makes a text longer, and leaves one without '%' or '+' as it is;
 //   - a parameter set is either accepted (no errors) or every error names a `query.` path;
 //   - an accepted budget is in 1..kMaxContextBudget, an accepted windowDays in 1..366;
 //   - CheckBearer accepts the header only when it is "Bearer <expected>" (modulo spaces/case).
@@ -18,16 +19,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace kaizen::serve;
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  QueryParams params;
-  size_t start = 0;
-  while (start <= input.size()) {
-    size_t end = input.find('&', start);
-    if (end == std::string_view::npos) end = input.size();
-    const std::string_view pair = input.substr(start, end - start);
-    const size_t eq = pair.find('=');
-    params.emplace(std::string(pair.substr(0, eq)),
-                   eq == std::string_view::npos ? std::string() : std::string(pair.substr(eq + 1)));
-    start = end + 1;
+  const QueryParams params = ParseQueryString(input);
+  // Decoding never grows the text, and a text without '%' or '+' decodes to itself.
+  for (bool plus : {false, true}) {
+    const std::string decoded = DecodeUrl(input, plus);
+    if (decoded.size() > input.size()) std::abort();
+    if (input.find_first_of("%+") == std::string_view::npos && decoded != input) std::abort();
   }
   ContextRequest request;
   const auto errors = ParseContextParams(params, &request);

@@ -71,14 +71,15 @@ Verb AddServeVerb(CLI::App& app, Common& c) {
   sub->add_option("--port", o->port, "the port (default 8377; 0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
   sub->add_option("--threads", o->threads,
-                  "connections served at once (default 64); concurrent writes share one fsync")
+                  "threads for the reads and tool calls that may wait (default 64); connections "
+                  "are not limited by it, and concurrent event writes share one fsync")
       ->check(CLI::Range(1, 4096));
   sub->add_option("--max-body", o->max_body,
                   "the largest request body in bytes (default 1048576); larger: 413")
       ->check(CLI::Range(size_t{1}, size_t{1} << 30));
   sub->add_option("--timeout", o->timeout_seconds,
-                  "seconds a socket read or write may stall before the client is cut off "
-                  "(default 10)")
+                  "seconds to receive a request's headers, then its body, and to send an answer, "
+                  "before the client is cut off (default 10)")
       ->check(CLI::Range(1, 3600));
   auto root = std::make_shared<std::string>();
   sub->add_option("--root", *root,

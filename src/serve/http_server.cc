@@ -1,22 +1,41 @@
 #include "serve/http_server.h"
 
-#include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/socket.h>
 
 #include <fmt/format.h>
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
+#include <unordered_set>
+#include <vector>
 
 #include "serve/http_errors.h"
+#include "serve/routes_query.h"
 
 namespace kaizen::serve {
 namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using ErrorCode = beast::error_code;
 
 sigset_t ShutdownSignals() {
   sigset_t set;
@@ -26,30 +45,281 @@ sigset_t ShutdownSignals() {
   return set;
 }
 
-// httplib 0.11.4 (Debian builds it as a library) listens with a backlog of 5: a burst of clients
-// connecting at once loses SYNs and waits a 1 s retransmit. listen() again widens the backlog of
-// the bound socket, which is reachable only from a subclass.
-class Server : public httplib::Server {
- public:
-  void WidenBacklog() { ::listen(svr_sock_, SOMAXCONN); }
+// The pages run only their own scripts and styles, talk only to this server, and cannot be
+// framed: data from the log is never code.
+constexpr std::string_view kWebSecurityPolicy =
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'";
+
+class Session;
+
+// What every connection shares: the routes, the limits, the pool for the routes that block, and
+// the set of open connections (shutdown closes the idle ones).
+struct Listener {
+  const HttpServerOptions& options;
+  Routes* routes;
+  net::io_context& io;
+  net::thread_pool& pool;
+  tcp::acceptor acceptor;
+  net::steady_timer accept_retry;
+  // Keeps io.run() going while nothing else would (a submission waiting for its fsync holds no
+  // I/O operation); released once shutdown has begun and the last connection is gone.
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> keep_running;
+
+  std::mutex mu;
+  std::unordered_set<Session*> sessions;  // GUARDED_BY(mu)
+  bool stopping = false;                  // GUARDED_BY(mu)
+
+  Listener(const HttpServerOptions& o, Routes* r, net::io_context& i, net::thread_pool& p)
+      : options(o),
+        routes(r),
+        io(i),
+        pool(p),
+        acceptor(net::make_strand(i)),
+        accept_retry(acceptor.get_executor()),
+        keep_running(net::make_work_guard(i)) {}
+
+  void Accept();
+  void BeginShutdown();
+  void Enter(Session* s);
+  void Leave(Session* s);
 };
 
-void Answer(const HttpResponse& out, httplib::Response& res) {
-  res.status = out.status;
-  res.set_content(out.body, out.content_type.c_str());
-  if (!out.www_authenticate.empty()) res.set_header("WWW-Authenticate", out.www_authenticate);
-  if (!out.allow.empty()) res.set_header("Allow", out.allow);
-  if (out.close) res.set_header("Connection", "close");
-  res.set_header("X-Content-Type-Options", "nosniff");
-  if (out.web) {
-    // The pages run only their own scripts and styles, talk only to this server, and cannot be
-    // framed: data from the log is never code.
-    res.set_header("Content-Security-Policy",
-                   "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                   "base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
-    res.set_header("Referrer-Policy", "no-referrer");
-    res.set_header("Cache-Control", "no-cache");
+// One connection: reads a request, answers it, and reads the next (keep-alive), on its own strand.
+// A request is answered before the next is read, so the views the routes get stay valid.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Listener* listener)
+      : stream_(std::move(socket)), listener_(listener) {
+    listener_->Enter(this);
   }
+  ~Session() { listener_->Leave(this); }
+
+  void Start() { ReadHeader(); }
+
+  // Shutdown: a connection waiting for its next request is closed; one with a request in hand
+  // answers it (with Connection: close) first.
+  void CloseIfIdle() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (self->waiting_) self->stream_.close();
+    });
+  }
+
+ private:
+  void ReadHeader() {
+    parser_.emplace();
+    parser_->body_limit(listener_->options.max_body);
+    // The first request must arrive within the read timeout; later ones within the keep-alive
+    // timeout, after which an idle connection is closed.
+    stream_.expires_after(std::chrono::seconds(served_ ? listener_->options.keep_alive_seconds
+                                                       : listener_->options.timeout_seconds));
+    waiting_ = buffer_.size() == 0;
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](ErrorCode ec, size_t) {
+                              self->waiting_ = false;
+                              self->OnHeader(ec);
+                            });
+  }
+
+  void OnHeader(ErrorCode ec) {
+    if (ec) return Failed(ec);
+    stream_.expires_after(std::chrono::seconds(listener_->options.timeout_seconds));
+    if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
+      // curl asks before sending a body over 1 KiB; without this it waits a second.
+      auto go_on = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
+                                                                      parser_->get().version());
+      http::async_write(stream_, *go_on, [self = shared_from_this(), go_on](ErrorCode ec, size_t) {
+        if (ec) return self->stream_.close();
+        self->ReadBody();
+      });
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](ErrorCode ec, size_t) { self->OnRequest(ec); });
+  }
+
+  // A request that could not be read: a clean close or a timeout ends the connection quietly;
+  // an oversized or malformed request is answered, then the connection is closed.
+  void Failed(ErrorCode ec) {
+    if (ec == http::error::body_limit) {
+      return AnswerAndClose(
+          413, fmt::format("the body is over the limit of {} bytes (--max-body); send fewer "
+                           "events per request",
+                           listener_->options.max_body));
+    }
+    if (ec == http::error::header_limit) {
+      return AnswerAndClose(431, "the request's headers are over 8 KiB");
+    }
+    // Any other HTTP error is a malformed request (a client that closed mid-request gets none).
+    if (ec.category() == ErrorCode(http::error::end_of_stream).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      return AnswerAndClose(400,
+                            fmt::format("the request is not valid HTTP/1.1: {}", ec.message()));
+    }
+    ErrorCode ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.close();
+  }
+
+  void OnRequest(ErrorCode ec) {
+    if (ec) return Failed(ec);
+    stream_.expires_never();  // a route may take its time (git, the whole analysis)
+    const auto& req = parser_->get();
+    version_ = req.version();
+    head_ = req.method() == http::verb::head;
+    keep_alive_ = req.keep_alive();
+    const std::string_view target = req.target();
+    const size_t question = target.find('?');
+    path_ = DecodeUrl(target.substr(0, question), false);
+    params_ = question == std::string_view::npos ? QueryParams()
+                                                 : ParseQueryString(target.substr(question + 1));
+    request_.method = head_ ? std::string_view("HEAD") : std::string_view(req.method_string());
+    request_.path = path_;
+    request_.params = &params_;
+    request_.body = req.body();
+    request_.authorization = req[http::field::authorization];
+
+    Routes::Done done = [self = shared_from_this()](HttpResponse out) {
+      net::post(self->stream_.get_executor(),
+                [self, out = std::move(out)]() mutable { self->Write(std::move(out)); });
+    };
+    if (Routes::IsEventSubmission(request_.method, request_.path)) {
+      // Hands the events to the writer and returns: the answer comes after the fsync.
+      listener_->routes->Handle(request_, done);
+    } else {
+      net::post(listener_->pool, [self = shared_from_this(), done = std::move(done)] {
+        self->listener_->routes->Handle(self->request_, done);
+      });
+    }
+  }
+
+  void Write(HttpResponse out) {
+    auto& res = response_;
+    res = {};
+    res.version(version_);
+    res.result(static_cast<unsigned>(out.status));
+    res.set(http::field::content_type, out.content_type);
+    if (!out.www_authenticate.empty()) res.set(http::field::www_authenticate, out.www_authenticate);
+    if (!out.allow.empty()) res.set(http::field::allow, out.allow);
+    res.set("X-Content-Type-Options", "nosniff");
+    if (out.web) {
+      res.set("Content-Security-Policy", kWebSecurityPolicy);
+      res.set("Referrer-Policy", "no-referrer");
+      res.set(http::field::cache_control, "no-cache");
+    }
+    res.content_length(out.body.size());
+    if (!head_) res.body() = std::move(out.body);
+    bool stopping;
+    {
+      std::lock_guard<std::mutex> l(listener_->mu);
+      stopping = listener_->stopping;
+    }
+    const bool close = out.close || !keep_alive_ || stopping;
+    res.keep_alive(!close);
+    stream_.expires_after(std::chrono::seconds(listener_->options.timeout_seconds));
+    http::async_write(stream_, res, [self = shared_from_this(), close](ErrorCode ec, size_t) {
+      if (ec) return self->stream_.close();
+      if (close) {
+        ErrorCode ignored;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return self->Drain();
+      }
+      self->served_ = true;
+      self->ReadHeader();
+    });
+  }
+
+  // An error answer, then the connection closed (the request may not have been read whole).
+  void AnswerAndClose(int status, std::string message) {
+    version_ = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+    head_ = false;
+    keep_alive_ = false;
+    HttpResponse out;
+    out.status = status;
+    out.body = ErrorBody(ErrorCodeFor(status), message);
+    Write(std::move(out));
+  }
+
+  // After the last answer: reads and drops what the client still sends until it closes (or the
+  // timeout), so that closing with unread bytes does not reset the connection before the client
+  // has read the answer.
+  void Drain() {
+    stream_.expires_after(std::chrono::seconds(std::min(listener_->options.timeout_seconds, 2)));
+    buffer_.clear();
+    stream_.async_read_some(buffer_.prepare(64 * 1024),
+                            [self = shared_from_this()](ErrorCode ec, size_t) {
+                              if (ec) return self->stream_.close();
+                              self->Drain();
+                            });
+  }
+
+  beast::tcp_stream stream_;
+  Listener* listener_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  HttpRequest request_;
+  std::string path_;
+  QueryParams params_;
+  unsigned version_ = 0;
+  bool head_ = false;
+  bool keep_alive_ = true;
+  bool served_ = false;   // a request was answered on this connection
+  bool waiting_ = false;  // waiting for the next request, nothing of it read yet
+};
+
+void Listener::Enter(Session* s) {
+  std::lock_guard<std::mutex> l(mu);
+  sessions.insert(s);
+}
+
+void Listener::Leave(Session* s) {
+  std::lock_guard<std::mutex> l(mu);
+  sessions.erase(s);
+  if (stopping && sessions.empty()) keep_running.reset();
+}
+
+void Listener::Accept() {
+  acceptor.async_accept(net::make_strand(io), [this](ErrorCode ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors (EMFILE) and the like: try again shortly instead of spinning.
+      fmt::print(stderr, "kaizen serve: accept failed: {}\n", ec.message());
+      accept_retry.expires_after(std::chrono::milliseconds(100));
+      accept_retry.async_wait([this](ErrorCode e) {
+        if (!e) Accept();
+      });
+      return;
+    }
+    ErrorCode ignored;
+    // Off by default: Nagle + delayed ACK cost 40 ms per answer.
+    socket.set_option(tcp::no_delay(true), ignored);
+    std::make_shared<Session>(std::move(socket), this)->Start();
+    Accept();
+  });
+}
+
+void Listener::BeginShutdown() {
+  net::dispatch(acceptor.get_executor(), [this] {
+    ErrorCode ignored;
+    acceptor.close(ignored);
+    accept_retry.cancel();
+  });
+  std::vector<std::shared_ptr<Session>> open;
+  {
+    std::lock_guard<std::mutex> l(mu);
+    stopping = true;
+    for (Session* s : sessions) {
+      // Null when that session is being destroyed (it waits on `mu` to leave the set).
+      if (auto p = s->weak_from_this().lock()) open.push_back(std::move(p));
+    }
+    if (sessions.empty()) keep_running.reset();
+  }
+  for (const auto& s : open) s->CloseIfIdle();
 }
 
 }  // namespace
@@ -61,100 +331,64 @@ void BlockShutdownSignals() {
 
 Status RunHttpServer(const HttpServerOptions& options, Routes* routes,
                      const std::function<void(const std::string& host, int port)>& on_listening) {
-  Server server;
-  const int threads = options.threads;
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server.set_tcp_nodelay(true);  // off by default: Nagle + delayed ACK cost 40 ms per answer
-  server.set_keep_alive_max_count(1'000'000);  // default 5: a reconnect every 5 requests
-  server.set_keep_alive_timeout(options.keep_alive_seconds);
-  server.set_read_timeout(options.timeout_seconds, 0);
-  server.set_write_timeout(options.timeout_seconds, 0);
-  server.set_payload_max_length(options.max_body);
-  // httplib's default also sets SO_REUSEPORT, which lets a second `kaizen serve` bind the same
-  // port and silently take half the connections; SO_REUSEADDR alone restarts cleanly after
-  // TIME_WAIT and makes a port in use an error.
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
+  net::io_context io;
+  net::thread_pool pool(static_cast<size_t>(std::max(1, options.threads)));
+  Listener listener(options, routes, io, pool);
 
-  const size_t max_body = options.max_body;
-  // Answers httplib gives itself (413 for a body over the cap, 400 for a malformed request
-  // line) get the same JSON error body as the routes' own.
-  server.set_error_handler(
-      httplib::Server::Handler([max_body](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) return;
-        std::string message = res.status == 413 ? fmt::format(
-                                                      "the body is over the limit of {} bytes "
-                                                      "(--max-body); send fewer events per request",
-                                                      max_body)
-                                                : fmt::format("HTTP {}", res.status);
-        res.set_content(ErrorBody(ErrorCodeFor(res.status), message), "application/json");
-      }));
-  server.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-        res.status = 500;
-        res.set_content(ErrorBody("internal", "internal error"), "application/json");
-      });
-  const httplib::Server::Handler handler = [routes](const httplib::Request& req,
-                                                    httplib::Response& res) {
-    HttpRequest request;
-    request.method = req.method;
-    request.path = req.path;
-    request.params = &req.params;
-    request.body = req.body;
-    const std::string authorization = req.get_header_value("Authorization");
-    request.authorization = authorization;
-    Answer(routes->Handle(request), res);
-  };
-  server.Get(".*", handler);
-  server.Post(".*", handler);
-  server.Put(".*", handler);
-  server.Patch(".*", handler);
-  server.Delete(".*", handler);
-  server.Options(".*", handler);
-
-  int port = options.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(options.host);
-    if (port < 0) port = -1;
-  } else if (!server.bind_to_port(options.host, port)) {
-    port = -1;
+  ErrorCode ec;
+  tcp::resolver resolver(io);
+  const auto endpoints =
+      resolver.resolve(options.host, std::to_string(options.port),
+                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  std::string failure = ec ? ec.message() : "no address";
+  bool bound = false;
+  for (const auto& entry : endpoints) {
+    ErrorCode e;
+    listener.acceptor.open(entry.endpoint().protocol(), e);
+    // SO_REUSEADDR restarts cleanly after TIME_WAIT; no SO_REUSEPORT, so a port in use is an
+    // error instead of a second server silently taking half the connections.
+    if (!e) listener.acceptor.set_option(tcp::acceptor::reuse_address(true), e);
+    if (!e) listener.acceptor.bind(entry.endpoint(), e);
+    if (!e) listener.acceptor.listen(net::socket_base::max_listen_connections, e);
+    if (!e) {
+      bound = true;
+      break;
+    }
+    failure = e.message();
+    ErrorCode ignored;
+    listener.acceptor.close(ignored);
   }
-  if (port < 0) {
+  if (!bound) {
     return IoError(
-        fmt::format("cannot listen on {}:{} ({}); is another server using it? (--host, "
-                    "--port)",
-                    options.host, options.port, std::strerror(errno)));
+        fmt::format("cannot listen on {}:{} ({}); is another server using it? (--host, --port)",
+                    options.host, options.port, failure));
   }
-  server.WidenBacklog();
-  on_listening(options.host, port);
+  on_listening(options.host, listener.acceptor.local_endpoint().port());
+  listener.Accept();
 
-  // The only thread that takes SIGINT/SIGTERM (blocked everywhere else): it stops the server.
-  // listen_after_bind() then returns once the requests in flight are answered.
-  std::atomic<bool> signalled{false}, listen_done{false};
-  std::thread waiter([&server, &signalled, &listen_done, routes] {
+  // The only thread that takes SIGINT/SIGTERM (blocked everywhere else): it begins the shutdown.
+  // The I/O threads return once the last connection has answered and closed.
+  std::atomic<bool> signalled{false};
+  std::thread waiter([&listener, &signalled, routes] {
     sigset_t set = ShutdownSignals();
     int signal = 0;
     sigwait(&set, &signal);
-    signalled.store(true);
+    if (signalled.exchange(true)) return;  // woken by the end of serving below
     routes->BeginShutdown();
-    // stop() does nothing before listen_after_bind() is running (a signal that arrived while
-    // the log was being folded is taken at once), and must be called once only (httplib asserts
-    // the socket is still open): wait until it runs, then stop it.
-    while (!listen_done.load() && !server.is_running()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    if (!listen_done.load()) server.stop();
+    listener.BeginShutdown();
   });
-  const bool served = server.listen_after_bind();
-  listen_done.store(true);
-  routes->BeginShutdown();
-  // Listening ended without a signal (an accept error): wake the waiter so it can be joined. A
-  // SIGTERM that races with this one stays pending and blocked: harmless.
-  if (!signalled.load()) pthread_kill(waiter.native_handle(), SIGTERM);
+
+  // The I/O threads parse, route event submissions and write answers; the pool runs the routes
+  // that may block. One per core: none of them ever waits.
+  const unsigned io_threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> runners;
+  for (unsigned i = 1; i < io_threads; ++i) runners.emplace_back([&io] { io.run(); });
+  io.run();
+  for (std::thread& t : runners) t.join();
+  pool.join();
+  // Serving ended without a signal: wake the waiter so it can be joined.
+  if (!signalled.exchange(true)) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
-  if (!served) return IoError(fmt::format("serving on {}:{} failed", options.host, port));
   return Status::Ok();
 }
 

@@ -27,12 +27,19 @@ int64_t SystemNowMs() {
       .count();
 }
 
-// One Submit waiting for the writer. Shared between the two: the writer still touches `cv` (its
-// notify) after the Submit may have seen `done` and returned.
+Status ShuttingDown() {
+  return Unavailable("kaizen is shutting down; nothing was stored, send it again later");
+}
+
+// One submission waiting for the writer. Shared between the two: the writer still touches `cv`
+// (its notify) after the Submit may have seen `done` and returned.
 struct Pending {
   std::string_view jsonl;
   std::optional<model::EventKind> kind;
   SubmitResult* out = nullptr;
+  // SubmitAsync: called by the writer instead of the notify below; `out` is then `result`.
+  LiveState::SubmitDone on_done;
+  SubmitResult result;
   // Each Submit waits on its own condition variable, so answering a batch wakes exactly its
   // submitters: one condition variable for all of them woke every waiting thread (hundreds under
   // load) to fight over one mutex, and that herd took more of the writer's time than the fsync.
@@ -231,6 +238,10 @@ struct LiveState::Impl {
   // Wakes the group's submitters: each status and result is written before its `done`.
   static void Answer(const std::vector<PendingPtr>& group, const Status& status) {
     for (const PendingPtr& p : group) {
+      if (p->on_done) {
+        p->on_done(status, std::move(p->result));
+        continue;
+      }
       {
         std::lock_guard<std::mutex> l(p->mu);
         p->status = status;
@@ -293,6 +304,17 @@ struct LiveState::Impl {
     done_cv.notify_all();
   }
 
+  // Queues p for the writer; false once Shutdown has begun.
+  bool Enqueue(PendingPtr p) {
+    {
+      std::lock_guard<std::mutex> l(queue_mu);
+      if (stopping) return false;
+      queue.push_back(std::move(p));
+    }
+    queue_cv.notify_one();
+    return true;
+  }
+
   int64_t NowMs() const {
     if (options.fixed_now_ms) return *options.fixed_now_ms;
     if (options.now_is_newest) {
@@ -322,20 +344,23 @@ LiveState::~LiveState() {
   if (impl_->writer.joinable()) impl_->writer.join();
 }
 
+void LiveState::SubmitAsync(std::string_view jsonl, std::optional<model::EventKind> kind,
+                            SubmitDone done) {
+  auto p = std::make_shared<Pending>();
+  p->jsonl = jsonl;
+  p->kind = kind;
+  p->out = &p->result;
+  p->on_done = std::move(done);
+  if (!impl_->Enqueue(p)) p->on_done(ShuttingDown(), SubmitResult());
+}
+
 Status LiveState::Submit(std::string_view jsonl, std::optional<model::EventKind> kind,
                          SubmitResult* out) {
   auto p = std::make_shared<Pending>();
   p->jsonl = jsonl;
   p->kind = kind;
   p->out = out;
-  {
-    std::lock_guard<std::mutex> l(impl_->queue_mu);
-    if (impl_->stopping) {
-      return Unavailable("kaizen is shutting down; nothing was stored, send it again later");
-    }
-    impl_->queue.push_back(p);
-  }
-  impl_->queue_cv.notify_one();
+  if (!impl_->Enqueue(p)) return ShuttingDown();
   std::unique_lock<std::mutex> l(p->mu);
   p->cv.wait(l, [&] { return p->done; });
   return p->status;

@@ -73,6 +73,14 @@ class LiveState {
   // Shutdown began: nothing of this submission was acknowledged.
   Status Submit(std::string_view jsonl, std::optional<model::EventKind> kind, SubmitResult* out);
 
+  // The same without a waiting thread (the HTTP transport's event routes): `done` is called once,
+  // with what Submit would have returned, on the writer thread once the lines are durable and
+  // folded, or on this thread at once when Shutdown has begun. `done` must be quick (hand the
+  // result to another thread): the writer's next group waits for it. REQUIRES: `jsonl` stays
+  // valid until `done` is called.
+  using SubmitDone = std::function<void(Status status, SubmitResult result)>;
+  void SubmitAsync(std::string_view jsonl, std::optional<model::EventKind> kind, SubmitDone done);
+
   // Runs `fn` on the learner, folded up to at least every Submit that returned before this call,
   // and `now` (the clock), under a shared lock: several readers run at once; a fold waits.
   void Read(const std::function<void(const learn::Learner& learner, int64_t now_ms)>& fn);

@@ -5,7 +5,9 @@
 #include <simdjson.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -255,6 +257,58 @@ TEST_F(LiveStateTest, SubmitAfterShutdownIsUnavailableAndStoresNothing) {
   Status st = s->Submit(Outcome("bd-late", kNow), std::nullopt, &r);
   EXPECT_EQ(st.code(), StatusCode::kUnavailable);
   EXPECT_TRUE(r.lines.empty());
+  auto again = Open();
+  EXPECT_EQ(Folded(*again), 0u);
+}
+
+TEST_F(LiveStateTest, AsyncSubmissionsAnswerOnceEachAfterTheirEventsAreDurableAndFolded) {
+  auto s = Open();
+  constexpr int kSubmissions = 200;
+  // Texts the submissions borrow until they are answered.
+  std::vector<std::string> texts;
+  for (int i = 0; i < kSubmissions; ++i) texts.push_back(Outcome(fmt::format("bd-{}", i), kNow));
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> answers(kSubmissions, 0);
+  std::set<std::string> ids;
+  uint64_t folded_when_last_answered = 0;
+  int answered = 0;
+  for (int i = 0; i < kSubmissions; ++i) {
+    s->SubmitAsync(texts[i], std::nullopt, [&, i](Status st, SubmitResult r) {
+      EXPECT_TRUE(st.ok()) << st.message();
+      ASSERT_EQ(r.lines.size(), 1u);
+      EXPECT_TRUE(r.lines[0].stored);
+      std::lock_guard<std::mutex> l(mu);
+      ++answers[i];
+      ids.insert(r.lines[0].id);
+      if (++answered == kSubmissions) {
+        // Called on the writer thread after the fold: a read now sees every event.
+        folded_when_last_answered = s->events();
+        cv.notify_all();
+      }
+    });
+  }
+  std::unique_lock<std::mutex> l(mu);
+  ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(30), [&] { return answered == kSubmissions; }));
+  EXPECT_EQ(answers, std::vector<int>(kSubmissions, 1));
+  EXPECT_EQ(ids.size(), size_t{kSubmissions});
+  EXPECT_EQ(folded_when_last_answered, uint64_t{kSubmissions});
+  l.unlock();
+  auto again = Open();  // in the log, not only in memory
+  EXPECT_EQ(Folded(*again), uint64_t{kSubmissions});
+}
+
+TEST_F(LiveStateTest, AsyncSubmitAfterShutdownAnswersUnavailableAtOnce) {
+  auto s = Open();
+  s->Shutdown();
+  const std::string text = Outcome("bd-late", kNow);
+  bool called = false;
+  s->SubmitAsync(text, std::nullopt, [&](Status st, SubmitResult r) {
+    EXPECT_EQ(st.code(), StatusCode::kUnavailable);
+    EXPECT_TRUE(r.lines.empty());
+    called = true;
+  });
+  EXPECT_TRUE(called);  // on this thread, before SubmitAsync returned
   auto again = Open();
   EXPECT_EQ(Folded(*again), 0u);
 }

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <exception>
+#include <memory>
 #include <vector>
 
 #include "learn/json_out.h"
@@ -54,6 +55,71 @@ std::optional<HttpResponse> CheckJsonObject(std::string_view body, std::string_v
   return std::nullopt;
 }
 
+// POST /v1/events' answer: a status per line, and the 422 envelope when every line was refused.
+HttpResponse LinesAnswer(const SubmitResult& submitted) {
+  const ingest::IngestSummary& sum = submitted.summary;
+  std::vector<ingest::FieldError> all_errors;  // for the 422 envelope: "line N: path"
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "stored");
+  w.Uint64(sum.stored);
+  learn::Key(w, "skipped");
+  w.Uint64(sum.skipped);
+  learn::Key(w, "refused");
+  w.Uint64(sum.rejected);
+  learn::Key(w, "lines");
+  w.StartArray();
+  for (const LineOutcome& line : submitted.lines) {
+    w.StartObject();
+    learn::Key(w, "line");
+    w.Uint64(line.line_number);
+    learn::Key(w, "status");
+    learn::Str(w, line.stored ? "stored" : line.skipped ? "skipped" : "refused");
+    if (line.stored) {
+      learn::Key(w, "id");
+      learn::Str(w, line.id);
+    } else if (line.skipped) {
+      learn::Key(w, "reason");
+      learn::Str(w, line.skip_reason);
+    } else {
+      learn::Key(w, "errors");
+      WriteFieldErrors(w, line.errors);
+      for (const ingest::FieldError& e : line.errors) {
+        all_errors.push_back({fmt::format("line {}: {}", line.line_number, e.path), e.message});
+      }
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  const int status = sum.rejected == 0 ? 200 : sum.stored + sum.skipped == 0 ? 422 : 207;
+  if (status == 422) {
+    // Everything was refused: the common error envelope, with the per-line detail beside it.
+    learn::Key(w, "error");
+    w.StartObject();
+    learn::Key(w, "code");
+    learn::Str(w, "invalid_event");
+    learn::Key(w, "message");
+    learn::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
+    learn::Key(w, "errors");
+    WriteFieldErrors(w, all_errors);
+    w.EndObject();
+  }
+  w.EndObject();
+  return Json(status, b.GetString());
+}
+
+// What `make` gives, or a 500 when it throws (the answer is built on the writer thread, where an
+// exception must not escape).
+template <typename Make>
+HttpResponse Answered(const Make& make) {
+  try {
+    return make();
+  } catch (const std::exception& e) {
+    return Error(500, fmt::format("internal error: {}", e.what()));
+  }
+}
+
 }  // namespace
 
 Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::string root)
@@ -63,10 +129,27 @@ Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::str
       root_(std::move(root)),
       started_(std::chrono::steady_clock::now()) {}
 
-HttpResponse Routes::Handle(const HttpRequest& request) const {
+bool Routes::IsEventSubmission(std::string_view method, std::string_view path) {
+  constexpr std::string_view kPrefix = "/v1/";
+  if (method != "POST" || path.substr(0, kPrefix.size()) != kPrefix) return false;
+  const std::string_view route = path.substr(kPrefix.size());
+  return route == "events" || model::ParseKind(route).has_value();
+}
+
+void Routes::Handle(const HttpRequest& request, const Done& done) const {
+  std::optional<HttpResponse> now;
+  try {
+    now = Route(request, done);
+  } catch (const std::exception& e) {
+    now = Error(500, fmt::format("internal error: {}", e.what()));
+  }
+  if (now) done(std::move(*now));
+}
+
+std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done& done) const {
   static const QueryParams kNoParams;
   const QueryParams& params = request.params != nullptr ? *request.params : kNoParams;
-  try {
+  {
     if (shutting_down_.load()) {
       HttpResponse r = Error(503, "kaizen serve is shutting down; retry when it is back");
       r.close = true;
@@ -118,12 +201,9 @@ HttpResponse Routes::Handle(const HttpRequest& request) const {
       case TokenCheck::kOk:
         break;
     }
-    // Query parameters are not checked on POST: httplib also puts the fields of a body sent as
-    // application/x-www-form-urlencoded (curl -d's default) there, and the body is read as JSON
-    // whatever its Content-Type says.
-    return Post(route, request.body);
-  } catch (const std::exception& e) {
-    return Error(500, fmt::format("internal error: {}", e.what()));
+    // Query parameters are not checked on POST, and the body is read as JSON whatever its
+    // Content-Type says (curl -d sends application/x-www-form-urlencoded).
+    return Post(route, request.body, done);
   }
 }
 
@@ -238,10 +318,11 @@ HttpResponse Routes::ToolList() const {
   return Json(200, b.GetString());
 }
 
-HttpResponse Routes::Post(std::string_view route, std::string_view body) const {
-  if (route == "events") return SubmitMany(body);
+std::optional<HttpResponse> Routes::Post(std::string_view route, std::string_view body,
+                                         const Done& done) const {
+  if (route == "events") return SubmitMany(body, done);
   if (route.substr(0, 6) == "tools/") return CallTool(route.substr(6), body);
-  return SubmitOne(*model::ParseKind(route), body);
+  return SubmitOne(*model::ParseKind(route), body, done);
 }
 
 HttpResponse Routes::CallTool(std::string_view name, std::string_view body) const {
@@ -264,85 +345,47 @@ HttpResponse Routes::CallTool(std::string_view name, std::string_view body) cons
   return Json(200, std::move(result.json));
 }
 
-HttpResponse Routes::SubmitOne(model::EventKind kind, std::string_view body) const {
+std::optional<HttpResponse> Routes::SubmitOne(model::EventKind kind, std::string_view body,
+                                              const Done& done) const {
   if (auto bad = CheckJsonObject(body, fmt::format("a {} event", model::KindName(kind)))) {
     return *bad;
   }
   // Submit reads JSONL: a pretty-printed event is made one line first (whitespace outside
-  // strings removed, the bytes of every value kept).
-  std::string line(body.size() + simdjson::SIMDJSON_PADDING, '\0');
+  // strings removed, the bytes of every value kept). The line lives until the answer.
+  auto line = std::make_shared<std::string>(body.size() + simdjson::SIMDJSON_PADDING, '\0');
   size_t length = 0;
-  if (simdjson::minify(body.data(), body.size(), line.data(), length) != simdjson::SUCCESS) {
+  if (simdjson::minify(body.data(), body.size(), line->data(), length) != simdjson::SUCCESS) {
     return Error(400, "the body is not valid JSON", {}, "bad_json");
   }
-  line.resize(length);
-  LineOutcome out;
-  if (Status s = serve::SubmitOne(state_, line, kind, &out); !s.ok()) return FromStatus(s);
-  if (!out.stored && !out.skipped) {
-    return Error(422,
-                 fmt::format("the {} event was refused ({} problem{})", model::KindName(kind),
-                             out.errors.size(), out.errors.size() == 1 ? "" : "s"),
-                 out.errors);
-  }
-  return Json(out.stored ? 201 : 200, StoredEventJson(kind, out));
+  line->resize(length);
+  state_->SubmitAsync(*line, kind, [line, kind, done](Status s, SubmitResult submitted) {
+    done(Answered([&] {
+      if (!s.ok()) return FromStatus(s);
+      if (submitted.lines.size() != 1) {
+        return Error(500, fmt::format("internal error: one event submitted, {} line results",
+                                      submitted.lines.size()));
+      }
+      const LineOutcome& out = submitted.lines[0];
+      if (!out.stored && !out.skipped) {
+        return Error(422,
+                     fmt::format("the {} event was refused ({} problem{})", model::KindName(kind),
+                                 out.errors.size(), out.errors.size() == 1 ? "" : "s"),
+                     out.errors);
+      }
+      return Json(out.stored ? 201 : 200, StoredEventJson(kind, out));
+    }));
+  });
+  return std::nullopt;
 }
 
-HttpResponse Routes::SubmitMany(std::string_view body) const {
+std::optional<HttpResponse> Routes::SubmitMany(std::string_view body, const Done& done) const {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Error(400, "the body holds no events: send JSONL, one event per line", {}, "no_events");
   }
-  SubmitResult submitted;
-  if (Status s = state_->Submit(body, std::nullopt, &submitted); !s.ok()) return FromStatus(s);
-  const ingest::IngestSummary& sum = submitted.summary;
-  std::vector<ingest::FieldError> all_errors;  // for the 422 envelope: "line N: path"
-  rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  w.StartObject();
-  learn::Key(w, "stored");
-  w.Uint64(sum.stored);
-  learn::Key(w, "skipped");
-  w.Uint64(sum.skipped);
-  learn::Key(w, "refused");
-  w.Uint64(sum.rejected);
-  learn::Key(w, "lines");
-  w.StartArray();
-  for (const LineOutcome& line : submitted.lines) {
-    w.StartObject();
-    learn::Key(w, "line");
-    w.Uint64(line.line_number);
-    learn::Key(w, "status");
-    learn::Str(w, line.stored ? "stored" : line.skipped ? "skipped" : "refused");
-    if (line.stored) {
-      learn::Key(w, "id");
-      learn::Str(w, line.id);
-    } else if (line.skipped) {
-      learn::Key(w, "reason");
-      learn::Str(w, line.skip_reason);
-    } else {
-      learn::Key(w, "errors");
-      WriteFieldErrors(w, line.errors);
-      for (const ingest::FieldError& e : line.errors) {
-        all_errors.push_back({fmt::format("line {}: {}", line.line_number, e.path), e.message});
-      }
-    }
-    w.EndObject();
-  }
-  w.EndArray();
-  const int status = sum.rejected == 0 ? 200 : sum.stored + sum.skipped == 0 ? 422 : 207;
-  if (status == 422) {
-    // Everything was refused: the common error envelope, with the per-line detail beside it.
-    learn::Key(w, "error");
-    w.StartObject();
-    learn::Key(w, "code");
-    learn::Str(w, "invalid_event");
-    learn::Key(w, "message");
-    learn::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
-    learn::Key(w, "errors");
-    WriteFieldErrors(w, all_errors);
-    w.EndObject();
-  }
-  w.EndObject();
-  return Json(status, b.GetString());
+  state_->SubmitAsync(body, std::nullopt, [done](Status s, SubmitResult submitted) {
+    done(Answered([&] { return s.ok() ? LinesAnswer(submitted) : FromStatus(s); }));
+  });
+  return std::nullopt;
 }
 
 }  // namespace kaizen::serve

@@ -29,6 +29,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -62,23 +64,37 @@ class Routes {
   // `root`: where work products' paths are read from (empty: the current directory).
   Routes(LiveState* state, const Tools* tools, std::string token, std::string root = {});
 
-  // Thread-safe; never throws (a failure is a 5xx JSON answer).
-  HttpResponse Handle(const HttpRequest& request) const;
+  using Done = std::function<void(HttpResponse response)>;
+
+  // Answers `request` by calling `done` exactly once. An event submission (POST /v1/events,
+  // /v1/<kind>) hands its events to LiveState's writer and returns: `done` then runs on the
+  // writer thread once they are durable, so it must be quick. Every other route calls `done`
+  // before returning, and may block its thread meanwhile (a read lock, a tool's write, git).
+  // REQUIRES: the request's views stay valid until `done` is called. Thread-safe; never throws
+  // (a failure is a 5xx JSON answer).
+  void Handle(const HttpRequest& request, const Done& done) const;
+  // Whether Handle(request) returns without blocking: an event submission. The transport runs
+  // these on its I/O threads and the others on a pool.
+  static bool IsEventSubmission(std::string_view method, std::string_view path);
 
   // From now on every request is answered 503 with Connection: close. Idempotent, thread-safe.
   void BeginShutdown() { shutting_down_.store(true); }
 
  private:
+  // The answer, or nullopt when an event submission will answer through `done`.
+  std::optional<HttpResponse> Route(const HttpRequest& request, const Done& done) const;
   HttpResponse Get(std::string_view route, const QueryParams& params) const;
-  HttpResponse Post(std::string_view route, std::string_view body) const;
+  std::optional<HttpResponse> Post(std::string_view route, std::string_view body,
+                                   const Done& done) const;
   HttpResponse Healthz() const;
   HttpResponse Context(const QueryParams& params) const;
   HttpResponse Hints(const QueryParams& params) const;
   HttpResponse Rules(const QueryParams& params) const;
   HttpResponse ToolList() const;
   HttpResponse CallTool(std::string_view name, std::string_view body) const;
-  HttpResponse SubmitOne(model::EventKind kind, std::string_view body) const;
-  HttpResponse SubmitMany(std::string_view body) const;
+  std::optional<HttpResponse> SubmitOne(model::EventKind kind, std::string_view body,
+                                        const Done& done) const;
+  std::optional<HttpResponse> SubmitMany(std::string_view body, const Done& done) const;
   // routes_web.cc
   HttpResponse WebPage(std::string_view path) const;
   HttpResponse Queue(const QueryParams& params) const;

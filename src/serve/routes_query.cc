@@ -13,7 +13,45 @@ std::string Joined(const std::vector<std::string_view>& names) {
   return out;
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
+
+std::string DecodeUrl(std::string_view text, bool plus_is_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%' && i + 2 < text.size() && HexDigit(text[i + 1]) >= 0 &&
+        HexDigit(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexDigit(text[i + 1]) * 16 + HexDigit(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(plus_is_space && c == '+' ? ' ' : c);
+    }
+  }
+  return out;
+}
+
+QueryParams ParseQueryString(std::string_view query) {
+  QueryParams params;
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    std::string_view value;
+    if (eq != std::string_view::npos) value = pair.substr(eq + 1);
+    params.emplace(DecodeUrl(pair.substr(0, eq), true), DecodeUrl(value, true));
+  }
+  return params;
+}
 
 const std::string* Param(const QueryParams& params, const std::string& name) {
   auto it = params.find(name);

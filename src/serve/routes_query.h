@@ -15,7 +15,16 @@
 
 namespace kaizen::serve {
 
-using QueryParams = std::multimap<std::string, std::string>;  // httplib::Params
+using QueryParams = std::multimap<std::string, std::string>;
+
+// A request target's percent-escapes decoded (%2F -> '/'); with `plus_is_space` also '+' -> ' '
+// (the query string's form encoding, not the path's). A '%' not followed by two hex digits is
+// kept as it is: the route or the parameter check then names the odd value.
+std::string DecodeUrl(std::string_view text, bool plus_is_space);
+
+// "a=1&b=x%20y&c" -> {a:1, b:"x y", c:""}: names and values decoded, empty pairs dropped, a name
+// given twice kept twice (CheckParams reports it).
+QueryParams ParseQueryString(std::string_view query);
 
 // GET /v1/context?server_type=&type=&stage=&dimensions=a,b&budget=&format=json|md
 struct ContextRequest {

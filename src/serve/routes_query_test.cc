@@ -5,6 +5,23 @@
 namespace kaizen::serve {
 namespace {
 
+TEST(QueryStringTest, DecodesPercentEscapesAndPlusOnlyInQueries) {
+  EXPECT_EQ(DecodeUrl("/v1/work/a%2Fb+c", false), "/v1/work/a/b+c");
+  EXPECT_EQ(DecodeUrl("x+y%20z%e2%82%AC", true), "x y z\xe2\x82\xac");
+  // A '%' without two hex digits after it stays as it is.
+  EXPECT_EQ(DecodeUrl("100%", true), "100%");
+  EXPECT_EQ(DecodeUrl("%g1%4", true), "%g1%4");
+}
+
+TEST(QueryStringTest, SplitsPairsKeepsRepeatsAndDropsEmptyOnes) {
+  const QueryParams p = ParseQueryString("a=1&&b=x%20y&a=2&flag&=v&c=d=e");
+  const QueryParams want{{"a", "1"},   {"b", "x y"}, {"a", "2"},
+                         {"flag", ""}, {"", "v"},    {"c", "d=e"}};
+  EXPECT_EQ(p, want);
+  EXPECT_TRUE(ParseQueryString("").empty());
+  EXPECT_TRUE(ParseQueryString("&&").empty());
+}
+
 TEST(ContextParamsTest, ReadsEveryParameter) {
   QueryParams p{{"server_type", "shopify"}, {"type", "mcp-server"},
                 {"stage", "build"},         {"dimensions", "error-handling,security"},

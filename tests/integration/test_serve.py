@@ -424,6 +424,86 @@ class ServeTest(KaizenTest):
         status, _, body = s.request("DELETE", "/healthz", token=None)
         self.assertEqual(status, 405)
 
+    # ---- the HTTP transport ----------------------------------------------------------------------
+
+    def raw(self, s, data, until_closed=False, timeout=20):
+        """Sends raw bytes; returns what arrives until the server closes or goes quiet."""
+        with socket.create_connection(("127.0.0.1", s.port), timeout=timeout) as sock:
+            sock.sendall(data)
+            sock.settimeout(None if until_closed else 1.0)
+            reply = b""
+            try:
+                while True:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    reply += chunk
+            except socket.timeout:
+                pass
+            return reply.decode()
+
+    def test_expect_100_continue_is_answered_before_the_body_is_sent(self):
+        s = self.serve()
+        body = dumps(feedback_event()).encode()
+        with socket.create_connection(("127.0.0.1", s.port), timeout=20) as sock:
+            sock.sendall(b"POST /v1/feedback HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                         + TOKEN.encode() + b"\r\nExpect: 100-continue\r\nContent-Length: "
+                         + str(len(body)).encode() + b"\r\n\r\n")
+            interim = sock.recv(65536).decode()
+            self.assertTrue(interim.startswith("HTTP/1.1 100 Continue\r\n"), interim)
+            sock.sendall(body)
+            reply = sock.recv(65536).decode()
+        self.assertTrue(reply.startswith("HTTP/1.1 201"), reply)
+        stored_id = json.loads(reply.split("\r\n\r\n", 1)[1])["id"]
+        self.assertEqual(self.exported_ids(), {stored_id})
+
+    def test_head_gives_the_get_headers_without_a_body(self):
+        s = self.serve()
+        _, get_headers, _ = s.request("GET", "/v1/hints", token=None)
+        reply = self.raw(s, b"HEAD /v1/hints HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, _, rest = reply.partition("\r\n\r\n")
+        self.assertTrue(head.startswith("HTTP/1.1 200"), reply)
+        self.assertIn(f"Content-Length: {get_headers['content-length']}", head)
+        self.assertEqual(rest, "")
+
+    def test_pipelined_requests_are_answered_in_order_on_one_connection(self):
+        s = self.serve()
+        reply = self.raw(s, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                         b"GET /v2/none HTTP/1.1\r\nHost: x\r\n\r\n"
+                         b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                         until_closed=True)
+        self.assertEqual(re.findall(r"HTTP/1.1 (\d+)", reply), ["200", "404", "200"], reply)
+        self.assertTrue(reply.rstrip().endswith("}"), reply)
+
+    def test_malformed_request_and_oversized_headers_are_json_errors_then_closed(self):
+        s = self.serve()
+        reply = self.raw(s, b"GET /healthz HTTP/1.1\r\nHost x\r\n\r\n", until_closed=True)
+        self.assertTrue(reply.startswith("HTTP/1.1 400"), reply)
+        self.assert_error_body(json.loads(reply.split("\r\n\r\n", 1)[1]), "bad_request")
+        self.assertIn("Connection: close", reply)
+        reply = self.raw(s, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000
+                         + b"\r\n\r\n", until_closed=True)
+        self.assertTrue(reply.startswith("HTTP/1.1 431"), reply)
+        self.assert_error_body(json.loads(reply.split("\r\n\r\n", 1)[1]), "headers_too_large")
+        self.assertEqual(s.request("GET", "/healthz", token=None)[0], 200)
+
+    def test_query_parameters_are_percent_decoded(self):
+        s = self.serve()
+        status, _, body = s.request("GET", "/v1/context?server_type=web%2Bapi&budget=1+0",
+                                    token=None)
+        self.assertEqual(status, 400, body)
+        # '+' is a space in a query: "1 0" is not a number, and the error shows the decoded value.
+        self.assertIn("query.budget", [e["path"] for e in body["error"]["errors"]], body)
+        self.assertIn("1 0", json.dumps(body))
+        status, _, _ = s.request("GET", "/v1/context?server_type=web%2Bapi&budget=1%30", token=None)
+        self.assertEqual(status, 200)
+
+    def test_an_http_1_0_request_is_answered_and_closed(self):
+        s = self.serve()
+        reply = self.raw(s, b"GET /healthz HTTP/1.0\r\n\r\n", until_closed=True)
+        self.assertTrue(reply.startswith("HTTP/1.0 200"), reply)
+        self.assertIn('"status":"ok"', reply)
+
     def test_port_in_use_is_a_system_error(self):
         s = self.serve()
         r = self.kz("serve", "--home", self.home, "--port", str(s.port), timeout=30)
