@@ -2,8 +2,9 @@
 // bench/http/README.md). One I/O thread per core reads requests from every connection (epoll) and
 // writes the answers; no thread waits for a client. An event submission is handed to LiveState's
 // writer from the I/O thread and answered when the writer has made it durable, so every write in
-// flight, from any number of connections, shares the next group commit's fsync. The other routes
-// (reads under the learner's lock, tools, git) run on a pool of `threads`.
+// flight, from any number of connections, shares the next group commit's fsync. The quick reads
+// (context, hints, rules) answer on the I/O thread; the routes that may hold a thread for long
+// (Routes::MayBlock: tools, the whole analysis, git) run on a pool of `threads`.
 #pragma once
 
 #include <cstddef>

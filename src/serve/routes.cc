@@ -129,11 +129,13 @@ Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::str
       root_(std::move(root)),
       started_(std::chrono::steady_clock::now()) {}
 
-bool Routes::IsEventSubmission(std::string_view method, std::string_view path) {
+bool Routes::MayBlock(std::string_view method, std::string_view path) {
   constexpr std::string_view kPrefix = "/v1/";
-  if (method != "POST" || path.substr(0, kPrefix.size()) != kPrefix) return false;
+  if (path.substr(0, kPrefix.size()) != kPrefix) return false;
   const std::string_view route = path.substr(kPrefix.size());
-  return route == "events" || model::ParseKind(route).has_value();
+  if (method == "POST") return route.substr(0, 6) == "tools/";
+  return route == "analysis" || route == "queue" || route == "kpis" || route == "reviewers" ||
+         route == "corrections" || route.substr(0, 5) == "work/";
 }
 
 void Routes::Handle(const HttpRequest& request, const Done& done) const {

@@ -69,13 +69,15 @@ class Routes {
   // Answers `request` by calling `done` exactly once. An event submission (POST /v1/events,
   // /v1/<kind>) hands its events to LiveState's writer and returns: `done` then runs on the
   // writer thread once they are durable, so it must be quick. Every other route calls `done`
-  // before returning, and may block its thread meanwhile (a read lock, a tool's write, git).
-  // REQUIRES: the request's views stay valid until `done` is called. Thread-safe; never throws
-  // (a failure is a 5xx JSON answer).
+  // before returning. REQUIRES: the request's views stay valid until `done` is called.
+  // Thread-safe; never throws (a failure is a 5xx JSON answer).
   void Handle(const HttpRequest& request, const Done& done) const;
-  // Whether Handle(request) returns without blocking: an event submission. The transport runs
-  // these on its I/O threads and the others on a pool.
-  static bool IsEventSubmission(std::string_view method, std::string_view path);
+  // Whether Handle(request) may hold its thread for long: a tool call (it may write and wait for
+  // the fsync), the whole analysis, the web pages' data (queue, KPIs, reviewers, corrections) and
+  // work products (files, git). The transport runs these on a pool; every other route returns
+  // within a fraction of a millisecond (at most a wait for the learner's read lock while a batch
+  // of new events is folded), so it runs where the request was read.
+  static bool MayBlock(std::string_view method, std::string_view path);
 
   // From now on every request is answered 503 with Connection: close. Idempotent, thread-safe.
   void BeginShutdown() { shutting_down_.store(true); }
