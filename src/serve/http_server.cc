@@ -77,7 +77,7 @@ struct Listener {
 
   std::mutex mu;
   std::unordered_set<Session*> sessions;  // GUARDED_BY(mu)
-  bool stopping = false;                  // GUARDED_BY(mu)
+  std::atomic<bool> stopping{false};      // set under mu; read anywhere
 
   Listener(const HttpServerOptions& o, Routes* r, std::vector<std::unique_ptr<net::io_context>>& i,
            net::thread_pool& p)
@@ -96,8 +96,8 @@ struct Listener {
   void Leave(Session* s);
 };
 
-// One connection: reads a request, answers it, and reads the next (keep-alive), on its own strand.
-// A request is answered before the next is read, so the views the routes get stay valid.
+// One connection: reads a request, answers it, and reads the next (keep-alive), all on one I/O
+// thread. A request is answered before the next is read, so the views the routes get stay valid.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Socket socket, Listener* listener) : stream_(std::move(socket)), listener_(listener) {
@@ -117,6 +117,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
  private:
   void ReadHeader() {
+    if (buffer_.size() == 0 && listener_->stopping.load()) {
+      // Accepted just before shutdown, or answered during it: nothing more is read.
+      ErrorCode ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      return stream_.close();
+    }
     parser_.emplace();
     parser_->body_limit(listener_->options.max_body);
     // The first request must arrive within the read timeout; later ones within the keep-alive
@@ -226,12 +232,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     res.content_length(out.body.size());
     if (!head_) res.body() = std::move(out.body);
-    bool stopping;
-    {
-      std::lock_guard<std::mutex> l(listener_->mu);
-      stopping = listener_->stopping;
-    }
-    const bool close = out.close || !keep_alive_ || stopping;
+    const bool close = out.close || !keep_alive_ || listener_->stopping.load();
     res.keep_alive(!close);
     stream_.expires_after(std::chrono::seconds(listener_->options.timeout_seconds));
     http::async_write(stream_, res, [self = shared_from_this(), close](ErrorCode ec, size_t) {
