@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <fmt/format.h>
 
@@ -71,6 +72,7 @@ struct Listener {
   Acceptor acceptor;
   Timer accept_retry;
   size_t next_io = 0;  // round robin over `ios` for new connections (the acceptor's thread only)
+  bool accept_failing = false;  // the acceptor's thread only
   // Keep run() going while nothing else would (a submission waiting for its fsync holds no I/O
   // operation); released once shutdown has begun and the last connection is gone.
   std::vector<net::executor_work_guard<Executor>> keep_running;
@@ -92,6 +94,10 @@ struct Listener {
 
   void Accept();
   void BeginShutdown();
+  size_t OpenConnections() {
+    std::lock_guard<std::mutex> l(mu);
+    return sessions.size();
+  }
   void Enter(Session* s);
   void Leave(Session* s);
 };
@@ -302,14 +308,23 @@ void Listener::Accept() {
   acceptor.async_accept(on, [this](ErrorCode ec, Socket socket) {
     if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
     if (ec) {
-      // Out of descriptors (EMFILE) and the like: try again shortly instead of spinning.
-      fmt::print(stderr, "kaizen serve: accept failed: {}\n", ec.message());
+      // Out of descriptors (EMFILE) and the like: try again shortly instead of spinning, and say
+      // so once per spell rather than ten times a second.
+      if (!accept_failing) {
+        fmt::print(stderr,
+                   "kaizen serve: cannot accept connections: {} (retrying; {} connections "
+                   "open)\n",
+                   ec.message(), OpenConnections());
+      }
+      accept_failing = true;
       accept_retry.expires_after(std::chrono::milliseconds(100));
       accept_retry.async_wait([this](ErrorCode e) {
         if (!e) Accept();
       });
       return;
     }
+    if (accept_failing) fmt::print(stderr, "kaizen serve: accepting connections again\n");
+    accept_failing = false;
     ErrorCode ignored;
     // Off by default: Nagle + delayed ACK cost 40 ms per answer.
     socket.set_option(tcp::no_delay(true), ignored);
@@ -346,6 +361,12 @@ void BlockShutdownSignals() {
 
 Status RunHttpServer(const HttpServerOptions& options, Routes* routes,
                      const std::function<void(const std::string& host, int port)>& on_listening) {
+  // A connection costs a descriptor and no thread: let it have as many as the hard limit allows
+  // (the soft limit is often 1,024).
+  if (rlimit files; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
   // The I/O threads parse, route event submissions and write answers; the pool runs the routes
   // that may block. One per core: none of them ever waits.
   const unsigned io_threads = std::max(1u, std::thread::hardware_concurrency());

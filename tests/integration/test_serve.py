@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import stat
@@ -26,7 +27,7 @@ TOKEN = "test-token-0123456789"
 class Server:
     """One running `kaizen serve`; stderr is collected by a thread."""
 
-    def __init__(self, home, *flags, token=TOKEN):
+    def __init__(self, home, *flags, token=TOKEN, max_files=None):
         env = dict(os.environ)
         env.pop("KAIZEN_TOKEN", None)
         if token is not None:
@@ -35,7 +36,10 @@ class Server:
         self.proc = subprocess.Popen(
             [BIN, "serve", "--home", home, "--port", "0",
              *([] if "--now" in flags else ["--now", NOW]), *flags],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            # A descriptor limit the server cannot raise (soft = hard).
+            preexec_fn=None if max_files is None else
+            (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (max_files, max_files))))
         self.err_lines = []
         self.port = None
         ready = threading.Event()
@@ -103,8 +107,8 @@ class Server:
 
 
 class ServeTest(KaizenTest):
-    def serve(self, *flags, token=TOKEN):
-        s = Server(self.home, *flags, token=token)
+    def serve(self, *flags, token=TOKEN, max_files=None):
+        s = Server(self.home, *flags, token=token, max_files=max_files)
         self.addCleanup(s.kill)
         return s
 
@@ -503,6 +507,24 @@ class ServeTest(KaizenTest):
         reply = self.raw(s, b"GET /healthz HTTP/1.0\r\n\r\n", until_closed=True)
         self.assertTrue(reply.startswith("HTTP/1.0 200"), reply)
         self.assertIn('"status":"ok"', reply)
+
+    def test_out_of_descriptors_is_said_once_and_serving_resumes_when_clients_leave(self):
+        s = self.serve(max_files=64)
+        held = []
+        for _ in range(100):  # more connections than descriptors: the kernel queues the rest
+            sock = socket.create_connection(("127.0.0.1", s.port), timeout=20)
+            self.addCleanup(sock.close)
+            held.append(sock)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "cannot accept" not in s.stderr:
+            time.sleep(0.1)
+        time.sleep(1)  # ten retries' worth
+        self.assertEqual(s.stderr.count("cannot accept connections"), 1, s.stderr)
+        for sock in held:
+            sock.close()
+        self.assertEqual(s.request("GET", "/healthz", token=None)[0], 200)
+        self.assertIn("accepting connections again", s.stderr)
+        self.assertEqual(s.stop(), 0)
 
     def test_port_in_use_is_a_system_error(self):
         s = self.serve()
