@@ -246,6 +246,9 @@ class Session : public std::enable_shared_from_this<Session> {
       if (close) {
         ErrorCode ignored;
         self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        // One deadline for the whole drain: a client trickling bytes does not extend it.
+        self->stream_.expires_after(
+            std::chrono::seconds(std::min(self->listener_->options.timeout_seconds, 2)));
         return self->Drain();
       }
       self->served_ = true;
@@ -265,10 +268,9 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // After the last answer: reads and drops what the client still sends until it closes (or the
-  // timeout), so that closing with unread bytes does not reset the connection before the client
-  // has read the answer.
+  // deadline set before the first call), so that closing with unread bytes does not reset the
+  // connection before the client has read the answer.
   void Drain() {
-    stream_.expires_after(std::chrono::seconds(std::min(listener_->options.timeout_seconds, 2)));
     buffer_.clear();
     stream_.async_read_some(buffer_.prepare(64 * 1024),
                             [self = shared_from_this()](ErrorCode ec, size_t) {

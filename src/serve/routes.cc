@@ -151,62 +151,59 @@ void Routes::Handle(const HttpRequest& request, const Done& done) const {
 std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done& done) const {
   static const QueryParams kNoParams;
   const QueryParams& params = request.params != nullptr ? *request.params : kNoParams;
-  {
-    if (shutting_down_.load()) {
-      HttpResponse r = Error(503, "kaizen serve is shutting down; retry when it is back");
-      r.close = true;
+  if (shutting_down_.load()) {
+    HttpResponse r = Error(503, "kaizen serve is shutting down; retry when it is back");
+    r.close = true;
+    return r;
+  }
+  const std::string_view path = request.path;
+  const bool get = request.method == "GET" || request.method == "HEAD";
+  const bool post = request.method == "POST";
+  if (path == "/healthz") {
+    return get ? Healthz() : MethodNotAllowed(request.method, path, "GET");
+  }
+  if (path == "/" || path.substr(0, 8) == "/assets/") {
+    return get ? WebPage(path) : MethodNotAllowed(request.method, path, "GET");
+  }
+  constexpr std::string_view kPrefix = "/v1/";
+  if (path.substr(0, kPrefix.size()) != kPrefix) {
+    return Error(404, fmt::format("no route {}; the API is under /v1/ (GET {}; POST events, "
+                                  "tools/<name>, <kind>) and GET /healthz",
+                                  path, kGetRoutes));
+  }
+  const std::string_view route = path.substr(kPrefix.size());
+  const bool is_get_route = route == "analysis" || route == "context" || route == "hints" ||
+                            route == "rules" || route == "tools" || route == "queue" ||
+                            route == "kpis" || route == "reviewers" || route == "corrections" ||
+                            (route.substr(0, 5) == "work/" && route.size() > 5);
+  if (is_get_route) return get ? Get(route, params) : MethodNotAllowed(request.method, path, "GET");
+  const bool is_post_route =
+      route == "events" || route.substr(0, 6) == "tools/" || model::ParseKind(route).has_value();
+  if (!is_post_route) {
+    return Error(404, fmt::format("no route {}: GET /v1/{{{}}}, POST /v1/events, "
+                                  "/v1/tools/<name> or /v1/<kind> ({})",
+                                  path, kGetRoutes, model::KindList()));
+  }
+  if (!post) return MethodNotAllowed(request.method, path, "POST");
+  switch (CheckBearer(request.authorization, token_)) {
+    case TokenCheck::kMissing: {
+      HttpResponse r = Error(401,
+                             "writes need `Authorization: Bearer <token>` (KAIZEN_TOKEN, else "
+                             "the home's config/token)");
+      r.www_authenticate = "Bearer realm=\"kaizen\"";
       return r;
     }
-    const std::string_view path = request.path;
-    const bool get = request.method == "GET" || request.method == "HEAD";
-    const bool post = request.method == "POST";
-    if (path == "/healthz") {
-      return get ? Healthz() : MethodNotAllowed(request.method, path, "GET");
+    case TokenCheck::kWrong: {
+      HttpResponse r = Error(403, "the bearer token is wrong");
+      r.www_authenticate = "Bearer realm=\"kaizen\", error=\"invalid_token\"";
+      return r;
     }
-    if (path == "/" || path.substr(0, 8) == "/assets/") {
-      return get ? WebPage(path) : MethodNotAllowed(request.method, path, "GET");
-    }
-    constexpr std::string_view kPrefix = "/v1/";
-    if (path.substr(0, kPrefix.size()) != kPrefix) {
-      return Error(404, fmt::format("no route {}; the API is under /v1/ (GET {}; POST events, "
-                                    "tools/<name>, <kind>) and GET /healthz",
-                                    path, kGetRoutes));
-    }
-    const std::string_view route = path.substr(kPrefix.size());
-    const bool is_get_route = route == "analysis" || route == "context" || route == "hints" ||
-                              route == "rules" || route == "tools" || route == "queue" ||
-                              route == "kpis" || route == "reviewers" || route == "corrections" ||
-                              (route.substr(0, 5) == "work/" && route.size() > 5);
-    if (is_get_route)
-      return get ? Get(route, params) : MethodNotAllowed(request.method, path, "GET");
-    const bool is_post_route =
-        route == "events" || route.substr(0, 6) == "tools/" || model::ParseKind(route).has_value();
-    if (!is_post_route) {
-      return Error(404, fmt::format("no route {}: GET /v1/{{{}}}, POST /v1/events, "
-                                    "/v1/tools/<name> or /v1/<kind> ({})",
-                                    path, kGetRoutes, model::KindList()));
-    }
-    if (!post) return MethodNotAllowed(request.method, path, "POST");
-    switch (CheckBearer(request.authorization, token_)) {
-      case TokenCheck::kMissing: {
-        HttpResponse r = Error(401,
-                               "writes need `Authorization: Bearer <token>` (KAIZEN_TOKEN, else "
-                               "the home's config/token)");
-        r.www_authenticate = "Bearer realm=\"kaizen\"";
-        return r;
-      }
-      case TokenCheck::kWrong: {
-        HttpResponse r = Error(403, "the bearer token is wrong");
-        r.www_authenticate = "Bearer realm=\"kaizen\", error=\"invalid_token\"";
-        return r;
-      }
-      case TokenCheck::kOk:
-        break;
-    }
-    // Query parameters are not checked on POST, and the body is read as JSON whatever its
-    // Content-Type says (curl -d sends application/x-www-form-urlencoded).
-    return Post(route, request.body, done);
+    case TokenCheck::kOk:
+      break;
   }
+  // Query parameters are not checked on POST, and the body is read as JSON whatever its
+  // Content-Type says (curl -d sends application/x-www-form-urlencoded).
+  return Post(route, request.body, done);
 }
 
 HttpResponse Routes::Healthz() const {
