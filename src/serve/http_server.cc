@@ -98,7 +98,8 @@ struct Listener {
     std::lock_guard<std::mutex> l(mu);
     return sessions.size();
   }
-  void Enter(Session* s);
+  // Adds a new connection to `sessions`; false once shutdown has begun (it is then dropped).
+  bool Admit(const std::shared_ptr<Session>& s);
   void Leave(Session* s);
 };
 
@@ -106,11 +107,12 @@ struct Listener {
 // thread. A request is answered before the next is read, so the views the routes get stay valid.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Socket socket, Listener* listener) : stream_(std::move(socket)), listener_(listener) {
-    listener_->Enter(this);
-  }
+  Session(Socket socket, Listener* listener) : stream_(std::move(socket)), listener_(listener) {}
+  // Runs on this connection's I/O thread, or on a pool thread that is joined before the I/O
+  // threads' io_contexts are destroyed: never on LiveState's writer (see OnRequest's `done`).
   ~Session() { listener_->Leave(this); }
 
+  // On this connection's I/O thread, after Listener::Admit.
   void Start() { ReadHeader(); }
 
   // Shutdown: a connection waiting for its next request is closed; one with a request in hand
@@ -124,10 +126,9 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void ReadHeader() {
     if (buffer_.size() == 0 && listener_->stopping.load()) {
-      // Accepted just before shutdown, or answered during it: nothing more is read.
-      ErrorCode ignored;
-      stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-      return stream_.close();
+      // Answered with keep-alive just before shutdown began: nothing more is read, and the
+      // close is graceful, so the answer already sent is not cut off by a reset.
+      return CloseGracefully();
     }
     parser_.emplace();
     parser_->body_limit(listener_->options.max_body);
@@ -146,7 +147,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnHeader(ErrorCode ec) {
     if (ec) return Failed(ec);
     stream_.expires_after(std::chrono::seconds(listener_->options.timeout_seconds));
-    if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
+    // (HTTP/1.0 has no interim answers: RFC 9110 §10.1.1.)
+    if (parser_->get().version() >= 11 &&
+        beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
       // curl asks before sending a body over 1 KiB; without this it waits a second.
       auto go_on = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
                                                                       parser_->get().version());
@@ -205,11 +208,17 @@ class Session : public std::enable_shared_from_this<Session> {
     request_.body = req.body();
     request_.authorization = req[http::field::authorization];
 
-    // On this connection's I/O thread: at once when called there (a quick route), else queued
-    // (the writer thread, the pool).
-    Routes::Done done = [self = shared_from_this()](HttpResponse out) {
-      net::dispatch(self->stream_.get_executor(),
-                    [self, out = std::move(out)]() mutable { self->Write(std::move(out)); });
+    // The answer goes to this connection's I/O thread: at once when called there (a quick
+    // route), else queued (from the writer thread or the pool). The reference to the session
+    // moves with it, so the caller keeps none: LiveState's writer, which outlives the I/O
+    // threads, must never destroy a session (its socket belongs to their io_context).
+    auto owner = std::make_shared<std::shared_ptr<Session>>(shared_from_this());
+    Routes::Done done = [owner](HttpResponse out) {
+      std::shared_ptr<Session> self = std::move(*owner);
+      const Executor on = self->stream_.get_executor();
+      net::dispatch(on, [self = std::move(self), out = std::move(out)]() mutable {
+        self->Write(std::move(out));
+      });
     };
     if (Routes::MayBlock(request_.method, request_.path)) {
       net::post(listener_->pool, [self = shared_from_this(), done = std::move(done)] {
@@ -243,14 +252,7 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.expires_after(std::chrono::seconds(listener_->options.timeout_seconds));
     http::async_write(stream_, res, [self = shared_from_this(), close](ErrorCode ec, size_t) {
       if (ec) return self->stream_.close();
-      if (close) {
-        ErrorCode ignored;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        // One deadline for the whole drain: a client trickling bytes does not extend it.
-        self->stream_.expires_after(
-            std::chrono::seconds(std::min(self->listener_->options.timeout_seconds, 2)));
-        return self->Drain();
-      }
+      if (close) return self->CloseGracefully();
       self->served_ = true;
       self->ReadHeader();
     });
@@ -267,9 +269,18 @@ class Session : public std::enable_shared_from_this<Session> {
     Write(std::move(out));
   }
 
-  // After the last answer: reads and drops what the client still sends until it closes (or the
-  // deadline set before the first call), so that closing with unread bytes does not reset the
-  // connection before the client has read the answer.
+  // Ends the connection after its last answer: no more sending, then Drain.
+  void CloseGracefully() {
+    ErrorCode ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    // One deadline for the whole drain: a client trickling bytes does not extend it.
+    stream_.expires_after(std::chrono::seconds(std::min(listener_->options.timeout_seconds, 2)));
+    Drain();
+  }
+
+  // Reads and drops what the client still sends until it closes (or the deadline), so that
+  // closing with unread bytes does not reset the connection before the client has read the
+  // answer.
   void Drain() {
     buffer_.clear();
     stream_.async_read_some(buffer_.prepare(64 * 1024),
@@ -290,13 +301,17 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 0;
   bool head_ = false;
   bool keep_alive_ = true;
-  bool served_ = false;   // a request was answered on this connection
-  bool waiting_ = false;  // waiting for the next request, nothing of it read yet
+  bool served_ = false;  // a request was answered on this connection
+  // Waiting for the next request, with nothing of it buffered when the read began (shutdown
+  // closes such a connection; a request that has just started arriving is cut off with it).
+  bool waiting_ = false;
 };
 
-void Listener::Enter(Session* s) {
+bool Listener::Admit(const std::shared_ptr<Session>& s) {
   std::lock_guard<std::mutex> l(mu);
-  sessions.insert(s);
+  if (stopping) return false;
+  sessions.insert(s.get());
+  return true;
 }
 
 void Listener::Leave(Session* s) {
@@ -307,7 +322,7 @@ void Listener::Leave(Session* s) {
 
 void Listener::Accept() {
   Executor on = ios[next_io++ % ios.size()]->get_executor();
-  acceptor.async_accept(on, [this](ErrorCode ec, Socket socket) {
+  acceptor.async_accept(on, [this, on](ErrorCode ec, Socket socket) {
     if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
     if (ec) {
       // Out of descriptors (EMFILE) and the like: try again shortly instead of spinning, and say
@@ -330,7 +345,10 @@ void Listener::Accept() {
     ErrorCode ignored;
     // Off by default: Nagle + delayed ACK cost 40 ms per answer.
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<Session>(std::move(socket), this)->Start();
+    // Registered before it starts, and started on its own I/O thread (still running: the
+    // registered session holds its work guard).
+    auto session = std::make_shared<Session>(std::move(socket), this);
+    if (Admit(session)) net::dispatch(on, [session] { session->Start(); });
     Accept();
   });
 }
@@ -352,6 +370,20 @@ void Listener::BeginShutdown() {
     if (sessions.empty()) keep_running.clear();
   }
   for (const auto& s : open) s->CloseIfIdle();
+}
+
+// Runs `io` until it runs out of work. A handler that throws (std::bad_alloc, Beast's
+// length_error on an oversized field) loses its own connection only: the error is said and the
+// thread goes on serving the others.
+void RunIo(net::io_context& io) {
+  while (true) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "kaizen serve: a connection failed: {}\n", e.what());
+    }
+  }
 }
 
 }  // namespace
@@ -421,8 +453,10 @@ Status RunHttpServer(const HttpServerOptions& options, Routes* routes,
   });
 
   std::vector<std::thread> runners;
-  for (unsigned i = 1; i < io_threads; ++i) runners.emplace_back([&ios, i] { ios[i]->run(); });
-  ios.front()->run();
+  for (unsigned i = 1; i < io_threads; ++i) {
+    runners.emplace_back([&ios, i] { RunIo(*ios[i]); });
+  }
+  RunIo(*ios.front());
   for (std::thread& t : runners) t.join();
   pool.join();
   // Serving ended without a signal: wake the waiter so it can be joined.
