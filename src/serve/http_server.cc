@@ -108,8 +108,9 @@ struct Listener {
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Socket socket, Listener* listener) : stream_(std::move(socket)), listener_(listener) {}
-  // Runs on this connection's I/O thread, or on a pool thread that is joined before the I/O
-  // threads' io_contexts are destroyed: never on LiveState's writer (see OnRequest's `done`).
+  // Never runs on LiveState's writer thread, which outlives the io_contexts (see OnRequest's
+  // `done`); every other thread that may drop the last reference (an I/O thread, the pool, the
+  // signal waiter) is joined before they are destroyed.
   ~Session() { listener_->Leave(this); }
 
   // On this connection's I/O thread, after Listener::Admit.
