@@ -2,20 +2,9 @@
 
 #include <sodium.h>
 
-namespace kaizen::model {
-namespace {
-// Parsed for every event at ingest, so a table rather than branches.
-constexpr auto kHexTable = [] {
-  std::array<int8_t, 256> t{};
-  for (auto& v : t) v = -1;
-  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
-  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
-  return t;
-}();
+#include "model/hex.h"
 
-int HexValue(char c) { return kHexTable[static_cast<unsigned char>(c)]; }
-}  // namespace
+namespace kaizen::model {
 
 std::string Uuid::ToString() const {
   static constexpr char kHex[] = "0123456789abcdef";

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "model/hex.h"
+
 namespace kaizen::serve {
 namespace {
 
@@ -13,13 +15,6 @@ std::string Joined(const std::vector<std::string_view>& names) {
   return out;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string DecodeUrl(std::string_view text, bool plus_is_space) {
@@ -27,9 +22,10 @@ std::string DecodeUrl(std::string_view text, bool plus_is_space) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '%' && i + 2 < text.size() && HexDigit(text[i + 1]) >= 0 &&
-        HexDigit(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexDigit(text[i + 1]) * 16 + HexDigit(text[i + 2])));
+    const int hi = c == '%' && i + 2 < text.size() ? model::HexValue(text[i + 1]) : -1;
+    const int lo = hi >= 0 ? model::HexValue(text[i + 2]) : -1;
+    if (lo >= 0) {
+      out.push_back(static_cast<char>(hi * 16 + lo));
       i += 2;
     } else {
       out.push_back(plus_is_space && c == '+' ? ' ' : c);
