@@ -203,7 +203,7 @@ class Session : public std::enable_shared_from_this<Session> {
     path_ = DecodeUrl(target.substr(0, question), false);
     params_ = question == std::string_view::npos ? QueryParams()
                                                  : ParseQueryString(target.substr(question + 1));
-    request_.method = head_ ? std::string_view("HEAD") : std::string_view(req.method_string());
+    request_.method = req.method_string();
     request_.path = path_;
     request_.params = &params_;
     request_.body = req.body();

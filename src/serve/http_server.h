@@ -20,7 +20,7 @@ struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 8377;   // 0: the system picks one (reported through on_listening)
   int threads = 64;  // the pool for the routes that may block (not a limit on connections)
-  size_t max_body = size_t{1} << 20;  // larger bodies: discarded unbuffered, then 413
+  size_t max_body = size_t{1} << 20;  // larger bodies: 413, then the connection is closed
   int timeout_seconds = 10;    // to receive a request's headers, its body, or to send an answer
   int keep_alive_seconds = 5;  // an idle keep-alive connection is closed after this
 };

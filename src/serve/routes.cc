@@ -359,12 +359,9 @@ std::optional<HttpResponse> Routes::SubmitOne(model::EventKind kind, std::string
   line->resize(length);
   state_->SubmitAsync(*line, kind, [line, kind, done](Status s, SubmitResult submitted) {
     done(Answered([&] {
+      LineOutcome out;
+      if (s.ok()) s = OneLine(std::move(submitted), &out);
       if (!s.ok()) return FromStatus(s);
-      if (submitted.lines.size() != 1) {
-        return Error(500, fmt::format("internal error: one event submitted, {} line results",
-                                      submitted.lines.size()));
-      }
-      const LineOutcome& out = submitted.lines[0];
       if (!out.stored && !out.skipped) {
         return Error(422,
                      fmt::format("the {} event was refused ({} problem{})", model::KindName(kind),

@@ -73,6 +73,10 @@ Status SubmitOne(LiveState* state, std::string_view event_json, model::EventKind
                  LineOutcome* line) {
   SubmitResult submitted;
   KZ_RETURN_IF_ERROR(state->Submit(event_json, kind, &submitted));
+  return OneLine(std::move(submitted), line);
+}
+
+Status OneLine(SubmitResult submitted, LineOutcome* line) {
   if (submitted.lines.size() != 1) {
     return Internal(fmt::format("one event submitted, {} line results", submitted.lines.size()));
   }

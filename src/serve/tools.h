@@ -34,6 +34,9 @@ struct ToolResult {
 // failure (nothing acknowledged), or Internal when the pipeline saw other than one line.
 Status SubmitOne(LiveState* state, std::string_view event_json, model::EventKind kind,
                  LineOutcome* line);
+// The one line's outcome of a submission of one event (SubmitOne, and the HTTP route that
+// submits without waiting): Internal when the pipeline saw other than one line.
+Status OneLine(SubmitResult submitted, LineOutcome* line);
 // What both doors answer for a stored or skipped event: {"stored":true,"kind","id"}, or
 // {"stored":false,"kind","skipped":true,"reason"} when the consent gate skipped it.
 std::string StoredEventJson(model::EventKind kind, const LineOutcome& line);
