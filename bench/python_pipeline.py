@@ -118,7 +118,7 @@ META = {
     "revisits": F("int", lo=0, hi=1e9), "deviceType": F("id", enum={"desktop", "mobile"}),
     "timeOfDay": F("id", enum={"morning", "afternoon", "evening", "night"}),
     "dayOfWeek": F("id", enum=set(DAYS)), "concurrentModals": F("int", lo=0, hi=1e9),
-    "sessionFatigue": F("int", lo=0, hi=1e12),
+    "sessionFatigue": F("int", lo=0, hi=1e12), "presentationFormat": F("id"),
 }
 QUALITY_METRICS = {
     "test_coverage": F("num", lo=0, hi=1), "tests_passing": F("bool"),
