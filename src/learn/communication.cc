@@ -94,7 +94,7 @@ void CommunicationLearner::Add(const ReviewView& r) {
   const double seconds = r.time_to_decision_ms / 1000.0;
   const double richness = Richness(r, config_);
   const bool completed = Completed(r.decision);
-  auto tally = [&](StringMap<Tally>& map, std::string_view key) {
+  auto tally = [&](TallyMap& map, std::string_view key) {
     if (key.empty()) key = kUnspecified;
     auto it = map.find(key);
     if (it == map.end()) it = map.emplace(std::string(key), Tally{}).first;
@@ -125,7 +125,7 @@ void CommunicationLearner::Add(const ReviewView& r) {
 }
 
 std::map<std::string, EngagementStats> CommunicationLearner::Sorted(
-    const StringMap<Tally>& tallies, const CommunicationConfig& config) {
+    const TallyMap& tallies, const CommunicationConfig& config) {
   std::map<std::string, EngagementStats> out;
   for (const auto& [key, tally] : tallies) out.emplace(key, tally.Stats(config));
   return out;

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
@@ -88,13 +90,16 @@ class CommunicationLearner {
   };
   template <typename T>
   using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+  // A handful of keys (formats, time-of-day windows), read only through Sorted: open addressing
+  // without a node per key.
+  using TallyMap = absl::flat_hash_map<std::string, Tally, StringHash, std::equal_to<>>;
 
-  static std::map<std::string, EngagementStats> Sorted(const StringMap<Tally>& tallies,
+  static std::map<std::string, EngagementStats> Sorted(const TallyMap& tallies,
                                                        const CommunicationConfig& config);
 
   CommunicationConfig config_;
   SignalWeightConfig weights_;
-  StringMap<Tally> formats_, windows_;
+  TallyMap formats_, windows_;
   Tally weekday_, weekend_;
   Tally fresh_, fatigued_;
   StringMap<int64_t> tired_sessions_;  // session -> highest sessionFatigue, once at threshold

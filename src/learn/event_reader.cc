@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "learn/recent_reviews.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -309,7 +310,10 @@ bool ReviewField(std::string_view k, od::value x, ReviewView* r) {
         }
         return true;
       });
-      if (ok && has_score && !s.dimension.empty()) r->scores.push_back(s);
+      if (ok && has_score && !s.dimension.empty()) {
+        s.quality_index = static_cast<int8_t>(QualityDimensionIndex(s.dimension));
+        r->scores.push_back(s);
+      }
       return ok;
     });
   } else if (k == "freeText") {
@@ -581,7 +585,7 @@ std::string_view WorkRegistry::Keep(std::string_view s) {
   return std::string_view(at, s.size());
 }
 
-void WorkRegistry::Register(const WorkView& work) {
+WorkView WorkRegistry::Register(const WorkView& work) {
   auto it = latest_.find(work.artifact_id);
   uint32_t previous = it == latest_.end() ? kNone : it->second;
   // A version registered again shadows the earlier registration: Find walks newest first.
@@ -610,6 +614,12 @@ void WorkRegistry::Register(const WorkView& work) {
   } else {
     it->second = index;
   }
+  WorkView whole = w;
+  whole.event_id = Keep(work.event_id);
+  whole.session_id = Keep(work.session_id);
+  whole.path = Keep(work.path);
+  whole.priority = Intern(work.priority);
+  return whole;
 }
 
 const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
@@ -793,7 +803,8 @@ int64_t EventTime(const EventViews& e) {
 
 void ResolveInLogOrder(WorkRegistry* registry, EventViews* event) {
   if (event->kind == model::EventKind::kWork) {
-    registry->Register(event->work);
+    // The same strings, now the registry's: the review queue keeps them without copying.
+    event->work = registry->Register(event->work);
     return;
   }
   if (event->kind != model::EventKind::kFeedback) return;

@@ -3,6 +3,7 @@
 // (log order: ingest refuses a reference to a work event not yet recorded).
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -26,7 +27,9 @@ namespace kaizen::learn {
 class WorkRegistry {
  public:
   // Remembers a `work` event's product; a later registration of the same (id, version) wins.
-  void Register(const WorkView& work);
+  // Returns the whole event as views of the registry's own copies, valid as long as the
+  // registry: what Find returns, plus the event id, path, session and priority Find leaves out.
+  WorkView Register(const WorkView& work);
   // The registered product, or nullptr. An empty version means the latest registered version.
   const WorkView* Find(std::string_view artifact_id, std::string_view version) const;
   // Every registered version of an artifact, oldest first (a version registered twice once).
@@ -50,7 +53,8 @@ class WorkRegistry {
   size_t arena_left_ = 0;
   char* arena_next_ = nullptr;
   std::unordered_set<std::string, StringHash, std::equal_to<>> interned_;
-  std::unordered_map<std::string_view, uint32_t, StringHash, std::equal_to<>> latest_;
+  // Never iterated, so Abseil's seeded hash cannot change any output.
+  absl::flat_hash_map<std::string_view, uint32_t> latest_;
   size_t size_ = 0;
 };
 
@@ -98,9 +102,10 @@ class EventReader {
 // The event's timestamp, whatever its kind.
 int64_t EventTime(const EventViews& event);
 
-// Registers a `work` event's product, or resolves a feedback's references (the reviewed work
-// product and comparison options given as {"id"[, "version"]}) against the products registered
-// before it. REQUIRES: called for every event, in log order.
+// Registers a `work` event's product (its views then point at the registry's copies), or resolves a
+// feedback's references (the reviewed work product and comparison options given as {"id"[,
+// "version"]}) against the products registered before it. REQUIRES: called for every event, in log
+// order.
 void ResolveInLogOrder(WorkRegistry* registry, EventViews* event);
 
 }  // namespace kaizen::learn

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "learn/recent_reviews.h"
+
 namespace kaizen::learn {
 namespace {
 
@@ -60,6 +62,48 @@ TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
   // The task type is the work event's server type when the feedback names none.
   EXPECT_EQ(r.server_type, "shopify");
   EXPECT_EQ(r.task_type, "shopify");
+}
+
+TEST(EventReader, ARegisteredWorkEventPointsAtTheRegistrysCopiesOfItsStrings) {
+  EventReader reader;
+  WorkRegistry registry;
+  EventViews work;
+  std::string line(kWork);
+  ASSERT_TRUE(reader.ReadJson(line, &work));
+  ResolveInLogOrder(&registry, &work);
+  // The line and the parser's buffers are gone; the views must not be.
+  line.assign(line.size(), 'x');
+  EventViews other;
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &other));
+  const WorkView& w = work.work;
+  EXPECT_EQ(w.event_id, "0197c348-8800-7c04-bedd-1d85e9fa686b");
+  EXPECT_EQ(w.artifact_id, "shopify-1");
+  EXPECT_EQ(w.version, "v2");
+  EXPECT_EQ(w.session_id, "run-1");
+  EXPECT_EQ(w.server_type, "shopify");
+  EXPECT_EQ(w.stage, "implement");
+  EXPECT_EQ(w.summary, "s");
+  // What Find returns by reference still leaves out the event's own id and session.
+  const WorkView* found = registry.Find("shopify-1", "v2");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->event_id, "");
+  EXPECT_EQ(found->session_id, "");
+}
+
+TEST(EventReader, AScoreKnowsWhichSeedDimensionItIs) {
+  EventReader reader;
+  EventViews v;
+  std::string line(kFeedbackByReference);
+  line.replace(line.find("\"naming\""), 8, "\"house-style\"");
+  ASSERT_TRUE(reader.ReadJson(line, &v));
+  ASSERT_EQ(v.review.scores.size(), 2u);
+  EXPECT_EQ(v.review.scores[0].quality_index, QualityDimensionIndex("error-handling"));
+  EXPECT_GE(v.review.scores[0].quality_index, 0);
+  EXPECT_EQ(v.review.scores[1].quality_index, -1);  // not one of the seed's 13
+  // A score nobody read is looked up by name.
+  ScoreView by_hand{"error-handling", 4};
+  EXPECT_EQ(by_hand.quality_index, ScoreView::kNotLooked);
+  EXPECT_EQ(QualityIndex(by_hand), v.review.scores[0].quality_index);
 }
 
 TEST(EventReader, AnUnknownReferenceStaysUnknown) {

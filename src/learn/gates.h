@@ -4,6 +4,7 @@
 // snapshots, for threshold calibration") so an old habit does not gate forever.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -46,6 +47,8 @@ struct ScoreGate {
 class GateLearner {
  public:
   GateLearner(const GatesConfig& config, const SignalWeightConfig& weights);
+  GateLearner(const GateLearner&) = delete;  // quality_ points into dimensions_
+  GateLearner& operator=(const GateLearner&) = delete;
 
   // Counts each score of a decided review in its UTC day's histogram. O(1) amortized; allocates
   // only for a new dimension or a new day.
@@ -86,6 +89,8 @@ class GateLearner {
   GatesConfig config_;
   SignalWeightConfig weights_;
   std::unordered_map<std::string, Dimension, StringHash, std::equal_to<>> dimensions_;
+  // The seed's dimensions by QualityIndex, once seen: a score finds its entry without hashing.
+  std::array<Dimension*, 13> quality_{};
 };
 
 // Key `gates`: [{dimension, threshold, rejectionRate, n, kind, scores}].

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "learn/recent_reviews.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -195,6 +196,29 @@ TEST(GatesConfigTest, FieldsNameTheSeedDefaults) {
   EXPECT_EQ(*f[3].value, 0.80);
   EXPECT_EQ(f[4].name, "gates.min_below");
   EXPECT_EQ(*f[4].value, 5);
+}
+
+TEST(GateLearnerIndex, ScoresWithAndWithoutTheReadersDimensionIndexFoldAlike) {
+  GateLearner by_name{GatesConfig{}, SignalWeightConfig{}};
+  GateLearner mixed{GatesConfig{}, SignalWeightConfig{}};
+  const int index = QualityDimensionIndex("error-handling");
+  ASSERT_GE(index, 0);
+  for (int i = 0; i < 40; ++i) {
+    ReviewView r;
+    r.at_ms = kNow - 3'600'000;
+    r.decision = i < 19 || i == 25 ? Decision::kRejected : Decision::kApproved;
+    const double score = i < 20 ? 3 : 8;
+    r.scores = {{"error-handling", score}, {"house-style", score}};
+    by_name.Add(r);
+    // As EventReader reads them, except every third review, as a hand-made one.
+    if (i % 3 != 0) {
+      r.scores[0].quality_index = static_cast<int8_t>(index);
+      r.scores[1].quality_index = -1;
+    }
+    mixed.Add(r);
+  }
+  EXPECT_EQ(Json(mixed.Gates(kNow)), Json(by_name.Gates(kNow)));
+  ASSERT_EQ(by_name.Gates(kNow).size(), 2u);  // both dimensions gated
 }
 
 }  // namespace

@@ -188,6 +188,29 @@ TEST(Learner, AddIgnoresWhatAnotherLearnerPrepared) {
   EXPECT_EQ(learner.AnalysisJson(kNow), plain.AnalysisJson(kNow));
 }
 
+// The queue keeps a pending work product's strings without copying them: they must be the
+// learner's own, not the folded line's.
+TEST(Learner, APendingWorkProductOutlivesTheLineItWasReadFrom) {
+  Learner learner{LearnConfig{}};
+  {
+    std::vector<std::string> lines = Log();
+    Fold(learner, lines, 0, 1);  // art-0's work event, not yet reviewed
+    for (std::string& line : lines) line.assign(line.size(), '#');
+    Fold(learner, Log(), 2, 3);  // an outcome: the reader's buffers are reused
+  }
+  const auto& pending = learner.queue().pending();
+  ASSERT_EQ(pending.size(), 1u);
+  const QueueItem& item = pending.begin()->second;
+  EXPECT_EQ(item.artifact_id, "art-0");
+  EXPECT_EQ(item.version, "v1");
+  EXPECT_EQ(item.event_id, "0197c348-8800-7c04-bedd-1d85e9fa6100");
+  EXPECT_EQ(item.type, "mcp-server");
+  EXPECT_EQ(item.server_type, "shopify");
+  EXPECT_EQ(item.summary, "s");
+  EXPECT_EQ(item.model, "opus");
+  EXPECT_EQ(pending.begin()->first, (ReviewQueue::Key{"art-0", "v1"}));
+}
+
 TEST(LearnConfig, EveryFieldHasAUniqueNameAndItsDefaultIsInRange) {
   LearnConfig config;
   std::set<std::string_view> names;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "learn/recent_reviews.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 
@@ -53,14 +54,6 @@ namespace {
 // 1 / (1 + 10^((r_other - r) / 400)): the ELO expected score of r against r_other.
 double Expected(double r, double r_other) {
   return 1.0 / (1.0 + std::pow(10.0, (r_other - r) / 400.0));
-}
-
-int DimensionIndex(std::string_view dimension) {
-  const auto& dims = model::QualityDimensions();
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] == dimension) return static_cast<int>(i);
-  }
-  return -1;
 }
 
 }  // namespace
@@ -195,7 +188,7 @@ void PreferenceLearner::AddScores(const ReviewView& review) {
   double total = 0;
   int n = 0;
   for (const ScoreView& s : review.scores) {
-    int i = DimensionIndex(s.dimension);
+    int i = QualityIndex(s);
     if (i < 0 || i >= static_cast<int>(kDimensions)) continue;  // not a seed dimension
     sum[i] += s.score;
     ++count[i];

@@ -223,7 +223,7 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
   double mean = 0;
   for (const ScoreView& s : r.scores) {
     mean += s.score;
-    const int dim = QualityDimensionIndex(s.dimension);
+    const int dim = QualityIndex(s);
     if (dim < 0 || !std::isfinite(s.score)) continue;
     const int bucket =
         std::clamp(static_cast<int>(std::lround(s.score)), 1, DimensionTally::kBuckets) - 1;
@@ -236,7 +236,10 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
     d.review_mean_sum += mean;
     ++d.scored_reviews;
   }
-  std::vector<std::string_view> positive, negative;
+  std::vector<std::string_view>& positive = positive_scratch_;
+  std::vector<std::string_view>& negative = negative_scratch_;
+  positive.clear();
+  negative.clear();
   Signals(themes, &positive, &negative);
   for (std::string_view t : positive) {
     auto it = d.themes.find(t);

@@ -147,9 +147,16 @@ class RecentReviews {
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> levels_;
   std::vector<LevelChange> level_changes_;
   std::vector<std::shared_ptr<KeptReview>> spares_;  // retired copies, reused by Add
+  // A review's themes on each side, kept between calls so that Add allocates no vector.
+  std::vector<std::string_view> positive_scratch_, negative_scratch_;
 };
 
 // The index of a seed 000 QualityDimension (model::QualityDimensions order), or -1.
 int QualityDimensionIndex(std::string_view dimension);
+// The same for a score, from the index its reader stored when there is one.
+inline int QualityIndex(const ScoreView& s) {
+  return s.quality_index != ScoreView::kNotLooked ? s.quality_index
+                                                  : QualityDimensionIndex(s.dimension);
+}
 
 }  // namespace kaizen::learn

@@ -52,18 +52,6 @@ std::string_view ClassMeaning(std::string_view task_class) {
 
 }  // namespace
 
-// '\x1f' (unit separator) sorts before every printable byte, so "a\x1f..." keys stay together
-// ahead of "a-b\x1f...".
-std::string ReviewQueue::KeyPrefix(std::string_view artifact_id) {
-  std::string key(artifact_id);
-  key += '\x1f';
-  return key;
-}
-
-std::string ReviewQueue::Key(std::string_view artifact_id, std::string_view version) {
-  return KeyPrefix(artifact_id).append(version);
-}
-
 void ReviewQueue::AddWork(const WorkView& work) {
   QueueItem item;
   item.event_id = work.event_id;
@@ -82,15 +70,12 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.score_prediction = work.score_prediction;
   item.iteration_count = work.iteration_count;
   item.experimental = work.experimental;
-  pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
+  pending_.insert_or_assign(Key(item.artifact_id, item.version), item);
 }
 
 void ReviewQueue::AddReview(const ReviewView& review) {
   if (review.work.artifact_id.empty() || pending_.empty()) return;
-  scratch_.assign(review.work.artifact_id);
-  scratch_ += '\x1f';
-  scratch_.append(review.work.version);
-  auto it = pending_.find(std::string_view(scratch_));
+  auto it = pending_.find(Key(review.work.artifact_id, review.work.version));
   if (it == pending_.end()) return;
   if (review.decision == Decision::kDeferred) {
     ++it->second.deferrals;
@@ -140,8 +125,8 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
   auto key = [&](const RankedItem& r) {
     const QueueItem& i = *r.item;
     return std::make_tuple(!r.review_required, -PriorityRank(i.priority), r.level,
-                           MomentFit(r.task_class, in_best), i.deferrals, i.at_ms,
-                           std::string_view(i.artifact_id), std::string_view(i.version));
+                           MomentFit(r.task_class, in_best), i.deferrals, i.at_ms, i.artifact_id,
+                           i.version);
   };
   std::sort(out.begin(), out.end(),
             [&](const RankedItem& a, const RankedItem& b) { return key(a) < key(b); });
@@ -151,7 +136,7 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
 void WriteJson(JsonWriter& w, const RankedItem& ranked,
                const std::vector<std::string_view>& versions) {
   const QueueItem& i = *ranked.item;
-  auto opt = [&](std::string_view key, const std::string& v) {
+  auto opt = [&](std::string_view key, std::string_view v) {
     Key(w, key);
     if (v.empty()) {
       w.Null();

@@ -17,9 +17,12 @@
 
 namespace kaizen::learn {
 
+// Views of the work event's strings as the Learner's WorkRegistry keeps them (ResolveInLogOrder
+// points a work event at them): a queued item allocates nothing, and its views stay valid as long
+// as the Learner. Copy what must outlive a read of the Learner.
 struct QueueItem {
-  std::string event_id, artifact_id, version, type, path, summary, server_type, stage, session_id,
-      model, priority;
+  std::string_view event_id, artifact_id, version, type, path, summary, server_type, stage,
+      session_id, model, priority;
   int64_t at_ms = 0;
   double confidence = 0;
   std::optional<double> score_prediction;
@@ -31,20 +34,19 @@ struct QueueItem {
 class ReviewQueue {
  public:
   // A recorded work product joins the queue (the same (id, version) again replaces it).
+  // REQUIRES: `work`'s views outlive the queue (the registry's, in a Learner).
   void AddWork(const WorkView& work);
   // A review of a product: any decision but `deferred` (or a review with scores or text but no
   // decision: someone looked at it) takes it out; `deferred` keeps it and counts the deferral.
   void AddReview(const ReviewView& review);
 
+  // By (artifact id, version): one artifact's versions are adjacent, from {id, ""}.
+  using Key = std::pair<std::string_view, std::string_view>;
   size_t size() const { return pending_.size(); }
-  // By Key(id, version): one artifact's versions are adjacent (KeyPrefix(id) starts them all).
-  const std::map<std::string, QueueItem, std::less<>>& pending() const { return pending_; }
-  static std::string Key(std::string_view artifact_id, std::string_view version);
-  static std::string KeyPrefix(std::string_view artifact_id);
+  const std::map<Key, QueueItem>& pending() const { return pending_; }
 
  private:
-  std::map<std::string, QueueItem, std::less<>> pending_;
-  std::string scratch_;  // the key of a review's product, built without allocating per event
+  std::map<Key, QueueItem> pending_;  // keys are the items' own views
 };
 
 // Who is reviewing, and when: what the order adapts to.

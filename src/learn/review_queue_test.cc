@@ -54,7 +54,7 @@ class ReviewQueueTest : public ::testing::Test {
                                  std::vector<std::string> best = {}) {
     std::vector<std::string> ids;
     for (const RankedItem& r : OrderQueue(queue_, autonomy_, {time_of_day, std::move(best)})) {
-      ids.push_back(r.item->artifact_id + "@" + r.item->version);
+      ids.push_back(std::string(r.item->artifact_id) + "@" + std::string(r.item->version));
     }
     return ids;
   }
@@ -68,7 +68,7 @@ TEST_F(ReviewQueueTest, ADecisionTakesTheWorkOutAndADeferralKeepsItCounted) {
   Review("b", "v1", Decision::kDeferred);
   Review("b", "v1", Decision::kDeferred);
   ASSERT_EQ(queue_.size(), 2u);
-  EXPECT_EQ(queue_.pending().at(ReviewQueue::Key("b", "v1")).deferrals, 2);
+  EXPECT_EQ(queue_.pending().at({"b", "v1"}).deferrals, 2);
   Review("b", "v1", Decision::kRejected);
   Review("zzz", "v1", Decision::kRejected);  // a review of unknown work changes nothing
   EXPECT_EQ(Order(), (std::vector<std::string>{"b@v2"}));

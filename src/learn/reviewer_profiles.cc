@@ -82,7 +82,10 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
   }
 
   // Themes, polar as ReviewThemes() reads them; each theme once per side per review.
-  std::vector<std::string_view> positive, negative;
+  std::vector<std::string_view>& positive = positive_scratch_;
+  std::vector<std::string_view>& negative = negative_scratch_;
+  positive.clear();
+  negative.clear();
   for (const ReviewTheme& t : themes) {
     if (t.polarity > 0) positive.push_back(t.theme);
     if (t.polarity < 0) negative.push_back(t.theme);
@@ -92,7 +95,7 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
     side->erase(std::unique(side->begin(), side->end()), side->end());
     for (std::string_view theme : *side) {
       ThemeLean& lean = Entry(s.themes, theme);
-      lean.theme = std::string(theme);
+      if (lean.theme.empty()) lean.theme = std::string(theme);
       (side == &positive ? lean.positive : lean.negative)++;
     }
   }
@@ -108,19 +111,19 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
     for (const std::string& a : won) {
       if (std::find(lost.begin(), lost.end(), a) != lost.end()) continue;
       AttributeRecord& rec = Entry(s.attributes, a);
-      rec.attribute = a;
+      if (rec.attribute.empty()) rec.attribute = a;
       ++rec.won;
     }
     for (const std::string& a : lost) {
       if (std::find(won.begin(), won.end(), a) != won.end()) continue;
       AttributeRecord& rec = Entry(s.attributes, a);
-      rec.attribute = a;
+      if (rec.attribute.empty()) rec.attribute = a;
       ++rec.lost;
     }
     for (const DimensionWinnerView& d : c.dimensions) {
       if (d.winner != 'A' && d.winner != 'B') continue;
       DecidingDimension& dim = Entry(s.dimensions, d.dimension);
-      dim.dimension = std::string(d.dimension);
+      if (dim.dimension.empty()) dim.dimension = std::string(d.dimension);
       ++dim.decided;
       if (d.winner == preferred) ++dim.agreed;
     }

@@ -90,6 +90,8 @@ class ReviewerProfiles {
   CommunicationConfig communication_;
   SignalWeightConfig weights_;
   std::unordered_map<std::string, std::unique_ptr<State>, StringHash, std::equal_to<>> states_;
+  // A review's themes on each side, kept between calls so that Add allocates no vector.
+  std::vector<std::string_view> positive_scratch_, negative_scratch_;
 };
 
 // One profile as a JSON object (the dashboard's per-reviewer preferences).

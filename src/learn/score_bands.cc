@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "learn/recent_reviews.h"
+
 namespace kaizen::learn {
 
 size_t ScoreBandOf(double score) {
@@ -32,10 +34,18 @@ void ScoreBands::Add(const ReviewView& review, const std::vector<ReviewTheme>& t
   }
   for (const ScoreView& score : review.scores) {
     if (score.dimension.empty()) continue;
-    auto it = dimensions_.find(score.dimension);
-    if (it == dimensions_.end())
-      it = dimensions_.emplace(std::string(score.dimension), Dimension{}).first;
-    Dimension& dim = it->second;
+    const int quality = QualityIndex(score);
+    const bool cached = quality >= 0 && quality < static_cast<int>(quality_.size());
+    Dimension* known = cached ? quality_[quality] : nullptr;
+    if (known == nullptr) {
+      auto it = dimensions_.find(score.dimension);
+      if (it == dimensions_.end()) {
+        it = dimensions_.emplace(std::string(score.dimension), Dimension{}).first;
+      }
+      known = &it->second;
+      if (cached) quality_[quality] = known;
+    }
+    Dimension& dim = *known;
     ++dim.scores;
     Band& band = dim.bands[ScoreBandOf(score.score)];
     ++band.count;

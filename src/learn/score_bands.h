@@ -54,6 +54,10 @@ struct DimensionBands {
 
 class ScoreBands {
  public:
+  ScoreBands() = default;
+  ScoreBands(const ScoreBands&) = delete;  // quality_ points into dimensions_
+  ScoreBands& operator=(const ScoreBands&) = delete;
+
   // Each score of the review counts in its dimension's band; each of the review's themes counts
   // once in that band, by polarity. A review scoring two dimensions adds its themes to both.
   // Amortized O(scores x themes); allocates only for a new dimension or theme.
@@ -83,6 +87,9 @@ class ScoreBands {
   Map<uint32_t> theme_ids_;
   std::vector<std::string> theme_names_;
   std::vector<std::pair<uint32_t, bool>> scratch_;  // (theme id, positive) of the current review
+  // The seed's dimensions by QualityIndex, once seen: a score finds its entry without hashing.
+  // Node-based dimensions_ keeps them in place.
+  std::array<Dimension*, 13> quality_{};
 };
 
 }  // namespace kaizen::learn

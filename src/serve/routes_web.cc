@@ -96,20 +96,28 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
 HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& params) const {
   if (auto errors = CheckParams(params, {"version"}); !errors.empty()) return BadParams(errors);
   const std::string* version = Param(params, "version");
-  std::optional<learn::QueueItem> item;
+  // A copy of the pending item: its views are the Learner's, valid only inside Read.
+  struct Pending {
+    std::string version, type, path, summary;
+  };
+  std::optional<Pending> item;
   bool known = false;
   std::string summary, type, found_version;
   state_->Read([&](const learn::Learner& learner, int64_t) {
     const auto& pending = learner.queue().pending();
-    const std::string prefix = learn::ReviewQueue::KeyPrefix(artifact_id);
-    for (auto it = pending.lower_bound(prefix);
-         it != pending.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    const learn::QueueItem* chosen = nullptr;
+    for (auto it = pending.lower_bound({artifact_id, {}});
+         it != pending.end() && it->first.first == artifact_id; ++it) {
       // Without a version: the newest recorded one still pending.
       if (version == nullptr) {
-        if (!item || it->second.at_ms >= item->at_ms) item = it->second;
+        if (chosen == nullptr || it->second.at_ms >= chosen->at_ms) chosen = &it->second;
       } else if (it->second.version == *version) {
-        item = it->second;
+        chosen = &it->second;
       }
+    }
+    if (chosen != nullptr) {
+      item = Pending{std::string(chosen->version), std::string(chosen->type),
+                     std::string(chosen->path), std::string(chosen->summary)};
     }
     // A product no longer pending (an older version for an A/B comparison): what the registry
     // keeps of it, without its path.
