@@ -12,53 +12,73 @@ namespace kaizen::learn {
 namespace {
 
 // Cuts on a UTF-8 boundary: the renderer sanitizes again, but a kept copy must stay valid text.
-// Assigned, not constructed: a recycled KeptReview keeps its strings' capacity.
-void AssignCapped(std::string_view text, std::string* to) {
-  to->assign(model::Utf8Prefix(text, KeptReview::kKeptBytes));
+std::string_view Capped(std::string_view text) {
+  return model::Utf8Prefix(text, KeptReview::kKeptBytes);
 }
 
-// Sets `to` to the first kKeptItems non-empty text_of(item) of `from`, capped, reusing its
-// strings.
+// The first kKeptItems non-empty text_of(item) of `from`, capped.
 template <typename Texts, typename TextOf>
-void AssignSome(const Texts& from, TextOf text_of, std::vector<std::string>* to) {
-  size_t n = 0;
+void FirstFew(const Texts& from, TextOf text_of, std::vector<std::string_view>* to) {
+  to->clear();
   for (const auto& item : from) {
-    if (n >= KeptReview::kKeptItems) break;
+    if (to->size() >= KeptReview::kKeptItems) break;
     const std::string_view s = text_of(item);
-    if (s.empty()) continue;
-    if (n == to->size()) to->emplace_back();
-    AssignCapped(s, &(*to)[n++]);
+    if (!s.empty()) to->push_back(Capped(s));
   }
-  to->resize(n);
 }
 
-// Fills `k` (new, or recycled: every field is assigned) with what the memory files quote of `r`.
+// Fills `k` (new, or recycled: every field is assigned) with what the memory files quote of `r`:
+// first the views of `r` worth keeping, then their copies in k->text, reserved once so that no
+// append moves the buffer under the views already taken.
 void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptReview* k) {
-  k->id.assign(r.id);
   k->at_ms = r.at_ms;
-  AssignCapped(r.reviewer, &k->reviewer);
-  AssignCapped(r.server_type, &k->server_type);
-  AssignCapped(r.work.type, &k->work_type);
-  AssignCapped(r.stage, &k->stage);
   k->decision = r.decision;
-  AssignCapped(r.reason, &k->reason);
+  k->time_to_decision_ms = r.time_to_decision_ms;
+  k->id = r.id;
+  k->reviewer = Capped(r.reviewer);
+  k->server_type = Capped(r.server_type);
+  k->work_type = Capped(r.work.type);
+  k->stage = Capped(r.stage);
+  k->reason = Capped(r.reason);
   auto itself = [](std::string_view s) { return s; };
-  AssignSome(r.blockers, itself, &k->blockers);
-  AssignSome(r.suggestions, itself, &k->suggestions);
+  FirstFew(r.blockers, itself, &k->blockers);
+  FirstFew(r.suggestions, itself, &k->suggestions);
   auto criticism = [](const AnnotationView& a) {
     return a.type == "criticism" ? a.text : std::string_view();
   };
-  AssignSome(r.annotations, criticism, &k->criticisms);
-  k->themes.resize(themes.size());
-  for (size_t i = 0; i < themes.size(); ++i) AssignCapped(themes[i].theme, &k->themes[i]);
+  FirstFew(r.annotations, criticism, &k->criticisms);
+  k->themes.clear();
+  for (const ReviewTheme& t : themes) k->themes.push_back(Capped(t.theme));
   std::sort(k->themes.begin(), k->themes.end());
   k->themes.erase(std::unique(k->themes.begin(), k->themes.end()), k->themes.end());
-  k->scores.resize(r.scores.size());
-  for (size_t i = 0; i < r.scores.size(); ++i) {
-    k->scores[i].first.assign(r.scores[i].dimension);
-    k->scores[i].second = r.scores[i].score;
+  k->scores.clear();
+  for (const ScoreView& s : r.scores) k->scores.emplace_back(s.dimension, s.score);
+
+  size_t bytes = 0;
+  for (std::string_view s :
+       {k->id, k->reviewer, k->server_type, k->work_type, k->stage, k->reason}) {
+    bytes += s.size();
   }
-  k->time_to_decision_ms = r.time_to_decision_ms;
+  for (const auto* list : {&k->blockers, &k->suggestions, &k->criticisms, &k->themes}) {
+    for (std::string_view s : *list) bytes += s.size();
+  }
+  for (const auto& score : k->scores) bytes += score.first.size();
+  std::string& text = k->text;
+  text.clear();
+  text.reserve(bytes);
+  auto copy = [&text](std::string_view* s) {
+    const size_t at = text.size();
+    text.append(*s);
+    *s = std::string_view(text.data() + at, s->size());
+  };
+  for (std::string_view* s :
+       {&k->id, &k->reviewer, &k->server_type, &k->work_type, &k->stage, &k->reason}) {
+    copy(s);
+  }
+  for (auto* list : {&k->blockers, &k->suggestions, &k->criticisms, &k->themes}) {
+    for (std::string_view& s : *list) copy(&s);
+  }
+  for (auto& score : k->scores) copy(&score.first);
 }
 
 // The review's distinct themes on each side.

@@ -48,19 +48,28 @@ struct MemoryConfig {
 
 // One review as the memory files quote it. Strings are raw reviewer text, capped in length
 // (kKeptBytes each): quote them (render::QuoteReviewerText) before they reach a file.
+// RecentReviews fills the views with copies in `text`, one buffer per review: every review is
+// kept at first (it is the newest), so filling is on the fold's critical path, and a recycled
+// copy refills its buffer without allocating. Not copyable: the views would point into the
+// original. A hand-made one (tests) may view anything that outlives it.
 struct KeptReview {
   static constexpr size_t kKeptBytes = 400;
   static constexpr size_t kKeptItems = 3;  // blockers, suggestions, criticisms kept
 
-  std::string id;
+  KeptReview() = default;
+  KeptReview(const KeptReview&) = delete;
+  KeptReview& operator=(const KeptReview&) = delete;
+
+  std::string_view id;
   int64_t at_ms = 0;
-  std::string reviewer, server_type, work_type, stage;
+  std::string_view reviewer, server_type, work_type, stage;
   Decision decision = Decision::kNone;
-  std::string reason;
-  std::vector<std::string> blockers, suggestions, criticisms;  // criticism annotation texts
-  std::vector<std::string> themes;                             // distinct, sorted
-  std::vector<std::pair<std::string, double>> scores;          // dimension, score (log order)
+  std::string_view reason;
+  std::vector<std::string_view> blockers, suggestions, criticisms;  // criticism annotation texts
+  std::vector<std::string_view> themes;                             // distinct, sorted
+  std::vector<std::pair<std::string_view, double>> scores;          // dimension, score (log order)
   double time_to_decision_ms = 0;
+  std::string text;  // what the views above view, when RecentReviews filled them
 };
 
 // approved | rejected | needs-work | deferred | none

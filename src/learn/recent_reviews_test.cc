@@ -80,8 +80,61 @@ TEST(RecentReviews, KeptTextIsCappedOnAUtf8Boundary) {
   ReviewView r = Review("a", kDay0, "shopify");
   r.reason = reason;
   recent.Add(r, {}, 0);
-  const std::string& kept = recent.days().begin()->second.kept[0]->reason;
+  const std::string_view kept = recent.days().begin()->second.kept[0]->reason;
   EXPECT_EQ(kept, std::string(KeptReview::kKeptBytes - 1, 'x'));
+}
+
+// Every kept string is a copy: the review's own buffers are reused as soon as it is folded, and
+// retired copies are refilled with newer reviews.
+TEST(RecentReviews, AKeptReviewOwnsItsTextAfterTheReviewsBuffersAreGoneAndWhenRecycled) {
+  MemoryConfig config;
+  config.similar_lookback = 2;
+  config.quoted_per_day = 1;
+  RecentReviews recent(config);
+  std::string buffer;
+  for (int i = 0; i < 40; ++i) {
+    const std::string n = std::to_string(i);
+    buffer = "id-" + n + "|jordan-" + n + "|stripe|mcp-server|review|why " + n + "|blocker " + n +
+             "|suggest " + n + "|criticism " + n + "|security";
+    std::vector<std::string_view> parts;
+    for (size_t at = 0, bar; at <= buffer.size(); at = bar + 1) {
+      bar = buffer.find('|', at);
+      if (bar == std::string::npos) bar = buffer.size();
+      parts.push_back(std::string_view(buffer).substr(at, bar - at));
+    }
+    ReviewView r = Review(parts[0], kDay0 + i, parts[2], Decision::kRejected);
+    r.reviewer = parts[1];
+    r.work.type = parts[3];
+    r.stage = parts[4];
+    r.reason = parts[5];
+    r.blockers = {parts[6]};
+    r.suggestions = {parts[7]};
+    AnnotationView criticism;
+    criticism.type = "criticism";
+    criticism.text = parts[8];
+    r.annotations = {criticism};
+    r.scores = {{parts[9], 2}};
+    recent.Add(r, Themes("error-handling", -1), 0);
+    buffer.assign(buffer.size(), '#');  // the line the review was read from is gone
+  }
+  SimilarityQuery q{"stripe", "", "", {}};
+  const std::vector<SimilarReview> similar = recent.Similar(q, kDay0 + 100, 5, 0.7);
+  ASSERT_EQ(similar.size(), 2u);
+  const KeptReview& k = *similar[0].review;
+  EXPECT_EQ(k.id, "id-39");
+  EXPECT_EQ(k.reviewer, "jordan-39");
+  EXPECT_EQ(k.server_type, "stripe");
+  EXPECT_EQ(k.work_type, "mcp-server");
+  EXPECT_EQ(k.stage, "review");
+  EXPECT_EQ(k.reason, "why 39");
+  EXPECT_EQ(k.blockers, (std::vector<std::string_view>{"blocker 39"}));
+  EXPECT_EQ(k.suggestions, (std::vector<std::string_view>{"suggest 39"}));
+  EXPECT_EQ(k.criticisms, (std::vector<std::string_view>{"criticism 39"}));
+  EXPECT_EQ(k.themes, (std::vector<std::string_view>{"error-handling"}));
+  ASSERT_EQ(k.scores.size(), 1u);
+  EXPECT_EQ(k.scores[0].first, "security");
+  EXPECT_EQ(similar[1].review->id, "id-38");
+  EXPECT_EQ(similar[1].review->reason, "why 38");
 }
 
 TEST(Similarity, FullMatchIsOneAndAnotherServerTypeStaysBelowTheSeedBar) {

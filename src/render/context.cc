@@ -139,7 +139,7 @@ void Similar(const learn::Learner& learner, const ContextQuery& q, int64_t now_m
     const learn::KeptReview& r = *s.review;
     std::string words;
     if (!r.reason.empty()) words = QuoteReviewerText(r.reason);
-    for (const std::string& b : r.blockers) {
+    for (std::string_view b : r.blockers) {
       words += (words.empty() ? "" : "; ") + QuoteReviewerText(b, 120);
     }
     out->recent_similar.push_back({Label(r.id), model::FormatUtc(r.at_ms),

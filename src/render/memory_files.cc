@@ -75,7 +75,7 @@ std::string Day(int64_t ms) { return model::FormatDay(ms); }
 // A kept review, one line: date, decision, what and who, then the reviewer's words, quoted.
 std::string QuotedReview(const learn::KeptReview& r) {
   std::string what;
-  for (const std::string* part : {&r.server_type, &r.work_type}) {
+  for (const std::string_view* part : {&r.server_type, &r.work_type}) {
     if (part->empty()) continue;
     if (!what.empty()) what += "/";
     what += Label(*part);
@@ -85,7 +85,7 @@ std::string QuotedReview(const learn::KeptReview& r) {
   if (!r.stage.empty()) line += " at " + Label(r.stage);
   if (!r.reviewer.empty()) line += " by " + QuoteReviewerText(r.reviewer, kLabelBytes);
   if (!r.reason.empty()) line += ": " + QuoteReviewerText(r.reason);
-  auto list = [&](std::string_view name, const std::vector<std::string>& items) {
+  auto list = [&](std::string_view name, const std::vector<std::string_view>& items) {
     if (items.empty()) return;
     line += fmt::format(" — {}: ", name);
     for (size_t i = 0; i < items.size(); ++i) {
