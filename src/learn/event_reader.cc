@@ -566,7 +566,7 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
 std::string_view WorkRegistry::Intern(std::string_view s) {
   if (s.empty()) return {};
   auto it = interned_.find(s);
-  if (it == interned_.end()) it = interned_.emplace(s).first;
+  if (it == interned_.end()) it = interned_.insert(Keep(s)).first;
   return *it;
 }
 
@@ -574,7 +574,8 @@ std::string_view WorkRegistry::Keep(std::string_view s) {
   constexpr size_t kBlock = 1 << 20;
   if (s.size() > arena_left_) {
     size_t size = std::max(kBlock, s.size());
-    arena_.push_back(std::make_unique<char[]>(size));
+    // Not zeroed: every byte handed out is written by the copy below first.
+    arena_.push_back(std::make_unique_for_overwrite<char[]>(size));
     arena_next_ = arena_.back().get();
     arena_left_ = size;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -52,7 +53,7 @@ class WorkRegistry {
   std::vector<std::unique_ptr<char[]>> arena_;
   size_t arena_left_ = 0;
   char* arena_next_ = nullptr;
-  std::unordered_set<std::string, StringHash, std::equal_to<>> interned_;
+  absl::flat_hash_set<std::string_view> interned_;  // views of arena copies; never iterated
   // Never iterated, so Abseil's seeded hash cannot change any output.
   absl::flat_hash_map<std::string_view, uint32_t> latest_;
   size_t size_ = 0;

@@ -134,14 +134,23 @@ void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme
       s.last_day = day;
     }
     if (!t.example.empty()) {
-      s.examples.emplace_front(t.example);
-      if (s.examples.size() > kExamples) s.examples.pop_back();
+      // The oldest example's string makes room for the newest: no allocation once full.
+      std::string kept;
+      if (!s.examples.empty() && s.examples.size() >= kExamples) {
+        kept = std::move(s.examples.back());
+        s.examples.pop_back();
+      }
+      kept.assign(t.example);
+      s.examples.push_front(std::move(kept));
     }
     if (review.decision == Decision::kRejected || review.decision == Decision::kNeedsWork) {
       ++s.rejected;
       s.rejected_severity += t.severity;
       s.rejected_last_ms = std::max(s.rejected_last_ms, review.at_ms);
-      if (!review.server_type.empty()) s.rejected_servers.emplace(review.server_type);
+      // Looked up first: std::set::emplace builds its node before it finds the duplicate.
+      if (!review.server_type.empty() && !s.rejected_servers.contains(review.server_type)) {
+        s.rejected_servers.emplace(review.server_type);
+      }
     }
     // Promotion happens at the signal that first makes the candidate confident enough (§8.1).
     const bool guards = static_cast<double>(s.negative) >= evidence_.rule_min_points &&

@@ -224,6 +224,23 @@ TEST_F(RuleBookTest, RejectionRegistryCountsRejectedReviewsTopFirst) {
   EXPECT_EQ(small.RejectionPatterns(true).size(), 1u);
 }
 
+TEST_F(RuleBookTest, ARuleQuotesItsThreeNewestExamplesNewestFirstAndEachServerOnce) {
+  for (int i = 1; i <= 6; ++i) {
+    ReviewView r = Rejection(kNow - (6 - i) * kDay, i % 2 ? "shopify" : "stripe");
+    const std::string blocker = "No retries on call " + std::to_string(i);
+    r.blockers = {blocker};
+    Add(r);
+  }
+  auto rules = Rules();
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].examples,
+            (std::vector<std::string>{"No retries on call 6", "No retries on call 5",
+                                      "No retries on call 4"}));
+  auto registry = book_.RejectionPatterns(false);
+  ASSERT_EQ(registry.size(), 1u);
+  EXPECT_EQ(registry[0].server_types, (std::vector<std::string>{"shopify", "stripe"}));
+}
+
 TEST_F(RuleBookTest, ACustomThemeGetsQuotedGenericWording) {
   ReviewView r = Rejection(kNow);
   r.blockers = {};
