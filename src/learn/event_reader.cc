@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
+#include "model/schema.h"
 
 namespace kaizen::learn {
 namespace {
@@ -100,6 +101,7 @@ TEST(EventReader, AScoreKnowsWhichSeedDimensionItIs) {
   EXPECT_EQ(v.review.scores[0].quality_index, QualityDimensionIndex("error-handling"));
   EXPECT_GE(v.review.scores[0].quality_index, 0);
   EXPECT_EQ(v.review.scores[1].quality_index, -1);  // not one of the seed's 13
+  EXPECT_EQ(model::QualityDimensions().size(), kQualityDimensionCount);
   // A score nobody read is looked up by name.
   ScoreView by_hand{"error-handling", 4};
   EXPECT_EQ(by_hand.quality_index, ScoreView::kNotLooked);

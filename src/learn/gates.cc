@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "learn/approval.h"
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -45,17 +45,8 @@ void GateLearner::Add(const ReviewView& review) {
   const int64_t day = DayOf(review.at_ms);
   for (const ScoreView& s : review.scores) {
     if (!std::isfinite(s.score)) continue;
-    const int quality = QualityIndex(s);
-    const bool cached = quality >= 0 && quality < static_cast<int>(quality_.size());
-    Dimension* known = cached ? quality_[quality] : nullptr;
-    if (known == nullptr) {
-      std::string_view name = OrUnspecified(s.dimension);
-      auto it = dimensions_.find(name);
-      if (it == dimensions_.end()) it = dimensions_.emplace(std::string(name), Dimension{}).first;
-      known = &it->second;
-      if (cached) quality_[quality] = known;
-    }
-    Dimension& dim = *known;
+    Dimension& dim =
+        DimensionEntry(dimensions_, quality_, OrUnspecified(s.dimension), QualityIndex(s));
     if (dim.last == nullptr || dim.last_day != day) {
       dim.last = &dim.days[day];
       dim.last_day = day;

@@ -16,6 +16,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/quality_index.h"
 #include "learn/signal_weight.h"
 #include "learn/string_hash.h"  // StringHash
 
@@ -90,7 +91,7 @@ class GateLearner {
   SignalWeightConfig weights_;
   std::unordered_map<std::string, Dimension, StringHash, std::equal_to<>> dimensions_;
   // The seed's dimensions by QualityIndex, once seen: a score finds its entry without hashing.
-  std::array<Dimension*, 13> quality_{};
+  std::array<Dimension*, kQualityDimensionCount> quality_{};
 };
 
 // Key `gates`: [{dimension, threshold, rejectionRate, n, kind, scores}].

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {

@@ -53,7 +53,7 @@ struct ScoreView {
   double score = 0;  // 1..10
   // Where `dimension` stands in model::QualityDimensions(), -1 for another name, or kNotLooked.
   // EventReader looks on its own thread, so the fold does not compare names; read it through
-  // QualityIndex (recent_reviews.h), which looks when nobody did.
+  // QualityIndex (quality_index.h), which looks when nobody did.
   static constexpr int8_t kNotLooked = -2;
   int8_t quality_index = kNotLooked;
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "learn/approval.h"
-#include "model/schema.h"
 #include "model/utf8.h"
 
 namespace kaizen::learn {
@@ -145,14 +144,6 @@ std::string_view DecisionWord(Decision d) {
       break;
   }
   return "none";
-}
-
-int QualityDimensionIndex(std::string_view dimension) {
-  const auto& dims = model::QualityDimensions();
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] == dimension) return static_cast<int>(i);
-  }
-  return -1;
 }
 
 double Similarity(const SimilarityQuery& q, const KeptReview& r) {

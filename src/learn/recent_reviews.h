@@ -19,6 +19,7 @@
 
 #include "learn/config_field.h"
 #include "learn/inputs.h"
+#include "learn/quality_index.h"
 #include "learn/review_themes.h"
 #include "learn/string_hash.h"
 
@@ -93,7 +94,8 @@ struct DayDigest {
   int64_t reviews = 0, approved = 0, rejected = 0, needs_work = 0, deferred = 0;
   double review_mean_sum = 0;  // sum over reviews with scores of their mean score
   int64_t scored_reviews = 0;
-  std::array<DimensionTally, 13> dimensions{};  // indexed like model::QualityDimensions()
+  std::array<DimensionTally, kQualityDimensionCount>
+      dimensions{};  // indexed like model::QualityDimensions()
   std::map<std::string, ThemeTally, std::less<>> themes;
   std::deque<std::shared_ptr<const KeptReview>> kept;  // newest quoted_per_day, log order
 };
@@ -159,13 +161,5 @@ class RecentReviews {
   // A review's themes on each side, kept between calls so that Add allocates no vector.
   std::vector<std::string_view> positive_scratch_, negative_scratch_;
 };
-
-// The index of a seed 000 QualityDimension (model::QualityDimensions order), or -1.
-int QualityDimensionIndex(std::string_view dimension);
-// The same for a score, from the index its reader stored when there is one.
-inline int QualityIndex(const ScoreView& s) {
-  return s.quality_index != ScoreView::kNotLooked ? s.quality_index
-                                                  : QualityDimensionIndex(s.dimension);
-}
 
 }  // namespace kaizen::learn

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "learn/recent_reviews.h"
+#include "learn/quality_index.h"
 
 namespace kaizen::learn {
 
@@ -34,18 +34,7 @@ void ScoreBands::Add(const ReviewView& review, const std::vector<ReviewTheme>& t
   }
   for (const ScoreView& score : review.scores) {
     if (score.dimension.empty()) continue;
-    const int quality = QualityIndex(score);
-    const bool cached = quality >= 0 && quality < static_cast<int>(quality_.size());
-    Dimension* known = cached ? quality_[quality] : nullptr;
-    if (known == nullptr) {
-      auto it = dimensions_.find(score.dimension);
-      if (it == dimensions_.end()) {
-        it = dimensions_.emplace(std::string(score.dimension), Dimension{}).first;
-      }
-      known = &it->second;
-      if (cached) quality_[quality] = known;
-    }
-    Dimension& dim = *known;
+    Dimension& dim = DimensionEntry(dimensions_, quality_, score.dimension, QualityIndex(score));
     ++dim.scores;
     Band& band = dim.bands[ScoreBandOf(score.score)];
     ++band.count;

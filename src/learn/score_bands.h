@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "learn/inputs.h"
+#include "learn/quality_index.h"
 #include "learn/review_themes.h"
 #include "learn/string_hash.h"
 
@@ -89,7 +90,7 @@ class ScoreBands {
   std::vector<std::pair<uint32_t, bool>> scratch_;  // (theme id, positive) of the current review
   // The seed's dimensions by QualityIndex, once seen: a score finds its entry without hashing.
   // Node-based dimensions_ keeps them in place.
-  std::array<Dimension*, 13> quality_{};
+  std::array<Dimension*, kQualityDimensionCount> quality_{};
 };
 
 }  // namespace kaizen::learn
