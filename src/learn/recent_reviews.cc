@@ -80,19 +80,6 @@ void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptRevie
   for (auto& score : k->scores) copy(&score.first);
 }
 
-// The review's distinct themes on each side.
-void Signals(const std::vector<ReviewTheme>& themes, std::vector<std::string_view>* positive,
-             std::vector<std::string_view>* negative) {
-  for (const ReviewTheme& t : themes) {
-    if (t.polarity > 0) positive->push_back(t.theme);
-    if (t.polarity < 0) negative->push_back(t.theme);
-  }
-  for (auto* v : {positive, negative}) {
-    std::sort(v->begin(), v->end());
-    v->erase(std::unique(v->begin(), v->end()), v->end());
-  }
-}
-
 }  // namespace
 
 ConfigFields MemoryConfig::Fields() {
@@ -247,12 +234,8 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
     d.review_mean_sum += mean;
     ++d.scored_reviews;
   }
-  std::vector<std::string_view>& positive = positive_scratch_;
-  std::vector<std::string_view>& negative = negative_scratch_;
-  positive.clear();
-  negative.clear();
-  Signals(themes, &positive, &negative);
-  for (std::string_view t : positive) {
+  sides_.Split(themes);
+  for (std::string_view t : sides_.positive) {
     auto it = d.themes.find(t);
     if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
     ++it->second.positive;
@@ -261,7 +244,7 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
       ++it->second.positive_scored;
     }
   }
-  for (std::string_view t : negative) {
+  for (std::string_view t : sides_.negative) {
     auto it = d.themes.find(t);
     if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
     ++it->second.negative;

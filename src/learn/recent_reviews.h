@@ -94,8 +94,8 @@ struct DayDigest {
   int64_t reviews = 0, approved = 0, rejected = 0, needs_work = 0, deferred = 0;
   double review_mean_sum = 0;  // sum over reviews with scores of their mean score
   int64_t scored_reviews = 0;
-  std::array<DimensionTally, kQualityDimensionCount>
-      dimensions{};  // indexed like model::QualityDimensions()
+  // Indexed like model::QualityDimensions().
+  std::array<DimensionTally, kQualityDimensionCount> dimensions{};
   std::map<std::string, ThemeTally, std::less<>> themes;
   std::deque<std::shared_ptr<const KeptReview>> kept;  // newest quoted_per_day, log order
 };
@@ -158,8 +158,7 @@ class RecentReviews {
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> levels_;
   std::vector<LevelChange> level_changes_;
   std::vector<std::shared_ptr<KeptReview>> spares_;  // retired copies, reused by Add
-  // A review's themes on each side, kept between calls so that Add allocates no vector.
-  std::vector<std::string_view> positive_scratch_, negative_scratch_;
+  PolarThemes sides_;  // the current review's, kept so that Add allocates no vector
 };
 
 }  // namespace kaizen::learn

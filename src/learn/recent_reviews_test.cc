@@ -30,6 +30,24 @@ std::vector<ReviewTheme> Themes(std::string_view theme, int8_t polarity) {
   return {t};
 }
 
+TEST(PolarThemes, EachThemeOncePerSideSortedAndNothingLeftFromTheLastReview) {
+  std::vector<ReviewTheme> themes(5);
+  const std::pair<const char*, int8_t> given[] = {
+      {"retries", +1}, {"docs", +1}, {"retries", +1}, {"naming", -1}, {"tests", 0}};
+  for (size_t i = 0; i < themes.size(); ++i) {
+    themes[i].theme = given[i].first;
+    themes[i].polarity = given[i].second;
+  }
+  PolarThemes sides;
+  sides.Split(themes);
+  EXPECT_EQ(sides.positive, (std::vector<std::string_view>{"docs", "retries"}));
+  EXPECT_EQ(sides.negative, (std::vector<std::string_view>{"naming"}));
+  const std::vector<ReviewTheme> next = Themes("security", -1);  // the views are of its names
+  sides.Split(next);
+  EXPECT_TRUE(sides.positive.empty());
+  EXPECT_EQ(sides.negative, (std::vector<std::string_view>{"security"}));
+}
+
 TEST(RecentReviews, DigestCountsDecisionsScoresAndThemeSidesPerDay) {
   MemoryConfig config;
   RecentReviews recent(config);

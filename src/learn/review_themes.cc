@@ -108,4 +108,17 @@ std::vector<ReviewTheme> ReviewThemes(const ReviewView& review,
   return themes.Take();
 }
 
+void PolarThemes::Split(const std::vector<ReviewTheme>& themes) {
+  positive.clear();
+  negative.clear();
+  for (const ReviewTheme& t : themes) {
+    if (t.polarity > 0) positive.push_back(t.theme);
+    if (t.polarity < 0) negative.push_back(t.theme);
+  }
+  for (auto* side : {&positive, &negative}) {
+    std::sort(side->begin(), side->end());
+    side->erase(std::unique(side->begin(), side->end()), side->end());
+  }
+}
+
 }  // namespace kaizen::learn

@@ -33,4 +33,11 @@ struct ReviewTheme {
 std::vector<ReviewTheme> ReviewThemes(const ReviewView& review,
                                       const ingest::ThemeTaxonomy& taxonomy);
 
+// A review's distinct themes on each side, sorted: what the digests count, each theme once per
+// side per review. Kept by its user between reviews, so splitting allocates nothing once warm.
+struct PolarThemes {
+  std::vector<std::string_view> positive, negative;  // views of the ReviewThemes' names
+  void Split(const std::vector<ReviewTheme>& themes);
+};
+
 }  // namespace kaizen::learn

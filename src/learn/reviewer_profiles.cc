@@ -82,21 +82,12 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
   }
 
   // Themes, polar as ReviewThemes() reads them; each theme once per side per review.
-  std::vector<std::string_view>& positive = positive_scratch_;
-  std::vector<std::string_view>& negative = negative_scratch_;
-  positive.clear();
-  negative.clear();
-  for (const ReviewTheme& t : themes) {
-    if (t.polarity > 0) positive.push_back(t.theme);
-    if (t.polarity < 0) negative.push_back(t.theme);
-  }
-  for (auto* side : {&positive, &negative}) {
-    std::sort(side->begin(), side->end());
-    side->erase(std::unique(side->begin(), side->end()), side->end());
+  sides_.Split(themes);
+  for (const auto* side : {&sides_.positive, &sides_.negative}) {
     for (std::string_view theme : *side) {
       ThemeLean& lean = Entry(s.themes, theme);
       if (lean.theme.empty()) lean.theme = std::string(theme);
-      (side == &positive ? lean.positive : lean.negative)++;
+      (side == &sides_.positive ? lean.positive : lean.negative)++;
     }
   }
 

@@ -18,6 +18,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/recent_reviews.h"
+#include "learn/review_themes.h"
 #include "learn/signal_weight.h"
 #include "learn/string_hash.h"
 
@@ -90,8 +91,7 @@ class ReviewerProfiles {
   CommunicationConfig communication_;
   SignalWeightConfig weights_;
   std::unordered_map<std::string, std::unique_ptr<State>, StringHash, std::equal_to<>> states_;
-  // A review's themes on each side, kept between calls so that Add allocates no vector.
-  std::vector<std::string_view> positive_scratch_, negative_scratch_;
+  PolarThemes sides_;  // the current review's, kept so that Add allocates no vector
 };
 
 // One profile as a JSON object (the dashboard's per-reviewer preferences).

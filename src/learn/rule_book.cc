@@ -14,6 +14,8 @@ namespace kaizen::learn {
 namespace {
 
 constexpr size_t kExamples = 3;
+static_assert(kExamples > 0, "a full list drops its oldest example before taking a new one");
+
 // Beyond this many server types a rule is as good as global.
 constexpr size_t kMaxAppliesTo = 8;
 constexpr std::array<std::string_view, 3> kSources = {kSourceFeedbackPattern,
@@ -136,7 +138,7 @@ void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme
     if (!t.example.empty()) {
       // The oldest example's string makes room for the newest: no allocation once full.
       std::string kept;
-      if (!s.examples.empty() && s.examples.size() >= kExamples) {
+      if (s.examples.size() >= kExamples) {
         kept = std::move(s.examples.back());
         s.examples.pop_back();
       }
