@@ -13,6 +13,11 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
   libmimalloc-dev git
 BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libcpp-httplib-dev
 
+# The release binary is built with clang: on the analysis of 1M events it ran 10-15% faster
+# than the same code from GCC 12, with byte-identical output (README, "Compiler"). The ASan build
+# stays on GCC, so the unit tests run under both compilers.
+RELEASE_CXX ?= clang++
+
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps deps-bench js-deps build demo test unit integration asan fuzz bench format clean
@@ -46,7 +51,7 @@ js-deps:
 	  npm ci --prefix tests/js --no-audit --no-fund
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(RELEASE_CXX) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
 demo: build
@@ -85,7 +90,8 @@ test: unit integration asan fuzz
 	@echo "make test: all suites passed"
 
 bench: deps-bench
-	cmake -S . -B $(BENCHDIR) -DCMAKE_BUILD_TYPE=Release -DKAIZEN_BENCH=ON >/dev/null
+	cmake -S . -B $(BENCHDIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(RELEASE_CXX) \
+	  -DKAIZEN_BENCH=ON >/dev/null
 	cmake --build $(BENCHDIR) -j$(JOBS)
 	bash bench/run.sh $(BENCHDIR)
 

@@ -152,11 +152,6 @@ std::vector<std::string> Wrap(std::string_view s, int cols) {
   return lines;
 }
 
-bool IsTrendJudged(std::string_view key) {
-  return key != "approvalRate" && key != "avgQualityScore" && key != "predictionError" &&
-         key != "ruleEffectiveness" && key != "regressionRate";
-}
-
 }  // namespace
 
 learn::ConfigFields DashboardTargets::Fields() {
