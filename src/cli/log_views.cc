@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 #include <simdjson.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -18,6 +21,24 @@ namespace od = simdjson::ondemand;
 
 constexpr size_t kMaxBadLinesKept = 10;
 constexpr size_t kStreamBatchBytes = 4 << 20;
+
+// The folding thread is the critical path: it folds every event in log order and has work for a
+// whole core, while the workers, together, need a little less than the rest of the machine (1M
+// events on 2 cores: about 2.0 s of CPU for the fold, 1.9 s for the two workers). At equal
+// priority the scheduler shares the cores among all three threads and the fold waits its turn.
+// Five nice levels down (CFS weight 335 against 1024) the workers take what the fold leaves:
+// `kaizen analyze` of 1M events went from 2.05-2.13 s to 1.95-2.01 s (README, "Performance").
+// Relative to the thread's own niceness, so `nice kaizen ...` keeps the whole process lower.
+void YieldToTheFold() {
+  constexpr int kWorkerNiceness = 5;
+  const auto tid = static_cast<id_t>(gettid());
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, tid);
+  if (nice == -1 && errno != 0) return;
+  // Linux: PRIO_PROCESS with a thread id sets that thread's niceness alone. A failure leaves
+  // the thread at the process's priority, which is only slower.
+  (void)setpriority(PRIO_PROCESS, tid, std::min(nice + kWorkerNiceness, 19));
+}
 
 uint64_t LineNumberAt(std::string_view data, size_t offset) {
   return 1 + static_cast<uint64_t>(std::count(data.begin(), data.begin() + offset, '\n'));
@@ -67,6 +88,7 @@ class Pipeline {
       : log_(log), files_(files), prepare_(prepare) {}
 
   void Worker() {
+    YieldToTheFold();
     od::parser parser;
     // Stage 1 of the next batch on this thread, not on a thread simdjson starts for each file:
     // the workers already read files in parallel, and each such thread's parser took fresh

@@ -74,6 +74,41 @@ TEST(KpiTracker, ThreeThirtyDayWindowsEndOnNowsDayAndShowTheTrend) {
   EXPECT_EQ(r.windows.front().first, DayOf(kNow) - 89);
 }
 
+TEST(KpiTracker, ReviewsOutOfDayOrderCountOnTheirOwnDays) {
+  // The tracker finds the day fast when the log runs in day order; a review of an earlier day
+  // that comes later (clock skew between writers) still lands in its own window.
+  KpiTracker t{KpiConfig()};
+  t.Add(Review(kNow - 1 * kDay, Decision::kApproved, 9));
+  t.Add(Review(kNow - 40 * kDay, Decision::kRejected, 3));
+  t.Add(Review(kNow - 1 * kDay, Decision::kRejected, 5));
+  t.Add(Review(kNow - 70 * kDay, Decision::kApproved, 5));
+  t.Add(Review(kNow - 40 * kDay, Decision::kApproved, 7));
+  KpiResult r = t.Result(kNow, {}, {});
+  const KpiValue& approval = Kpi(r, "approvalRate");
+  EXPECT_DOUBLE_EQ(*approval.values[0], 1.0);
+  EXPECT_DOUBLE_EQ(*approval.values[1], 0.5);
+  EXPECT_DOUBLE_EQ(*approval.values[2], 0.5);
+  EXPECT_DOUBLE_EQ(*Kpi(r, "avgQualityScore").values[2], (9 + 5) / 2.0);
+}
+
+TEST(KpiTracker, ReasonsDifferingOnlyInCaseSpacingAndTrailingPunctuationAreOne) {
+  KpiTracker t{KpiConfig()};
+  for (std::string_view reason :
+       {"  Missing retry logic!", "missing\tretry   LOGIC;", "Missing retry logic..", "   "}) {
+    ReviewView r = Review(kNow - kDay, Decision::kRejected);
+    r.reason = reason;
+    t.Add(r);
+  }
+  KpiResult r = t.Result(kNow, {}, {});
+  int alerts = 0;
+  for (const Alert& a : r.alerts) {
+    if (a.condition != "new-rejection-reason") continue;
+    ++alerts;
+    EXPECT_NE(a.message.find("Missing retry logic!"), std::string::npos) << a.message;
+  }
+  EXPECT_EQ(alerts, 1) << "three spellings of one reason, seen three times; a blank is none";
+}
+
 TEST(KpiTracker, AutoApproveAndRegressionRatesComeFromTheDelegationDays) {
   KpiTracker t{KpiConfig()};
   std::map<int64_t, DelegationDayCounts> days;
