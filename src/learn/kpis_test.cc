@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace kaizen::learn {
 namespace {
@@ -27,6 +28,15 @@ const KpiValue& Kpi(const KpiResult& r, std::string_view name) {
   }
   ADD_FAILURE() << "no KPI " << name;
   return r.kpis.front();
+}
+
+// The messages of the alerts raised for `condition`.
+std::vector<std::string> AlertMessages(const KpiResult& r, std::string_view condition) {
+  std::vector<std::string> out;
+  for (const Alert& a : r.alerts) {
+    if (a.condition == condition) out.push_back(a.message);
+  }
+  return out;
 }
 
 bool HasAlert(const KpiResult& r, std::string_view condition) {
@@ -99,14 +109,11 @@ TEST(KpiTracker, ReasonsDifferingOnlyInCaseSpacingAndTrailingPunctuationAreOne) 
     r.reason = reason;
     t.Add(r);
   }
-  KpiResult r = t.Result(kNow, {}, {});
-  int alerts = 0;
-  for (const Alert& a : r.alerts) {
-    if (a.condition != "new-rejection-reason") continue;
-    ++alerts;
-    EXPECT_NE(a.message.find("Missing retry logic!"), std::string::npos) << a.message;
-  }
-  EXPECT_EQ(alerts, 1) << "three spellings of one reason, seen three times; a blank is none";
+  const std::vector<std::string> alerts =
+      AlertMessages(t.Result(kNow, {}, {}), "new-rejection-reason");
+  ASSERT_EQ(alerts.size(), 1u)
+      << "three spellings of one reason, seen three times; a blank is none";
+  EXPECT_NE(alerts[0].find("Missing retry logic!"), std::string::npos) << alerts[0];
 }
 
 TEST(KpiTracker, AutoApproveAndRegressionRatesComeFromTheDelegationDays) {
@@ -175,14 +182,10 @@ TEST(KpiTracker, ANewRejectionReasonSeenThreeTimesIsAWarning) {
   t.Add(old);
   t.Add(old);
   t.Add(old);
-  KpiResult r = t.Result(kNow, {}, {});
-  int alerts = 0;
-  for (const Alert& a : r.alerts) {
-    if (a.condition != "new-rejection-reason") continue;
-    ++alerts;
-    EXPECT_NE(a.message.find("Missing retry logic."), std::string::npos) << a.message;
-  }
-  EXPECT_EQ(alerts, 1) << "the old reason is not new";
+  const std::vector<std::string> alerts =
+      AlertMessages(t.Result(kNow, {}, {}), "new-rejection-reason");
+  ASSERT_EQ(alerts.size(), 1u) << "the old reason is not new";
+  EXPECT_NE(alerts[0].find("Missing retry logic."), std::string::npos) << alerts[0];
 }
 
 TEST(KpiTracker, RisingTimeToDecisionIsANotice) {
