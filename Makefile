@@ -24,7 +24,8 @@ RELEASE_CXX ?= clang++
 PGO ?= 1
 PGO_DIR ?= build-pgo
 PGO_PROFILE := $(CURDIR)/$(PGO_DIR)/kaizen.profdata
-RELEASE_FLAGS := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(RELEASE_CXX)
+RELEASE_COMPILER := -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(RELEASE_CXX)
+RELEASE_FLAGS := $(RELEASE_COMPILER)
 ifeq ($(PGO),1)
 RELEASE_FLAGS += -DKAIZEN_PGO_PROFILE=$(PGO_PROFILE)
 RELEASE_PROFILE := $(PGO_PROFILE)
@@ -66,8 +67,7 @@ js-deps:
 	  npm ci --prefix tests/js --no-audit --no-fund
 
 $(PGO_PROFILE): | deps
-	cmake -S . -B $(PGO_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(RELEASE_CXX) \
-	  -DKAIZEN_PGO_GENERATE=ON >/dev/null
+	cmake -S . -B $(PGO_DIR) $(RELEASE_COMPILER) -DKAIZEN_PGO_GENERATE=ON >/dev/null
 	cmake --build $(PGO_DIR) -j$(JOBS) --target kaizen
 	bash cmake/pgo_train.sh $(PGO_DIR)/kaizen $@
 

@@ -29,9 +29,7 @@ void ApprovalCounts::Add(Decision d) {
 }
 
 void ApprovalLearner::AddTo(Table& table, std::string_view key, Decision d) {
-  auto it = table.find(key);
-  if (it == table.end()) it = table.emplace(std::string(key), ApprovalCounts{}).first;
-  it->second.Add(d);
+  Entry(table, key).Add(d);
 }
 
 void ApprovalLearner::Add(const ReviewView& review) {

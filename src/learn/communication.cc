@@ -96,9 +96,7 @@ void CommunicationLearner::Add(const ReviewView& r) {
   const bool completed = Completed(r.decision);
   auto tally = [&](TallyMap& map, std::string_view key) {
     if (key.empty()) key = kUnspecified;
-    auto it = map.find(key);
-    if (it == map.end()) it = map.emplace(std::string(key), Tally{}).first;
-    it->second.Add(seconds, richness, completed);
+    Entry(map, key).Add(seconds, richness, completed);
   };
   tally(formats_, r.presentation_format);
   tally(windows_, r.time_of_day);

@@ -119,9 +119,7 @@ void PreferenceLearner::AddComparison(const ReviewView& review, const Comparison
   const std::string_view preferred = c.preferred;
   const bool decisive = preferred == "A" || preferred == "B";
   for (const DimensionWinnerView& d : c.dimensions) {
-    auto it = winners_.find(d.dimension);
-    if (it == winners_.end()) it = winners_.emplace(std::string(d.dimension), Winner{}).first;
-    Winner& win = it->second;
+    Winner& win = Entry(winners_, d.dimension);
     if (d.winner == 'A') ++win.a;
     if (d.winner == 'B') ++win.b;
     if (d.winner != 'A' && d.winner != 'B') ++win.tie;

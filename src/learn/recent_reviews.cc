@@ -236,19 +236,14 @@ void RecentReviews::Add(const ReviewView& r, const std::vector<ReviewTheme>& the
   }
   sides_.Split(themes);
   for (std::string_view t : sides_.positive) {
-    auto it = d.themes.find(t);
-    if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
-    ++it->second.positive;
+    ThemeTally& tally = Entry(d.themes, t);
+    ++tally.positive;
     if (scored) {
-      it->second.positive_score_sum += mean;
-      ++it->second.positive_scored;
+      tally.positive_score_sum += mean;
+      ++tally.positive_scored;
     }
   }
-  for (std::string_view t : sides_.negative) {
-    auto it = d.themes.find(t);
-    if (it == d.themes.end()) it = d.themes.emplace(std::string(t), ThemeTally{}).first;
-    ++it->second.negative;
-  }
+  for (std::string_view t : sides_.negative) ++Entry(d.themes, t).negative;
 
   std::shared_ptr<KeptReview> fresh = Recycled();
   Fill(r, themes, fresh.get());

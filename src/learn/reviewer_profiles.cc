@@ -23,13 +23,6 @@ struct ReviewerProfiles::State {
 
 namespace {
 
-template <typename T>
-T& Entry(std::map<std::string, T, std::less<>>& m, std::string_view key) {
-  auto it = m.find(key);
-  if (it == m.end()) it = m.emplace(std::string(key), T{}).first;
-  return it->second;
-}
-
 void Attributes(const WorkView& w, std::vector<std::string>* out) {
   out->clear();
   if (!w.type.empty()) out->push_back("type:" + std::string(w.type));

@@ -67,9 +67,7 @@ void ThemeEvidence::Add(const ReviewView& review) {
 
 void ThemeEvidence::AddSignal(std::string_view name, const Signal& signal, double severity) {
   if (name.empty()) return;
-  auto it = themes_.find(name);
-  if (it == themes_.end()) it = themes_.emplace(std::string(name), Theme{}).first;
-  Theme& theme = it->second;
+  Theme& theme = Entry(themes_, name);
   theme.signals.push_back(signal);
   if (signal.polarity > 0) {
     ++theme.positive;
