@@ -1,5 +1,6 @@
 #include "ingest/line_source.h"
 
+#include <fcntl.h>
 #include <simdjson.h>
 #include <unistd.h>
 
@@ -72,14 +73,37 @@ Status MemoryLineSource::Next(size_t max_lines, size_t max_bytes, LineChunk* chu
   return Status::Ok();
 }
 
+// How far ahead of the reading the kernel is asked to read: a few chunks, so the disk's queue
+// stays full (a cold 800 MB file read 0.3-0.8 s slower without it), in steps that keep the
+// hints to one system call per several chunks.
+constexpr uint64_t kReadAheadBytes = 32 << 20;
+constexpr uint64_t kReadAheadStep = 8 << 20;
+
+FdLineSource::FdLineSource(int fd) : fd_(fd) {
+  const off_t at = ::lseek(fd, 0, SEEK_CUR);  // ESPIPE for a pipe or a terminal
+  seekable_ = at >= 0;
+  offset_ = hinted_ = seekable_ ? static_cast<uint64_t>(at) : 0;
+}
+
+void FdLineSource::ReadAhead() {
+  if (!seekable_ || hinted_ >= offset_ + kReadAheadBytes - kReadAheadStep) return;
+  const uint64_t to = offset_ + kReadAheadBytes;
+  // A failure only loses the hint.
+  (void)::posix_fadvise(fd_, static_cast<off_t>(hinted_), static_cast<off_t>(to - hinted_),
+                        POSIX_FADV_WILLNEED);
+  hinted_ = to;
+}
+
 Status FdLineSource::Fill(ChunkBuffer* buffer, size_t want) {
   want = std::min(want, buffer->capacity - simdjson::SIMDJSON_PADDING);
   while (buffer->size < want && !eof_) {
+    ReadAhead();
     const ssize_t n = ::read(fd_, buffer->data.get() + buffer->size, want - buffer->size);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return IoError(std::string("cannot read the input: ") + std::strerror(errno));
     if (n == 0) eof_ = true;
     buffer->size += static_cast<size_t>(n);
+    offset_ += static_cast<uint64_t>(n);
   }
   return Status::Ok();
 }

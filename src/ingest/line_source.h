@@ -62,16 +62,22 @@ class MemoryLineSource : public LineSource {
 // `max_bytes`, more when one line is longer.
 class FdLineSource : public LineSource {
  public:
-  explicit FdLineSource(int fd) : fd_(fd) {}
+  explicit FdLineSource(int fd);
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return eof_ && carry_.size == 0; }
 
  private:
   // Reads into `buffer` until it holds `want` bytes or the input ends.
   Status Fill(ChunkBuffer* buffer, size_t want);
+  // Asks the kernel to start reading the file ahead of `offset_`, so a file not in the page cache
+  // streams from disk while the pipeline works on the chunks before.
+  void ReadAhead();
 
   int fd_;
   bool eof_ = false;
+  bool seekable_;      // a file, not a pipe: it can be read ahead
+  uint64_t offset_;    // fd_'s offset in the file
+  uint64_t hinted_;    // the file up to here has been asked for
   ChunkBuffer carry_;  // read but not yet cut: the start of a line
   uint64_t consumed_ = 0;
   uint64_t line_number_ = 0;

@@ -93,6 +93,17 @@ TEST(FdLineSource, CutsAFileLikeTheSameTextInMemory) {
   ExpectTextCut(CutAll(source, 100, 1 << 20));
 }
 
+// `cmd < file` after the shell read part of it, or a caller's own fd: the source starts where the
+// descriptor is (reading the file ahead must not move it).
+TEST(FdLineSource, AFileDescriptorPartWayThroughIsReadFromWhereItStands) {
+  const std::string skipped = "{\"already\":\"read\"}\n";
+  TempInput file(skipped + kText);
+  ASSERT_EQ(::lseek(file.fd(), static_cast<off_t>(skipped.size()), SEEK_SET),
+            static_cast<off_t>(skipped.size()));
+  FdLineSource source(file.fd());
+  ExpectTextCut(CutAll(source, 100, 1 << 20));
+}
+
 TEST(FdLineSource, LinesSpanningReadsComeOutWholeAtEveryChunkSize) {
   std::string text;
   for (int i = 0; i < 300; ++i) {
