@@ -12,6 +12,8 @@
 #include <queue>
 #include <vector>
 
+#include "cli/xoshiro.h"
+#include "learn/pattern_extraction.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -26,34 +28,11 @@ constexpr int64_t kDay = 24 * kHour;
 
 // ---- Randomness ------------------------------------------------------------------------------
 
-// xoshiro256** seeded through splitmix64: fast, and fully specified, which the output of
-// std::*_distribution is not (it differs between standard libraries).
-class Rng {
+// The generator (cli/xoshiro.h), and the distributions a history draws from.
+class Rng : public Xoshiro256 {
  public:
-  explicit Rng(uint64_t seed) {
-    uint64_t x = seed;
-    for (uint64_t& s : s_) s = SplitMix(&x);
-  }
+  using Xoshiro256::Xoshiro256;
 
-  uint64_t Next() {
-    const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = Rotl(s_[3], 45);
-    return result;
-  }
-  double U() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  uint32_t Below(uint32_t n) {
-    return static_cast<uint32_t>(((Next() >> 32) * static_cast<uint64_t>(n)) >> 32);
-  }
-  int Between(int lo, int hi) {
-    return lo + static_cast<int>(Below(static_cast<uint32_t>(hi - lo + 1)));
-  }
-  bool Chance(double p) { return U() < p; }
   // A standard normal by table lookup: about 20 are drawn per event, and Box-Muller's log and
   // sincos were a tenth of the run time. Tails stop near +-3.8, which no field here misses.
   double Normal() {
@@ -85,13 +64,6 @@ class Rng {
   }
 
  private:
-  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  static uint64_t SplitMix(uint64_t* x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
   static const std::array<double, 4097>& NormalTable() {
     static const std::array<double, 4097> table = [] {
       std::array<double, 4097> t{};
@@ -126,8 +98,6 @@ class Rng {
     return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
   }
-
-  std::array<uint64_t, 4> s_{};
 };
 
 double Clamp(double v, double lo, double hi) { return std::min(hi, std::max(lo, v)); }
@@ -768,6 +738,7 @@ constexpr std::array<std::string_view, 3> kDeferredReasons = {
 constexpr std::array<std::string_view, 4> kStrategies = {"file-based", "feature-based",
                                                          "layer-based", "risk-based"};
 
+// Seed 002's detected strategies, in the order of learn::kDetectedStrategies, which names them.
 enum Pattern : uint8_t {
   kSplitByFileType,
   kSplitByComponent,
@@ -783,18 +754,7 @@ enum Pattern : uint8_t {
   kDependencyChain,
   kNoPattern = 255,
 };
-constexpr std::array<std::string_view, 12> kPatternNames = {"Split by file type",
-                                                            "Split by component",
-                                                            "Split by layer (UI/logic/data)",
-                                                            "Split by feature",
-                                                            "One file per subtask",
-                                                            "Handle shared types first",
-                                                            "Separate API routes",
-                                                            "Tests alongside implementation",
-                                                            "Tests in separate subtask",
-                                                            "Maximize parallelization",
-                                                            "Sequential execution order",
-                                                            "Respect dependency chain"};
+static_assert(kDependencyChain + 1 == learn::kDetectedStrategies.size());
 // How often a subtask planned with the pattern succeeds: file-type splits cause reservation
 // conflicts (seed 002's anti-pattern example), feature splits with tests alongside rarely fail.
 constexpr std::array<double, 12> kPatternSuccess = {0.20, 0.74, 0.62, 0.86, 0.30, 0.82,
@@ -2150,7 +2110,7 @@ class Generator {
     w_.EndArray();
     w_.Key("patterns").Array();
     for (Pattern pt : pl.patterns) {
-      if (pt != kNoPattern) w_.Lit(kPatternNames[pt]);
+      if (pt != kNoPattern) w_.Lit(learn::kDetectedStrategies[pt]);
     }
     w_.EndArray();
     w_.Key("description").BeginStr();

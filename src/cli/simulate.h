@@ -12,26 +12,21 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/xoshiro.h"
+
 namespace kaizen::cli {
 
-// xoshiro256** seeded through splitmix64: fully specified, unlike std::*_distribution, whose
-// output differs between standard libraries. Uses no libm, so draws are exact everywhere.
-class SimRng {
+// The generator (cli/xoshiro.h), in independent streams. Uses no libm, so draws are exact
+// everywhere.
+class SimRng : public Xoshiro256 {
  public:
-  explicit SimRng(uint64_t seed);
+  using Xoshiro256::Xoshiro256;
   // An independent stream for one purpose of one item: an item's draws do not depend on how
   // many draws other items made, so a run with learning and one without see the same items
   // (common random numbers) and differ only by what the agent did with the advice.
   static SimRng For(uint64_t seed, uint64_t stream, uint64_t day, uint64_t index);
 
-  uint64_t Next();
-  double U();                   // uniform in [0, 1)
-  bool Chance(double p);        // true with probability p
-  int Between(int lo, int hi);  // uniform in lo..hi, both included. REQUIRES: lo <= hi
-  double Normal();              // mean 0, sd 1 (Irwin-Hall of 12 uniforms: within +-6)
-
- private:
-  std::array<uint64_t, 4> s_{};
+  double Normal();  // mean 0, sd 1 (Irwin-Hall of 12 uniforms: within +-6)
 };
 
 // Random streams (the `stream` of SimRng::For).

@@ -9,54 +9,15 @@ namespace kaizen::cli {
 
 // ---- Randomness ------------------------------------------------------------------------------
 
-namespace {
-
-uint64_t SplitMix(uint64_t* x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-}  // namespace
-
-SimRng::SimRng(uint64_t seed) {
-  uint64_t x = seed;
-  for (uint64_t& s : s_) s = SplitMix(&x);
-}
-
 SimRng SimRng::For(uint64_t seed, uint64_t stream, uint64_t day, uint64_t index) {
   // Each coordinate goes through the mixer, so nearby (day, index) pairs give unrelated streams.
   uint64_t x = seed;
-  uint64_t h = SplitMix(&x);
+  uint64_t h = SplitMix64(&x);
   for (uint64_t part : {stream, day, index}) {
     x = h ^ (part * 0xD1B54A32D192ED03ull);
-    h = SplitMix(&x);
+    h = SplitMix64(&x);
   }
   return SimRng(h);
-}
-
-uint64_t SimRng::Next() {
-  const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = Rotl(s_[3], 45);
-  return result;
-}
-
-double SimRng::U() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-
-bool SimRng::Chance(double p) { return U() < p; }
-
-int SimRng::Between(int lo, int hi) {
-  const auto n = static_cast<uint64_t>(hi - lo + 1);
-  return lo + static_cast<int>(((Next() >> 32) * n) >> 32);
 }
 
 double SimRng::Normal() {

@@ -132,6 +132,31 @@ std::string GroupsJson(const Map& groups, Fn&& body) {
   return std::string(b.GetString(), b.GetSize()) + "\n";
 }
 
+// {"name": count, ...}
+void CountsJson(JsonWriter& w, const std::map<std::string, uint64_t>& counts) {
+  w.StartObject();
+  for (const auto& [k, v] : counts) {
+    Key(w, k);
+    w.Uint64(v);
+  }
+  w.EndObject();
+}
+
+// {"name": {"n", "mean"}, ...} from each name's count and sum.
+void MeansJson(JsonWriter& w, const std::map<std::string, std::pair<uint64_t, double>>& sums) {
+  w.StartObject();
+  for (const auto& [k, v] : sums) {
+    Key(w, k);
+    w.StartObject();
+    Key(w, "n");
+    w.Uint64(v.first);
+    Key(w, "mean");
+    Num(w, v.second / static_cast<double>(v.first));
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
 }  // namespace
 
 void DerivedBuilder::Add(simdjson::dom::element e) {
@@ -198,21 +223,11 @@ std::string PeriodJson(const std::string& period, const PeriodStats& s) {
   Key(w, "to");
   Str(w, s.last_timestamp);
   Key(w, "events");
-  w.StartObject();
-  for (const auto& [k, v] : s.events_by_kind) {
-    Key(w, k);
-    w.Uint64(v);
-  }
-  w.EndObject();
+  CountsJson(w, s.events_by_kind);
   Key(w, "decisions");
-  w.StartObject();
+  CountsJson(w, s.decisions);
   uint64_t total_decisions = 0;
-  for (const auto& [k, v] : s.decisions) {
-    Key(w, k);
-    w.Uint64(v);
-    total_decisions += v;
-  }
-  w.EndObject();
+  for (const auto& [k, v] : s.decisions) total_decisions += v;
   auto ratio = [&](std::string_view name, double num, double den) {
     Key(w, name);
     if (den > 0) {
@@ -227,17 +242,7 @@ std::string PeriodJson(const std::string& period, const PeriodStats& s) {
   ratio("avgTimeToDecisionMs", s.decision_time_sum, static_cast<double>(s.decision_time_n));
   ratio("predictionAccuracy", s.prediction_abs_error_sum, static_cast<double>(s.prediction_n));
   Key(w, "byDimension");
-  w.StartObject();
-  for (const auto& [k, v] : s.dimension_sums) {
-    Key(w, k);
-    w.StartObject();
-    Key(w, "n");
-    w.Uint64(v.first);
-    Key(w, "mean");
-    Num(w, v.second / static_cast<double>(v.first));
-    w.EndObject();
-  }
-  w.EndObject();
+  MeansJson(w, s.dimension_sums);
   Key(w, "outcomes");
   w.StartObject();
   Key(w, "n");
@@ -245,24 +250,9 @@ std::string PeriodJson(const std::string& period, const PeriodStats& s) {
   ratio("successRate", static_cast<double>(s.outcome_successes), static_cast<double>(s.outcomes));
   w.EndObject();
   Key(w, "rewards");
-  w.StartObject();
-  for (const auto& [k, v] : s.rewards) {
-    Key(w, k);
-    w.StartObject();
-    Key(w, "n");
-    w.Uint64(v.first);
-    Key(w, "mean");
-    Num(w, v.second / static_cast<double>(v.first));
-    w.EndObject();
-  }
-  w.EndObject();
+  MeansJson(w, s.rewards);
   Key(w, "corrections");
-  w.StartObject();
-  for (const auto& [k, v] : s.corrections) {
-    Key(w, k);
-    w.Uint64(v);
-  }
-  w.EndObject();
+  CountsJson(w, s.corrections);
   w.EndObject();
   return std::string(b.GetString(), b.GetSize()) + "\n";
 }
