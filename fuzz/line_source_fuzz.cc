@@ -1,10 +1,12 @@
 // libFuzzer target for cutting input into lines (ingest/line_source.h), differential: the bytes
-// read from a pipe by FdLineSource must give the same lines, line numbers and blank count as the
-// same bytes cut in memory by MemoryLineSource, whatever the chunk limits (the first two bytes).
+// read by FdLineSource from a pipe, and from a file (read ahead, and opened part way through, after
+// a prefix), must give the same lines, line numbers and blank count as the same bytes cut in
+// memory by MemoryLineSource, whatever the chunk limits (the first two bytes).
 // Nothing may crash, hang or lose a byte.
 //
 //   make fuzz
 #include <simdjson.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -67,9 +69,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Cut got = CutAll(piped, max_lines, max_bytes);
   ::close(fds[0]);
 
-  if (got.lines != expected.lines || got.blank != expected.blank || got.end != expected.end ||
-      got.end != input.size()) {
+  // The same bytes in a file, after a prefix the descriptor has already passed.
+  const std::string prefix(data[1] % 5, '\n');
+  const int file = ::memfd_create("line-source-fuzz", MFD_CLOEXEC);
+  if (file < 0) return 0;
+  const std::string contents = prefix + input;
+  if (::write(file, contents.data(), contents.size()) != static_cast<ssize_t>(contents.size()) ||
+      ::lseek(file, static_cast<off_t>(prefix.size()), SEEK_SET) !=
+          static_cast<off_t>(prefix.size())) {
     std::abort();
+  }
+  kaizen::ingest::FdLineSource from_file(file);
+  const Cut file_cut = CutAll(from_file, max_lines, max_bytes);
+  ::close(file);
+
+  for (const Cut* c : {&got, &file_cut}) {
+    if (c->lines != expected.lines || c->blank != expected.blank || c->end != expected.end ||
+        c->end != input.size()) {
+      std::abort();
+    }
   }
   return 0;
 }
