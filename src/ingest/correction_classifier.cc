@@ -30,6 +30,18 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// FNV-1a over the lowered bytes: equal under EqualsIgnoreCase, equal hash.
+struct CaseInsensitiveHash {
+  size_t operator()(std::string_view s) const {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (char c : s) h = (h ^ static_cast<unsigned char>(LowerAscii(c))) * 0x100000001b3ull;
+    return static_cast<size_t>(h);
+  }
+};
+struct CaseInsensitiveEqual {
+  bool operator()(std::string_view a, std::string_view b) const { return EqualsIgnoreCase(a, b); }
+};
+
 std::string_view FindIn(std::span<const std::string_view> list, std::string_view word) {
   for (std::string_view w : list) {
     if (EqualsIgnoreCase(w, word)) return w;
@@ -338,13 +350,15 @@ TokenDiff DiffTokens(std::string_view original, std::string_view corrected) {
   TokenDiff d;
   d.original = Tokenize(original);
   d.corrected = Tokenize(corrected);
-  // Tokens compare ignoring ASCII case: "The" after a removed "Hi team," is the same word.
-  std::unordered_map<std::string, uint32_t> ids;
+  // Tokens compare ignoring ASCII case: "The" after a removed "Hi team," is the same word. The
+  // keys view the texts (no lowered copy per token).
+  std::unordered_map<std::string_view, uint32_t, CaseInsensitiveHash, CaseInsensitiveEqual> ids;
+  ids.reserve(d.original.size() + d.corrected.size());
   auto intern = [&](const std::vector<Token>& tokens) {
     Ids out;
     out.reserve(tokens.size());
     for (const Token& t : tokens) {
-      out.push_back(ids.emplace(Lower(t.text), static_cast<uint32_t>(ids.size())).first->second);
+      out.push_back(ids.emplace(t.text, static_cast<uint32_t>(ids.size())).first->second);
     }
     return out;
   };
