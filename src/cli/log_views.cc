@@ -78,9 +78,6 @@ struct FileBatch {
   Status status;             // set before done
 };
 
-// The name RawLog knows the file by.
-std::string Name(const FileBatch& f) { return f.rel.substr(f.rel.rfind('/') + 1); }
-
 constexpr size_t kEventsPerChunk = 1024;
 constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file size
 
@@ -101,25 +98,13 @@ class Pipeline {
 #endif
     learn::EventReader reader;
     while (true) {
-      size_t i, hint_from, hint_to;
+      size_t i;
       {
         std::unique_lock<std::mutex> l(mu_);
         changed_.wait(
             l, [&] { return stop_ || next_ >= files_.size() || next_ < folded_ + kFilesAhead; });
         if (stop_ || next_ >= files_.size()) return;
         i = next_++;
-        size_t end = i + 1;
-        for (uint64_t ahead = 0; end < files_.size() && ahead < kReadAheadBytes; ++end) {
-          ahead += files_[end].snapshot_size;
-        }
-        hint_from = std::max(hinted_, i + 1);
-        hint_to = std::max(hint_from, end);
-        hinted_ = hint_to;
-      }
-      // The files after this one, while it is read and parsed: from a cold page cache the disk
-      // reads ahead instead of each worker's read waiting for it.
-      for (size_t j = hint_from; j < hint_to; ++j) {
-        log_.ReadRawAhead(Name(files_[j]), files_[j].snapshot_size);
       }
       ReadFile(parser, reader, &files_[i]);
     }
@@ -162,8 +147,6 @@ class Pipeline {
 
  private:
   static constexpr size_t kFilesAhead = 3;
-  // How much of the log after the file a worker takes is read ahead.
-  static constexpr uint64_t kReadAheadBytes = 32 << 20;
 
   // Hands a full chunk to the folding thread, waiting while it is kChunksAhead behind, and
   // takes a recycled one to fill next.
@@ -217,7 +200,8 @@ class Pipeline {
       }
     }
     std::string& d = f->data;
-    Status status = log_.ReadRawPrefix(Name(*f), f->snapshot_size, simdjson::SIMDJSON_PADDING, &d);
+    Status status = log_.ReadRawPrefix(f->rel.substr(f->rel.rfind('/') + 1), f->snapshot_size,
+                                       simdjson::SIMDJSON_PADDING, &d);
     if (!status.ok()) return Finish(f, &chunk, status);
     // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
     const size_t size = d.size() - simdjson::SIMDJSON_PADDING;
@@ -275,7 +259,6 @@ class Pipeline {
   std::mutex mu_;
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
-  size_t hinted_ = 0;  // GUARDED_BY(mu_): files before this one were read ahead
   bool stop_ = false;
   // A deque: a Chunk's move may throw (its deque member), so a growing vector would copy every
   // pooled chunk's events.

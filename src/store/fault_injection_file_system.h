@@ -49,9 +49,6 @@ class FaultInjectionFileSystem final : public FileSystem {
   // FileSystem:
   Result<std::unique_ptr<AppendableFile>> OpenAppendable(const std::string& path) override;
   Result<std::string> ReadFrom(const std::string& path, uint64_t offset) override;
-  void ReadAhead(const std::string& path, uint64_t bytes) override {
-    base_->ReadAhead(path, bytes);
-  }
   Result<uint64_t> FileSize(const std::string& path) override;
   bool Exists(const std::string& path) override;
   Status CreateDirs(const std::string& path) override;

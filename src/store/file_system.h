@@ -56,13 +56,6 @@ class FileSystem {
     out->append(padding, ' ');
     return Status::Ok();
   }
-  // A hint that the first `bytes` of a file will be read soon: the kernel may start reading them
-  // into the page cache now, so a later read does not wait for the disk. Never fails; a file
-  // system without such hints ignores it.
-  virtual void ReadAhead(const std::string& path, uint64_t bytes) {
-    (void)path;
-    (void)bytes;
-  }
   virtual Result<uint64_t> FileSize(const std::string& path) = 0;
   virtual bool Exists(const std::string& path) = 0;
   virtual Status CreateDirs(const std::string& path) = 0;

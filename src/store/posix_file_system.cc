@@ -114,14 +114,6 @@ class PosixFileSystem final : public FileSystem {
     return Status::Ok();
   }
 
-  void ReadAhead(const std::string& path, uint64_t bytes) override {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    // WILLNEED starts the reads and returns; the pages stay cached after the close.
-    (void)::posix_fadvise(fd, 0, static_cast<off_t>(bytes), POSIX_FADV_WILLNEED);
-    ::close(fd);
-  }
-
   Result<std::string> ReadFrom(const std::string& path, uint64_t offset) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoStatus("cannot open", path, errno);

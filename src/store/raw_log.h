@@ -65,10 +65,6 @@ class RawLog {
   // The first `max_bytes` of a raw file and `padding` spaces, into *out (its capacity reused).
   Status ReadRawPrefix(const std::string& file, uint64_t max_bytes, size_t padding,
                        std::string* out);
-  // A hint that ReadRawPrefix(file, max_bytes, ...) comes soon (FileSystem::ReadAhead).
-  void ReadRawAhead(const std::string& file, uint64_t max_bytes) {
-    fs_->ReadAhead(RawPath(file), max_bytes);
-  }
 
   const std::string& home() const { return home_; }
   FileSystem* fs() const { return fs_; }

@@ -80,18 +80,6 @@ TEST_F(RawLogTest, AppendThenReadBack) {
   EXPECT_EQ((*files)[0].second, 24u);
 }
 
-// A read-ahead hint (through the fault-injecting layer to the real files) changes nothing a read
-// returns, and a hint for a file that is not there is not an error.
-TEST_F(RawLogTest, ReadingAheadLeavesWhatIsReadUnchangedAndIgnoresMissingFiles) {
-  ASSERT_TRUE(log_->Append({{"2025-07-11", "{\"a\":1}\n{\"a\":2}\n"}}).ok());
-  log_->ReadRawAhead("2025-07-11.jsonl", 16);
-  log_->ReadRawAhead("2025-07-12.jsonl", 1 << 20);
-  std::string out;
-  ASSERT_TRUE(log_->ReadRawPrefix("2025-07-11.jsonl", 16, 2, &out).ok());
-  EXPECT_EQ(out, "{\"a\":1}\n{\"a\":2}\n  ");
-  EXPECT_FALSE(log_->ReadRawPrefix("2025-07-12.jsonl", 16, 2, &out).ok());
-}
-
 TEST_F(RawLogTest, ListRawFilesIgnoresFilesThatAreNotDailyLogs) {
   ASSERT_TRUE(log_->Append({{"2025-07-11", "{}\n"}}).ok());
   WriteAll(PathIn(home_, kRawDir) + "/notes.txt", "x");
