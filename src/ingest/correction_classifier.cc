@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ingest/ascii_case.h"
+
 namespace kaizen::ingest {
 namespace {
 
@@ -20,28 +22,6 @@ bool IsAlnum(unsigned char c) {
 }
 bool IsWordByte(unsigned char c) { return IsAlnum(c) || c >= 0x80; }
 bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
-char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (LowerAscii(a[i]) != LowerAscii(b[i])) return false;
-  }
-  return true;
-}
-
-// FNV-1a over the lowered bytes: equal under EqualsIgnoreCase, equal hash.
-struct CaseInsensitiveHash {
-  size_t operator()(std::string_view s) const {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (char c : s) h = (h ^ static_cast<unsigned char>(LowerAscii(c))) * 0x100000001b3ull;
-    return static_cast<size_t>(h);
-  }
-};
-struct CaseInsensitiveEqual {
-  bool operator()(std::string_view a, std::string_view b) const { return EqualsIgnoreCase(a, b); }
-};
-
 std::string_view FindIn(std::span<const std::string_view> list, std::string_view word) {
   for (std::string_view w : list) {
     if (EqualsIgnoreCase(w, word)) return w;
@@ -267,12 +247,6 @@ std::vector<std::string_view> OpenersOf(std::string_view text) {
 }
 
 }  // namespace
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = LowerAscii(c);
-  return out;
-}
 
 std::vector<std::string_view> SplitLines(std::string_view text) {
   std::vector<std::string_view> out;
@@ -576,7 +550,7 @@ std::string_view JargonWord(std::string_view word) { return FindIn(kJargon, word
 std::string_view FormalityMarker(std::string_view word) {
   std::string_view m = FindIn(kFormality, word);
   if (!m.empty()) return m;
-  std::string lower = Lower(word.substr(0, 40));
+  std::string lower = ToLowerAscii(word.substr(0, 40));
   for (std::string_view c : {"n't", "'re", "'ll", "'ve", "'m"}) {
     if (std::string_view(lower).ends_with(c)) return "contraction";
   }
@@ -603,7 +577,7 @@ std::string HeadingOf(std::string_view line) {
   std::string out;
   for (const Token& t : Tokenize(s.substr(0, 200))) {
     if (!out.empty()) out += ' ';
-    out += Lower(t.text);
+    out += ToLowerAscii(t.text);
   }
   return out;
 }

@@ -82,7 +82,4 @@ std::string HeadingOf(std::string_view line);
 // The lines of `text`, without their '\n' (and '\r').
 std::vector<std::string_view> SplitLines(std::string_view text);
 
-// ASCII lowercase copy.
-std::string Lower(std::string_view s);
-
 }  // namespace kaizen::ingest

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "ingest/ascii_case.h"
 #include "model/utf8.h"
 
 // The tokenizer classifies 64 bytes at a time with SSE2 (baseline on x86-64); elsewhere, or with
@@ -39,14 +40,6 @@ namespace {
 
 bool IsAsciiSpace(unsigned char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string ToLowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = LowerAscii(c);
-  return out;
 }
 
 // What a byte is on its own. kLead bytes (0xC2, 0xE2) start the typographic separators below and

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "ingest/ascii_case.h"
 #include "ingest/correction_classifier.h"
 #include "model/timestamp.h"
 #include "model/utf8.h"
@@ -99,10 +100,6 @@ void AddCapped(std::map<std::string, int64_t>* counts, T&& word, size_t cap) {
   } else if (counts->size() < cap) {
     counts->emplace(std::forward<T>(word), 1);
   }
-}
-
-bool TokenEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && ingest::Lower(a) == ingest::Lower(b);
 }
 
 }  // namespace
@@ -215,7 +212,7 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
       std::string phrase;
       for (size_t k = h.orig_begin; k < h.orig_end; ++k) {
         if (!phrase.empty()) phrase += ' ';
-        phrase += ingest::Lower(d.original[k].text);
+        phrase += ingest::ToLowerAscii(d.original[k].text);
       }
       phrases_removed.push_back(std::move(phrase));
     }
@@ -440,7 +437,7 @@ std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern
         for (const WordCount& w : p.words) words.insert(w.word);
         for (size_t i = 0; i < lines.size(); ++i) {
           for (const Token& t : tokens[i]) {
-            if (t.text.size() <= 40 && words.contains(ingest::Lower(t.text))) {
+            if (t.text.size() <= 40 && words.contains(ingest::ToLowerAscii(t.text))) {
               flag(i, column_of(i, t), p, fmt::format("jargon '{}'", t.text));
             }
           }
@@ -454,7 +451,7 @@ std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern
           if (HasNumber(tokens[i])) continue;
           for (const Token& t : tokens[i]) {
             const bool is_vague = vague.empty() ? !ingest::VagueWord(t.text).empty()
-                                                : vague.contains(ingest::Lower(t.text));
+                                                : vague.contains(ingest::ToLowerAscii(t.text));
             if (t.text.size() <= 40 && is_vague) {
               flag(i, column_of(i, t), p, fmt::format("vague '{}' without a number", t.text));
               break;  // one per line
@@ -489,7 +486,7 @@ std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern
             for (size_t k = 0; k + phrase.size() <= t.size(); ++k) {
               bool match = true;
               for (size_t m = 0; m < phrase.size() && match; ++m) {
-                match = TokenEquals(t[k + m].text, phrase[m].text);
+                match = ingest::EqualsIgnoreCase(t[k + m].text, phrase[m].text);
               }
               if (match) {
                 flag(i, column_of(i, t[k]), p,

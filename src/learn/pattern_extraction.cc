@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ingest/ascii_case.h"
+
 namespace kaizen::learn {
 namespace {
 
@@ -239,7 +241,6 @@ bool IsAlnum(char c) {
 bool IsSeparator(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '_';
 }
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool MatchAt(std::string_view text, size_t t, std::string_view phrase) {
   for (char pc : phrase) {
@@ -249,7 +250,7 @@ bool MatchAt(std::string_view text, size_t t, std::string_view phrase) {
     } else if (pc == '*') {
       while (t < text.size() && IsAlnum(text[t])) ++t;
     } else {
-      if (t >= text.size() || Lower(text[t]) != pc) return false;
+      if (t >= text.size() || ingest::LowerAscii(text[t]) != pc) return false;
       ++t;
     }
   }
@@ -259,7 +260,7 @@ bool MatchAt(std::string_view text, size_t t, std::string_view phrase) {
 bool StartsWithLower(std::string_view word, std::string_view prefix) {
   if (word.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (Lower(word[i]) != prefix[i]) return false;
+    if (ingest::LowerAscii(word[i]) != prefix[i]) return false;
   }
   return true;
 }
@@ -299,9 +300,9 @@ uint16_t DetectStrategies(std::string_view text) {
       continue;
     }
     // text[i] starts a word.
-    const char first = Lower(text[i]);
+    const char first = ingest::LowerAscii(text[i]);
     const char second = i + 1 < text.size() ? text[i + 1] : '\0';
-    const int kind = IsSeparator(second) ? 26 : SecondKind(Lower(second));
+    const int kind = IsSeparator(second) ? 26 : SecondKind(ingest::LowerAscii(second));
     if (first >= 'a' && first <= 'z' && kind >= 0) {
       const int b = (first - 'a') * kSecondKinds + kind;
       for (int k = kRuleIndex.begin[b]; k < kRuleIndex.begin[b + 1]; ++k) {
