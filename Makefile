@@ -91,7 +91,7 @@ asan: deps
 
 # Every parser has a libFuzzer target fuzz/<name>_fuzz.cc, seeded from fuzz/corpus_<name> (ingest:
 # fuzz/corpus). FUZZ_SECONDS in all, shared equally; a crash input lands in $(FUZZ)/<name>-crash-*.
-FUZZ_TARGETS := ingest learn config report git_commit_text jsonrpc http_query line_source
+FUZZ_TARGETS := ingest learn config checks privacy report git_commit_text jsonrpc http_query line_source
 fuzz: deps
 	CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAIZEN_FUZZ=ON >/dev/null
 	cmake --build $(FUZZ) -j$(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))

@@ -39,7 +39,7 @@ struct CheckSpec {
   std::vector<std::string> command;   // argv; argv[0] is looked up in PATH
   std::string message;                // the finding's detail; empty: a generated one
   std::string fix;                    // overrides the rule's fix suggestion when set
-  std::shared_ptr<const re2::RE2> when_re, require_re, forbid_re;
+  std::shared_ptr<const re2::RE2> glob_re, when_re, require_re, forbid_re;
 };
 
 inline constexpr size_t kMaxCheckedFileBytes = 1 << 20;
@@ -48,7 +48,8 @@ inline constexpr size_t kMaxFindingsPerRule = 20;
 
 // Parses a checks document {"checks": [spec...], "check": {settings}}; `file` names it in
 // errors. Settings are the `check.*` keys of learn::SelfCheckConfig, applied to *config.
-// InvalidArgument names the file, the JSON path, the value and the rule broken, e.g.
+// A refused document changes neither. InvalidArgument names the file, the JSON path, the value
+// and the rule broken, e.g.
 // `checks.json: checks[1].forbid: "(" is not a valid regex (rule rule-types): missing )`.
 Status ParseChecksJson(std::string_view json, std::string_view file, std::vector<CheckSpec>* specs,
                        learn::SelfCheckConfig* config);
@@ -60,7 +61,9 @@ std::vector<CheckSpec> MergeChecks(const std::vector<CheckSpec>& base,
 // Glob match on '/'-separated paths: `*` any run of characters but '/', `?` one character but
 // '/', `[abc]`, `[a-z]`, `[!a-z]`/`[^a-z]` one character of (not of) the set, `**` as a whole
 // segment any number of segments (zero included: `**/*.ts` matches `a.ts`). Everything else,
-// and `\x`, matches itself.
+// and `\x`, matches itself. Bytes, not characters: `?` is one byte of a UTF-8 name. Time linear in
+// the path's length (RE2), whatever the glob. Compiles the glob on each call; a parsed check
+// holds its compiled glob.
 bool GlobMatch(std::string_view glob, std::string_view path);
 // Empty when `glob` is well formed, else why not (an unclosed `[`, a trailing `\`).
 std::string GlobProblem(std::string_view glob);

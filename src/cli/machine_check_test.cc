@@ -71,6 +71,28 @@ TEST(MachineCheckGlob, QuestionMarkAndClasses) {
   EXPECT_FALSE(GlobMatch("a\\*b", "axb"));
 }
 
+// The backtracking matcher this replaced needed hours for this one: every way of spreading the
+// `a`s over the stars was tried.
+TEST(MachineCheckGlob, ManyStarsOnALongNameAreMatchedWithoutBacktracking) {
+  const std::string glob = "*a*a*a*a*a*a*a*a*a*a*b";
+  EXPECT_FALSE(GlobMatch(glob, std::string(200, 'a')));
+  EXPECT_TRUE(GlobMatch(glob, std::string(200, 'a') + "b"));
+  EXPECT_FALSE(GlobMatch(glob, std::string(200, 'a') + "/b"));
+}
+
+TEST(MachineCheckGlob, AClassNeverMatchesTheSeparatorAndMatchesBytes) {
+  EXPECT_FALSE(GlobMatch("a[/]b", "a/b"));
+  EXPECT_FALSE(GlobMatch("a[!x]b", "a/b"));
+  EXPECT_TRUE(GlobMatch("a[!x]b",
+                        "a\xff"
+                        "b"));
+  EXPECT_TRUE(GlobMatch("caf?", "caf\xc3"));       // `?` is one byte of "café"
+  EXPECT_FALSE(GlobMatch("caf?", "caf\xc3\xa9"));  // ...not the two of its UTF-8 "é"
+  EXPECT_TRUE(GlobMatch("caf??", "caf\xc3\xa9"));
+  EXPECT_TRUE(GlobMatch("a?", "a\n"));  // any byte but '/', a newline too
+  EXPECT_TRUE(GlobMatch("src/**", "src/x\ny"));
+}
+
 TEST(MachineCheckGlob, MalformedGlobsAreReported) {
   EXPECT_NE(GlobProblem("src/[ab"), "");
   EXPECT_NE(GlobProblem("a\\"), "");

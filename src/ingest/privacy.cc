@@ -86,6 +86,14 @@ bool IsWordByte(unsigned char c) {
          c == '_';
 }
 
+// A listed name or company is matched as a whole word: no word byte just before or after it.
+bool StartsWord(std::string_view text, size_t begin) {
+  return begin == 0 || !IsWordByte(static_cast<unsigned char>(text[begin - 1]));
+}
+bool EndsWord(std::string_view text, size_t end) {
+  return end == text.size() || !IsWordByte(static_cast<unsigned char>(text[end]));
+}
+
 size_t CountDigits(std::string_view s) {
   return static_cast<size_t>(
       std::count_if(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }));
@@ -181,6 +189,11 @@ Result<PrivacyConfig> LoadPrivacyConfig(const std::string& home, store::FileSyst
 struct Redactor::Compiled {
   std::unique_ptr<RE2> re;
   std::vector<PiiCategory> categories;  // per detector, in pattern order
+  // The listed names and companies, one alternation longest first: where the longest that
+  // matches is not a whole word there ("Ann Lee" in "Ann Leeds"), a shorter one at the same place
+  // may be ("Ann"). Then `names` says which list the word found is on.
+  std::unique_ptr<RE2> listed;
+  std::unique_ptr<RE2> names;
 };
 
 Redactor::Redactor(std::unique_ptr<Compiled> compiled) : compiled_(std::move(compiled)) {}
@@ -188,12 +201,11 @@ Redactor::~Redactor() = default;
 
 Result<std::unique_ptr<Redactor>> Redactor::Create(const PrivacyConfig& config) {
   std::vector<Detector> detectors = BuiltinDetectors();
-  if (!config.names.empty()) {
-    detectors.push_back({PiiCategory::kName, "", ListPattern(config.names)});
-  }
-  if (!config.companies.empty()) {
-    detectors.push_back({PiiCategory::kCompany, "", ListPattern(config.companies)});
-  }
+  // Names and companies in one list, so the longest listed word wins whichever list it is on:
+  // a company "Ann Lee Ltd" is not cut to a name "Ann" and " Lee Ltd" left in clear.
+  std::vector<std::string> listed = config.names;
+  listed.insert(listed.end(), config.companies.begin(), config.companies.end());
+  if (!listed.empty()) detectors.push_back({PiiCategory::kName, "", ListPattern(listed)});
   auto compiled = std::make_unique<Compiled>();
   std::string pattern;
   for (const Detector& d : detectors) {
@@ -211,6 +223,14 @@ Result<std::unique_ptr<Redactor>> Redactor::Create(const PrivacyConfig& config) 
   if (compiled->re->NumberOfCapturingGroups() != static_cast<int>(2 * detectors.size())) {
     return Internal("a PII pattern has a capturing group of its own");
   }
+  auto compile_list = [&](const std::vector<std::string>& list, std::unique_ptr<RE2>* out) {
+    if (list.empty()) return Status::Ok();
+    *out = std::make_unique<RE2>(ListPattern(list), options);
+    if ((*out)->ok()) return Status::Ok();
+    return InvalidArgument("the listed names do not compile: " + (*out)->error());
+  };
+  KZ_RETURN_IF_ERROR(compile_list(listed, &compiled->listed));
+  KZ_RETURN_IF_ERROR(compile_list(config.names, &compiled->names));
   std::unique_ptr<Redactor> r(new Redactor(std::move(compiled)));
   return r;
 }
@@ -255,8 +275,12 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
         break;
       case PiiCategory::kName:
       case PiiCategory::kCompany:
-        accepted = (m.begin == 0 || !IsWordByte(static_cast<unsigned char>(text[m.begin - 1]))) &&
-                   (m.end == text.size() || !IsWordByte(static_cast<unsigned char>(text[m.end])));
+        accepted = StartsWord(text, m.begin) && (EndsWord(text, m.end) || ShorterWord(text, &m));
+        v = text.substr(m.begin, m.end - m.begin);
+        if (!compiled_->names ||
+            !RE2::FullMatch(re2::StringPiece(v.data(), v.size()), *compiled_->names)) {
+          m.category = PiiCategory::kCompany;
+        }
         m.key = AsciiLower(v);
         break;
     }
@@ -268,6 +292,21 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
     out->push_back(std::move(m));
     pos = std::max(out->back().end, match_begin + 1);
   }
+}
+
+bool Redactor::ShorterWord(std::string_view text, PiiMatch* m) const {
+  const re2::StringPiece whole(text.data(), text.size());
+  re2::StringPiece found;
+  // Each try must end before the last one did; the list is longest first and RE2 leftmost-first,
+  // so the first word found is the longest that fits.
+  for (size_t limit = m->end - 1; limit > m->begin; limit = m->end - 1) {
+    if (!compiled_->listed->Match(whole, m->begin, limit, RE2::ANCHOR_START, &found, 1)) {
+      return false;
+    }
+    m->end = m->begin + found.size();
+    if (EndsWord(text, m->end)) return true;
+  }
+  return false;
 }
 
 std::string Redactor::Redact(std::string_view text, const TokenFn& token) const {

@@ -32,7 +32,8 @@ std::string PiiToken(PiiCategory c, uint64_t number);
 
 // <home>/config/privacy.json: {"names": [...], "companies": [...]}, both optional. Matched
 // case-insensitively as whole words (seed 004: "John Smith" -> "[NAME_1]", "Google" ->
-// "[COMPANY_1]").
+// "[COMPANY_1]"); at one place the longest listed word that is whole there wins, whichever list
+// it is on.
 inline constexpr std::string_view kPrivacyConfigFile = "config/privacy.json";
 struct PrivacyConfig {
   std::vector<std::string> names;
@@ -70,8 +71,10 @@ class Redactor {
  private:
   struct Compiled;
   explicit Redactor(std::unique_ptr<Compiled> compiled);
+  // *m, a listed name or company that does not end a word in `text`: narrows it to the longest
+  // listed word at the same place that does, if one does.
+  bool ShorterWord(std::string_view text, PiiMatch* m) const;
   std::unique_ptr<Compiled> compiled_;
-  std::vector<std::string> names_, companies_;  // the config's spellings, for keys
 };
 
 // How user and session ids are stored in `admin` consent and deletion_request events, so the audit

@@ -96,6 +96,26 @@ TEST(RedactorTest, MatchesListedNamesAsWholeWordsIgnoringCase) {
   EXPECT_EQ(matches[0].key, matches[1].key);  // one person, one token
 }
 
+// "Ann Lee" matches in "Ann Leeds" but is not a whole word there; "Ann" is, and must still be
+// found at the same place.
+TEST(RedactorTest, AListedNameInsideALongerNearMissIsStillFound) {
+  auto r = MakeRedactor({{"Ann", "Ann Lee"}, {"Acme", "Acme Corporation"}});
+  EXPECT_EQ(Show(*r, "Ann Leeds called"), "[NAME] Leeds called");
+  EXPECT_EQ(Show(*r, "Ann Lee called"), "[NAME] called");
+  EXPECT_EQ(Show(*r, "ann leeway"), "[NAME] leeway");
+  EXPECT_EQ(Show(*r, "Acme Corporations merged"), "[COMPANY] Corporations merged");
+  EXPECT_EQ(Show(*r, "Annabel Leeds"), "Annabel Leeds");
+}
+
+// The longest listed word wins whichever list it is on: a company is not cut to a listed name
+// with the rest of it left in clear.
+TEST(RedactorTest, TheLongestListedWordWinsAcrossNamesAndCompanies) {
+  auto r = MakeRedactor({{"Ann", "ann lee"}, {"Ann Lee Ltd", "ANN"}});
+  EXPECT_EQ(Show(*r, "Ann Lee Ltd ships"), "[COMPANY] ships");
+  EXPECT_EQ(Show(*r, "Ann Lee shops"), "[NAME] shops");
+  EXPECT_EQ(Show(*r, "ann"), "[NAME]");  // on both lists: a name
+}
+
 TEST(RedactorTest, SameEmailInAnotherCaseHasTheSameKey) {
   auto r = MakeRedactor();
   std::vector<PiiMatch> m;

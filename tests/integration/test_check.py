@@ -189,6 +189,22 @@ class CheckTest(KaizenTest):
         self.assertEqual(findings, [{"location": self.path("proj", "src", "client.ts"),
                                      "detail": "nothing matches /retry/"}])
 
+    def test_a_glob_with_many_stars_on_a_long_file_name_finishes(self):
+        # The backtracking glob matcher before RE2 needed hours for this one file (issue 4 item 5:
+        # the gate must not hang on a user's checks.json).
+        self.retry_history()
+        os.makedirs(self.path("proj"))
+        name = "a" * 120 + ".ts"
+        self.write(f"proj/{name}", UNSAFE_CLIENT)
+        self.write_checks('{"checks":[{"rule":"rule-retries","glob":"*a*a*a*a*a*a*a*a*a*a*b.ts",'
+                          '"when":"fetch\\\\(","require":"retry"},'
+                          '{"rule":"rule-retries","glob":"*a*a*a*a*a*a*a*a*a*a*.ts",'
+                          '"when":"fetch\\\\(","require":"retry"}]}')
+        rc, out = self.check_json(self.path("proj"), "--task-type", TASK)
+        self.assertEqual(rc, EXIT_REJECTED, out)
+        self.assertEqual(out["violations"][0]["findings"],
+                         [{"location": self.path("proj", name), "detail": "nothing matches /retry/"}])
+
     def test_missing_path_or_task_type_is_a_usage_error(self):
         r = self.check(self.path("nope.ts"), "--task-type", TASK)
         self.assertEqual(r.rc, EXIT_USAGE, r)

@@ -97,6 +97,16 @@ class Consent(PrivacyTest):
 class Redaction(PrivacyTest):
     SECRET = "AKIAIOSFODNN7EXAMPLE"
 
+    def test_a_listed_name_is_redacted_beside_a_longer_listed_name_that_does_not_fit(self):
+        # "Ann Lee" matches the start of "Ann Leeds" but is not a whole word there; "Ann" is.
+        # And a company that starts with a listed name is redacted whole, not cut at the name.
+        self.config({"names": ["Ann", "Ann Lee"], "companies": ["Ann Lee Holdings"]})
+        self.record_ok("feedback", feedback_event(freeText={
+            "disliked": "Ann Leeds called; Ann Lee Holdings wrote; Ann Lee agreed"}))
+        self.assertEqual(self.all_lines()[0]["freeText"]["disliked"],
+                         "[NAME_1] Leeds called; [COMPANY_1] wrote; [NAME_2] agreed")
+        self.assertEqual([f for f in self.grep_home("Ann") if f != "config/privacy.json"], [])
+
     def test_pii_becomes_stable_tokens_before_anything_is_written(self):
         self.config({"names": ["John Smith"], "companies": ["Globex"]})
         fb = feedback_event(freeText={
