@@ -113,12 +113,14 @@ std::string GlobPattern(std::string_view g) {
       // what ClassMatch says, '/' never included.
       size_t end = 0;
       (void)ClassMatch(g, i, 'a', &end);
-      std::string set;
+      size_t unused = 0;
+      auto in = [&](int b) { return ClassMatch(g, i, static_cast<char>(b), &unused); };
+      std::string set;  // as runs of bytes: a negated class stays a few ranges long
       for (int b = 0; b < 256; ++b) {
-        size_t unused = 0;
-        if (ClassMatch(g, i, static_cast<char>(b), &unused)) {
-          set += fmt::format("\\x{:02x}", b);
-        }
+        if (!in(b)) continue;
+        const int first = b;
+        while (b + 1 < 256 && in(b + 1)) ++b;
+        set += fmt::format("\\x{:02x}-\\x{:02x}", first, b);
       }
       re += set.empty() ? "[^\\x00-\\xff]" : "[" + set + "]";
       i = end;

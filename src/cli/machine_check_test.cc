@@ -93,6 +93,26 @@ TEST(MachineCheckGlob, AClassNeverMatchesTheSeparatorAndMatchesBytes) {
   EXPECT_TRUE(GlobMatch("src/**", "src/x\ny"));
 }
 
+// A long glob compiles to a pattern of about its own size (classes as byte ranges); one too
+// large for RE2 is refused with the path, the value and why.
+TEST(MachineCheckGlob, ALongGlobIsCompiledAndOneTooLargeForRe2IsRefused) {
+  std::string glob;
+  for (int i = 0; i < 2000; ++i) glob += "[!a]";
+  EXPECT_TRUE(GlobMatch(glob, std::string(2000, 'b')));
+  EXPECT_FALSE(GlobMatch(glob, std::string(1999, 'b') + "a"));
+  std::string huge;
+  for (int i = 0; i < 200000; ++i) huge += "[!a]";  // 800 KB
+  std::vector<CheckSpec> specs;
+  learn::SelfCheckConfig config;
+  Status s = ParseChecksJson(R"({"checks":[{"rule":"r","glob":")" + huge + R"(","forbid":"x"}]})",
+                             "checks.json", &specs, &config);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("checks.json: checks[0].glob: \"[!a][!a]"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("is too long or complex to match"), std::string::npos);
+  EXPECT_TRUE(specs.empty());
+}
+
 TEST(MachineCheckGlob, MalformedGlobsAreReported) {
   EXPECT_NE(GlobProblem("src/[ab"), "");
   EXPECT_NE(GlobProblem("a\\"), "");
