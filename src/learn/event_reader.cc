@@ -589,12 +589,6 @@ std::string_view WorkRegistry::Keep(std::string_view s) {
 WorkView WorkRegistry::Register(const WorkView& work) {
   auto it = latest_.find(work.artifact_id);
   uint32_t previous = it == latest_.end() ? kNone : it->second;
-  // A version registered again shadows the earlier registration: Find walks newest first.
-  bool new_version = true;
-  for (uint32_t e = previous; e != kNone; e = entries_[e].previous) {
-    if (entries_[e].product.version == work.version) new_version = false;
-  }
-  if (new_version) ++size_;
   const auto index = static_cast<uint32_t>(entries_.size());
   Entry& entry = entries_.emplace_back(Entry{work, previous});
   WorkView& w = entry.product;
@@ -615,6 +609,13 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   } else {
     it->second = index;
   }
+  // A version registered again shadows the earlier registration.
+  auto [version, added] = by_version_.try_emplace({w.artifact_id, w.version}, index);
+  if (added) {
+    ++size_;
+  } else {
+    version->second = index;
+  }
   WorkView whole = w;
   whole.event_id = Keep(work.event_id);
   whole.session_id = Keep(work.session_id);
@@ -624,21 +625,22 @@ WorkView WorkRegistry::Register(const WorkView& work) {
 }
 
 const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
-  auto it = latest_.find(artifact_id);
-  if (it == latest_.end()) return nullptr;
-  for (uint32_t e = it->second; e != kNone; e = entries_[e].previous) {
-    if (version.empty() || entries_[e].product.version == version) return &entries_[e].product;
+  if (version.empty()) {
+    auto it = latest_.find(artifact_id);
+    return it == latest_.end() ? nullptr : &entries_[it->second].product;
   }
-  return nullptr;
+  auto it = by_version_.find(std::pair{artifact_id, version});
+  return it == by_version_.end() ? nullptr : &entries_[it->second].product;
 }
 
 std::vector<std::string_view> WorkRegistry::Versions(std::string_view artifact_id) const {
   std::vector<std::string_view> out;
   auto it = latest_.find(artifact_id);
   if (it == latest_.end()) return out;
+  absl::flat_hash_set<std::string_view> seen;  // never iterated
   for (uint32_t e = it->second; e != kNone; e = entries_[e].previous) {
     const std::string_view v = entries_[e].product.version;
-    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    if (seen.insert(v).second) out.push_back(v);
   }
   std::reverse(out.begin(), out.end());
   return out;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "learn/inputs.h"
@@ -54,8 +55,11 @@ class WorkRegistry {
   size_t arena_left_ = 0;
   char* arena_next_ = nullptr;
   absl::flat_hash_set<std::string_view> interned_;  // views of arena copies; never iterated
-  // Never iterated, so Abseil's seeded hash cannot change any output.
+  // Never iterated, so Abseil's seeded hash cannot change any output. The newest entry of each
+  // artifact, and of each (artifact, version): an artifact with thousands of versions (one per
+  // `kaizen check` run) costs no walk along its versions.
   absl::flat_hash_map<std::string_view, uint32_t> latest_;
+  absl::flat_hash_map<std::pair<std::string_view, std::string_view>, uint32_t> by_version_;
   size_t size_ = 0;
 };
 

@@ -108,6 +108,37 @@ TEST(EventReader, AScoreKnowsWhichSeedDimensionItIs) {
   EXPECT_EQ(QualityIndex(by_hand), v.review.scores[0].quality_index);
 }
 
+// `kaizen check` registers a version of the same artifact on every run: thousands of versions,
+// each found by version directly, a version registered again shadowing its earlier registration.
+TEST(WorkRegistryTest, ManyVersionsOfOneArtifactAreEachFoundAndCountedOnce) {
+  WorkRegistry registry;
+  std::vector<std::string> versions;
+  for (int i = 0; i < 5000; ++i) versions.push_back("v" + std::to_string(i));
+  for (const std::string& v : versions) {
+    WorkView w;
+    w.artifact_id = "check-1";
+    w.version = v;
+    w.summary = "first";
+    registry.Register(w);
+  }
+  WorkView again;
+  again.artifact_id = "check-1";
+  again.version = "v17";
+  again.summary = "again";
+  registry.Register(again);
+  EXPECT_EQ(registry.size(), 5000u);
+  ASSERT_NE(registry.Find("check-1", "v17"), nullptr);
+  EXPECT_EQ(registry.Find("check-1", "v17")->summary, "again");
+  EXPECT_EQ(registry.Find("check-1", "v4999")->summary, "first");
+  EXPECT_EQ(registry.Find("check-1", "")->version, "v17");  // the latest registered
+  EXPECT_EQ(registry.Find("check-1", "v5000"), nullptr);
+  EXPECT_EQ(registry.Find("check-2", "v1"), nullptr);
+  const std::vector<std::string_view> listed = registry.Versions("check-1");
+  ASSERT_EQ(listed.size(), 5000u);
+  EXPECT_EQ(listed.front(), "v0");
+  EXPECT_EQ(listed.back(), "v17");  // oldest first, by each version's latest registration
+}
+
 TEST(EventReader, AnUnknownReferenceStaysUnknown) {
   EventReader reader;
   WorkRegistry registry;
