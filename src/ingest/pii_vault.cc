@@ -216,9 +216,11 @@ Result<PiiVault> PiiVault::Open(const std::string& home) {
 void PiiVault::Index() {
   by_key_.clear();
   by_token_.clear();
+  sources_.clear();
   for (size_t i = 0; i < entries_.size(); ++i) {
     by_key_[{entries_[i].category, entries_[i].key}] = i;
     by_token_[entries_[i].token()] = i;
+    for (const Source& s : entries_[i].sources) sources_.emplace(i, s.user, s.session);
   }
 }
 
@@ -227,7 +229,7 @@ std::string PiiVault::TokenFor(PiiCategory category, std::string_view key, std::
   auto it = by_key_.find({category, std::string(key)});
   if (it != by_key_.end()) {
     Entry& e = entries_[it->second];
-    if (std::find(e.sources.begin(), e.sources.end(), source) == e.sources.end()) {
+    if (sources_.emplace(it->second, source.user, source.session).second) {
       e.sources.push_back(source);
       dirty_ = true;
     }
@@ -242,6 +244,7 @@ std::string PiiVault::TokenFor(PiiCategory category, std::string_view key, std::
   std::string token = e.token();
   by_key_[{category, e.key}] = entries_.size();
   by_token_[token] = entries_.size();
+  sources_.emplace(entries_.size(), source.user, source.session);
   entries_.push_back(std::move(e));
   dirty_ = true;
   return token;
@@ -253,14 +256,12 @@ const PiiVault::Entry* PiiVault::Find(std::string_view token) const {
 }
 
 size_t PiiVault::ForgetIf(const std::function<bool(const Source&)>& matches) {
-  size_t deleted = 0;
-  for (Entry& e : entries_) {
-    size_t before = e.sources.size();
-    std::erase_if(e.sources, matches);
-    if (e.sources.size() != before) dirty_ = true;
-  }
-  deleted = std::erase_if(entries_, [](const Entry& e) { return e.sources.empty(); });
-  if (deleted) Index();
+  bool removed = false;
+  for (Entry& e : entries_) removed |= std::erase_if(e.sources, matches) != 0;
+  if (!removed) return 0;
+  dirty_ = true;
+  const size_t deleted = std::erase_if(entries_, [](const Entry& e) { return e.sources.empty(); });
+  Index();
   return deleted;
 }
 

@@ -19,7 +19,10 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
+
+#include <absl/container/flat_hash_set.h>
 
 #include "ingest/privacy.h"
 #include "kaizen/status.h"
@@ -79,6 +82,10 @@ class PiiVault {
   std::array<uint64_t, kPiiCategoryCount> next_{};  // numbers handed out so far, per category
   std::map<std::pair<PiiCategory, std::string>, size_t> by_key_;
   std::map<std::string, size_t, std::less<>> by_token_;
+  // (entry, user, session) of every entry's sources: recording a source the entry has is one
+  // lookup, not a scan of its sources (the same email in reviews from 80,000 sessions: an import
+  // took 32.7 s). Never iterated.
+  absl::flat_hash_set<std::tuple<size_t, std::string, std::string>> sources_;
   bool dirty_ = false;
   bool key_was_missing_ = false;
 };

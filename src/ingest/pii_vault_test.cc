@@ -84,6 +84,27 @@ TEST_F(PiiVaultTest, ForgetDeletesOnlyEntriesNoOtherUserOrSessionSourced) {
   EXPECT_EQ(v.TokenFor(PiiCategory::kName, "cy", "Cy", {"u3", ""}), "[NAME_3]");
 }
 
+// Each source once per entry, however often it comes back, across a save and reopen; a source
+// forgotten from an entry that survives is recorded again when it reappears.
+TEST_F(PiiVaultTest, AnEntryRecordsEachSourceOnceAndAForgottenOneAgain) {
+  {
+    PiiVault v = Open();
+    for (int i = 0; i < 3000; ++i) {
+      v.TokenFor(PiiCategory::kEmail, "a@b.io", "a@b.io", {"u1", "s" + std::to_string(i % 1000)});
+    }
+    EXPECT_EQ(v.Find("[EMAIL_1]")->sources.size(), 1000u);
+    ASSERT_TRUE(v.Save().ok());
+  }
+  PiiVault v = Open();
+  v.TokenFor(PiiCategory::kEmail, "a@b.io", "a@b.io", {"u1", "s7"});
+  EXPECT_FALSE(v.dirty());  // already a source: nothing changed
+  v.TokenFor(PiiCategory::kEmail, "a@b.io", "a@b.io", {"u2", "t1"});
+  EXPECT_EQ(v.ForgetUser("u2"), 0u);  // the entry keeps its u1 sources
+  EXPECT_EQ(v.Find("[EMAIL_1]")->sources.size(), 1000u);
+  v.TokenFor(PiiCategory::kEmail, "a@b.io", "a@b.io", {"u2", "t1"});
+  EXPECT_EQ(v.Find("[EMAIL_1]")->sources.size(), 1001u);
+}
+
 TEST_F(PiiVaultTest, DeletingTheKeyMakesTheMapUnreadableButKeepsTheNumbering) {
   {
     PiiVault v = Open();
