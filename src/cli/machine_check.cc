@@ -505,8 +505,13 @@ CheckRun RunRegexCheck(const CheckSpec& spec, const std::vector<CheckedFile>& fi
     re2::StringPiece text(f.bytes), match[2];
     size_t pos = 0, line_pos = 0;
     int64_t line = 1;
+    size_t hits = 0;
     while (pos <= f.bytes.size() &&
            re.Match(text, pos, f.bytes.size(), re2::RE2::UNANCHORED, match, 1 + groups)) {
+      if (hits++ == kMaxHitsPerFile) {
+        run.cut = true;
+        break;
+      }
       const re2::StringPiece at = groups && match[1].data() ? match[1] : match[0];
       const size_t offset = static_cast<size_t>(at.data() - f.bytes.data());
       if (offset >= line_pos) {
@@ -679,7 +684,7 @@ std::vector<learn::RuleCheck> RunChecks(const std::vector<CheckSpec>& specs,
   for (const std::string& id : rule_ids) {
     learn::RuleCheck check;
     check.rule_id = id;
-    bool has_spec = false;
+    bool has_spec = false, cut = false;
     size_t more = 0;
     for (const CheckSpec& spec : specs) {
       if (spec.rule != id) continue;
@@ -687,6 +692,7 @@ std::vector<learn::RuleCheck> RunChecks(const std::vector<CheckSpec>& specs,
       CheckRun run = spec.command.empty() ? RunRegexCheck(spec, files)
                                           : RunCommandCheck(spec, files, timeout_seconds);
       check.applied = check.applied || run.applied;
+      cut = cut || run.cut;
       if (!run.findings.empty() && check.fix.empty()) check.fix = spec.fix;
       for (learn::CheckFinding& f : run.findings) {
         if (check.findings.size() < kMaxFindingsPerRule) {
@@ -696,7 +702,11 @@ std::vector<learn::RuleCheck> RunChecks(const std::vector<CheckSpec>& specs,
         }
       }
     }
-    if (more) check.findings.push_back({"", fmt::format("... and {} more", more)});
+    if (cut) {
+      check.findings.push_back({"", "... and more"});
+    } else if (more) {
+      check.findings.push_back({"", fmt::format("... and {} more", more)});
+    }
     if (has_spec) out.push_back(std::move(check));
   }
   return out;

@@ -87,7 +87,13 @@ Status CollectFiles(const std::vector<std::string>& paths, std::vector<CheckedFi
 struct CheckRun {
   bool applied = false;  // a file matched its glob (and `when`), or its command ran
   std::vector<learn::CheckFinding> findings;
+  bool cut = false;  // a file had more hits than were searched for (kMaxHitsPerFile)
 };
+// A forbid pattern's hits searched for per file: one past what a rule shows, so it is known that
+// there are more. Each search after a hit may scan the rest of the file (RE2 must see every
+// earlier-starting match attempt die), so counting every hit was quadratic: a 1 MB file of
+// `catch(catch{}` took 58 s against the default error-handling check.
+inline constexpr size_t kMaxHitsPerFile = kMaxFindingsPerRule + 1;
 CheckRun RunRegexCheck(const CheckSpec& spec, const std::vector<CheckedFile>& files);
 CheckRun RunCommandCheck(const CheckSpec& spec, const std::vector<CheckedFile>& files,
                          double timeout_seconds);
@@ -108,7 +114,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, double timeout_se
 
 // Every spec whose rule is in `rule_ids`, grouped into one learn::RuleCheck per rule id that has
 // specs (in `rule_ids` order). At most kMaxFindingsPerRule findings per rule, then one saying
-// how many more.
+// how many more ("... and more" when a file's hits were not all searched for).
 std::vector<learn::RuleCheck> RunChecks(const std::vector<CheckSpec>& specs,
                                         const std::vector<std::string>& rule_ids,
                                         const std::vector<CheckedFile>& files,

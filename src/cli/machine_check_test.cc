@@ -261,14 +261,35 @@ TEST(MachineCheckRegex, DefaultDocumentationCheckFlagsUndocumentedExports) {
 TEST(MachineCheckRegex, RunChecksGroupsByRuleAndCapsFindings) {
   auto specs = Parse(R"({"checks":[{"rule":"a","forbid":"x"},{"rule":"a","forbid":"y"},
                                    {"rule":"b","forbid":"z"},{"rule":"c","forbid":"q"}]})");
-  std::string many(30, 'x');
-  auto checks = RunChecks(specs, {"a", "b", "d"}, {File("f", many + "y")}, 1);
+  std::string ten(10, 'x');
+  auto checks =
+      RunChecks(specs, {"a", "b", "d"}, {File("f", ten + "y"), File("g", ten), File("h", ten)}, 1);
   ASSERT_EQ(checks.size(), 2u);  // d has no spec; c is not active
   EXPECT_EQ(checks[0].rule_id, "a");
   ASSERT_EQ(checks[0].findings.size(), kMaxFindingsPerRule + 1);
-  EXPECT_EQ(checks[0].findings.back().detail, "... and 11 more");
+  EXPECT_EQ(checks[0].findings.back().detail, "... and 11 more");  // 30 x and 1 y
   EXPECT_TRUE(checks[1].applied);
   EXPECT_TRUE(checks[1].findings.empty());
+}
+
+// Past kMaxHitsPerFile hits a file is not searched further: each search after a hit may scan the
+// rest of the file, so counting them all was quadratic in its size.
+TEST(MachineCheckRegex, AFileWithMoreHitsThanShownIsNotSearchedToTheEnd) {
+  auto specs = Parse(R"({"checks":[{"rule":"a","forbid":"x"}]})");
+  const CheckRun run = RunRegexCheck(specs[0], {File("f", std::string(100, 'x'))});
+  EXPECT_EQ(run.findings.size(), kMaxHitsPerFile);
+  EXPECT_TRUE(run.cut);
+  auto checks = RunChecks(specs, {"a"}, {File("f", std::string(100, 'x'))}, 1);
+  ASSERT_EQ(checks[0].findings.size(), kMaxFindingsPerRule + 1);
+  EXPECT_EQ(checks[0].findings.back().detail, "... and more");
+  // The default error-handling check on 1 MB of `catch(catch{}`: every try scans to the end.
+  std::string js;
+  while (js.size() < (1 << 20)) js += "catch(catch{}";
+  auto defaults = DefaultChecks();
+  ASSERT_TRUE(defaults.ok());
+  auto found = RunChecks(defaults.value(), {"rule-error-handling"}, {File("a.js", js)}, 1);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].findings.back().detail, "... and more");
 }
 
 // ---- command checks ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -52,7 +53,10 @@ class TempInput {
     std::ofstream(path_, std::ios::binary) << text;
     fd_ = ::open(path_.c_str(), O_RDONLY);
   }
-  ~TempInput() { ::close(fd_); }
+  ~TempInput() {
+    ::close(fd_);
+    std::filesystem::remove_all(dir_);
+  }
   int fd() const { return fd_; }
 
  private:
