@@ -143,6 +143,7 @@ class OutcomeLearner {
 
   template <typename T>
   static uint32_t Intern(Index& index, std::vector<T>& table, std::string_view name);
+  void StartDistinct();                    // empties current_
   void AddDistinct(uint32_t evidence_id);  // to current_, unless already there
   void Record(Evidence& evidence, const Observation& observation, std::string_view bead_id);
   Folded Fold(const Evidence& evidence, int64_t now_ms) const;
@@ -158,6 +159,9 @@ class OutcomeLearner {
   Index strategy_index_;
   std::vector<StrategyStats> strategies_;
   std::vector<uint32_t> current_;  // evidence ids of the outcome being added (reused)
+  // stamp_[id] == generation_: id is in current_ (criteria and patterns take turns with them).
+  std::vector<uint64_t> stamp_;
+  uint64_t generation_ = 0;
 };
 
 // The `criteria`, `patterns`, `antiPatterns` and `strategies` arrays of `kaizen analyze --json`.
