@@ -7,8 +7,10 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,13 +23,16 @@ constexpr int64_t kDayMs = 86'400'000;
 struct Walked {
   const std::vector<GitCommit>& commits;
   std::unordered_map<std::string, size_t> index;
+  std::vector<std::pair<std::string, size_t>> by_sha;  // sorted: abbreviated shas resolve here
   std::vector<size_t> agent_commits;  // non-merge commits an agent wrote, oldest first
 
   explicit Walked(const std::vector<GitCommit>& c) : commits(c) {
     for (size_t i = 0; i < c.size(); ++i) {
       index.emplace(c[i].sha, i);
+      by_sha.emplace_back(c[i].sha, i);
       if (c[i].agent && !c[i].is_merge()) agent_commits.push_back(i);
     }
+    std::sort(by_sha.begin(), by_sha.end());
   }
   std::optional<size_t> Find(const std::string& sha) const {
     auto it = index.find(sha);
@@ -39,14 +44,15 @@ struct Walked {
     std::transform(sha.begin(), sha.end(), sha.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     if (sha.size() == 40) return Find(sha);
-    std::optional<size_t> found;
-    for (size_t i = 0; i < commits.size(); ++i) {
-      if (commits[i].sha.compare(0, sha.size(), sha) == 0) {
-        if (found) return std::nullopt;
-        found = i;
-      }
-    }
-    return found;
+    // The shas starting with the prefix are adjacent in sorted order: one lookup, not a scan of
+    // every commit per revert line.
+    auto starts = [&](size_t k) {
+      return k < by_sha.size() && std::string_view(by_sha[k].first).starts_with(sha);
+    };
+    const auto at = static_cast<size_t>(
+        std::lower_bound(by_sha.begin(), by_sha.end(), std::pair{sha, size_t{0}}) - by_sha.begin());
+    if (!starts(at) || starts(at + 1)) return std::nullopt;  // unknown or ambiguous
+    return by_sha[at].second;
   }
 };
 
