@@ -73,6 +73,25 @@ TEST(RedactorTest, KeepsTheNameOfAnAssignmentAndRedactsItsValue) {
   // Words that merely mention secrets are not assignments.
   EXPECT_EQ(Show(*r, "the password field is missing validation"),
             "the password field is missing validation");
+  // However long the name around the key word.
+  EXPECT_EQ(Show(*r, "MY_VERY_LONG_APPLICATION_SPECIFIC_PRODUCTION_DATABASE_PASSWORD=hunter22"),
+            "MY_VERY_LONG_APPLICATION_SPECIFIC_PRODUCTION_DATABASE_PASSWORD=[SECRET]");
+  EXPECT_EQ(Show(*r, "pwd=hunter22, xpwd=plain"), "pwd=[SECRET], xpwd=plain");
+}
+
+// A detector stays undecided over at most a bounded stretch before its value (an e-mail's local
+// part at most 64 bytes), so a long run of text with many hits is not searched to its end for
+// each; what such a run holds is still found.
+TEST(RedactorTest, ALongRunWithManyHitsIsRedactedThroughout) {
+  auto r = MakeRedactor({{"Ann"}, {}});
+  std::string run;
+  while (run.size() < 60000) run += "xAnn Ann ";
+  const std::string shown = Show(*r, run);
+  EXPECT_EQ(shown.find(" Ann"), std::string::npos);
+  EXPECT_NE(shown.find("xAnn [NAME]"), std::string::npos);
+  const std::string local(64, 'a');
+  EXPECT_EQ(Show(*r, local + "@example.com"), "[EMAIL]");
+  EXPECT_EQ(Show(*r, "b" + local + "@example.com"), "b[EMAIL]");  // past RFC 5321's 64
 }
 
 TEST(RedactorTest, ReplacesAWholePemPrivateKeyBlock) {
