@@ -589,8 +589,11 @@ std::string_view WorkRegistry::Keep(std::string_view s) {
 WorkView WorkRegistry::Register(const WorkView& work) {
   auto it = latest_.find(work.artifact_id);
   uint32_t previous = it == latest_.end() ? kNone : it->second;
+  // A version registered again shadows the earlier registration: Find returns the newest.
+  if (previous == kNone || EntryOf(previous, work.version) == kNone) ++size_;
+  const uint32_t depth = previous == kNone ? 1 : entries_[previous].depth + 1;
   const auto index = static_cast<uint32_t>(entries_.size());
-  Entry& entry = entries_.emplace_back(Entry{work, previous});
+  Entry& entry = entries_.emplace_back(Entry{work, previous, depth});
   WorkView& w = entry.product;
   // Keep only what the rules read by reference (the summary: comparisons' design words).
   w.artifact_id = it == latest_.end() ? Keep(work.artifact_id) : it->first;
@@ -609,12 +612,15 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   } else {
     it->second = index;
   }
-  // A version registered again shadows the earlier registration.
-  auto [version, added] = by_version_.try_emplace({w.artifact_id, w.version}, index);
-  if (added) {
-    ++size_;
-  } else {
-    version->second = index;
+  if (depth == kWalked + 1) {
+    // The artifact outgrows the walk: index its whole chain, oldest first so the newest wins.
+    std::vector<uint32_t> chain;
+    for (uint32_t e = index; e != kNone; e = entries_[e].previous) chain.push_back(e);
+    for (auto e = chain.rbegin(); e != chain.rend(); ++e) {
+      by_version_[{w.artifact_id, entries_[*e].product.version}] = *e;
+    }
+  } else if (depth > kWalked + 1) {
+    by_version_[{w.artifact_id, w.version}] = index;
   }
   WorkView whole = w;
   whole.event_id = Keep(work.event_id);
@@ -625,12 +631,21 @@ WorkView WorkRegistry::Register(const WorkView& work) {
 }
 
 const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
-  if (version.empty()) {
-    auto it = latest_.find(artifact_id);
-    return it == latest_.end() ? nullptr : &entries_[it->second].product;
+  auto it = latest_.find(artifact_id);
+  if (it == latest_.end()) return nullptr;
+  const uint32_t e = version.empty() ? it->second : EntryOf(it->second, version);
+  return e == kNone ? nullptr : &entries_[e].product;
+}
+
+uint32_t WorkRegistry::EntryOf(uint32_t latest, std::string_view version) const {
+  if (entries_[latest].depth > kWalked) {
+    auto it = by_version_.find(std::pair{entries_[latest].product.artifact_id, version});
+    return it == by_version_.end() ? kNone : it->second;
   }
-  auto it = by_version_.find(std::pair{artifact_id, version});
-  return it == by_version_.end() ? nullptr : &entries_[it->second].product;
+  for (uint32_t e = latest; e != kNone; e = entries_[e].previous) {
+    if (entries_[e].product.version == version) return e;
+  }
+  return kNone;
 }
 
 std::vector<std::string_view> WorkRegistry::Versions(std::string_view artifact_id) const {

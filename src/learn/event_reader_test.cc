@@ -137,6 +137,18 @@ TEST(WorkRegistryTest, ManyVersionsOfOneArtifactAreEachFoundAndCountedOnce) {
   ASSERT_EQ(listed.size(), 5000u);
   EXPECT_EQ(listed.front(), "v0");
   EXPECT_EQ(listed.back(), "v17");  // oldest first, by each version's latest registration
+  // An artifact of a few versions, walked rather than indexed, answers the same way.
+  for (const char* v : {"a", "b", "a", "c"}) {
+    WorkView w;
+    w.artifact_id = "small";
+    w.version = v;
+    w.summary = v == std::string_view("a") && registry.Find("small", "a") ? "a again" : "first";
+    registry.Register(w);
+  }
+  EXPECT_EQ(registry.size(), 5003u);
+  EXPECT_EQ(registry.Find("small", "a")->summary, "a again");
+  EXPECT_EQ(registry.Find("small", "")->version, "c");
+  EXPECT_EQ(registry.Find("small", "d"), nullptr);
 }
 
 TEST(EventReader, AnUnknownReferenceStaysUnknown) {
