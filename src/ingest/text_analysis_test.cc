@@ -486,6 +486,30 @@ TEST(TaxonomyFromThemes, MoreThan64Themes) {
             (Strings{"t3", "t65", "t68", "t70"}));
 }
 
+// Past 64 themes, phrases nested in each other ("a", "a a", ...) across many themes: each theme
+// found once, whichever of its phrases ends where, and only those whose phrases occur.
+TEST(TaxonomyFromThemes, NestedPhrasesAcrossMoreThan64Themes) {
+  std::vector<Theme> themes;
+  for (int i = 0; i < 100; ++i) {
+    std::vector<std::string> keywords;
+    std::string phrase = "a";
+    for (int k = 0; k <= i % 10; ++k, phrase += " a") keywords.push_back(phrase);
+    themes.push_back({"t" + std::to_string(i), keywords});
+  }
+  themes.push_back({"never", {"b a"}});
+  const ThemeTaxonomy t = Taxonomy(std::move(themes));
+  std::string text = "a";
+  for (int k = 0; k < 2000; ++k) text += " a";
+  Strings all;
+  for (int i = 0; i < 100; ++i) all.push_back("t" + std::to_string(i));
+  EXPECT_EQ(ExtractThemes(text, t), all);    // every theme has "a" itself
+  EXPECT_EQ(ExtractThemes("b. a", t), all);  // "b a" is broken by the sentence's end
+  Strings with_never = all;
+  with_never.push_back("never");
+  EXPECT_EQ(ExtractThemes("b a", t), with_never);
+  EXPECT_EQ(ExtractThemes("c", t), Strings{});
+}
+
 // ---- Copies, moves and variants of a taxonomy ----------------------------------------------
 
 TEST(TaxonomyCopies, CopiesOfTheDefaultGiveIdenticalResults) {
