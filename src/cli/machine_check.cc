@@ -111,10 +111,8 @@ std::string GlobPattern(std::string_view g) {
     if (c == '[') {
       // The class as the set of bytes it matches: ranges, negation and escapes mean exactly
       // what ClassMatch says, '/' never included.
-      size_t end = 0;
-      (void)ClassMatch(g, i, 'a', &end);
-      size_t unused = 0;
-      auto in = [&](int b) { return ClassMatch(g, i, static_cast<char>(b), &unused); };
+      size_t end = 0;  // where the class ends: every call below sets it alike
+      auto in = [&](int b) { return ClassMatch(g, i, static_cast<char>(b), &end); };
       std::string set;  // as runs of bytes: a negated class stays a few ranges long
       for (int b = 0; b < 256; ++b) {
         if (!in(b)) continue;

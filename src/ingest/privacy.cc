@@ -10,6 +10,7 @@
 #include <array>
 #include <set>
 
+#include "ingest/ascii_case.h"
 #include "ingest/enrich.h"
 #include "model/json_access.h"
 #include "model/limits.h"
@@ -77,14 +78,6 @@ std::string ListPattern(std::vector<std::string> words) {
     p += RE2::QuoteMeta(words[i]);
   }
   return p + ")";
-}
-
-std::string AsciiLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // A word character for the whole-word rule; bytes of multi-byte UTF-8 count as letters, so
@@ -270,7 +263,7 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
     bool accepted = true;
     switch (m.category) {
       case PiiCategory::kEmail:
-        m.key = AsciiLower(v);
+        m.key = ToLowerAscii(v);
         break;
       case PiiCategory::kPhone: {
         const size_t digits = CountDigits(v);
@@ -284,12 +277,13 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
       case PiiCategory::kName:
       case PiiCategory::kCompany:
         accepted = StartsWord(text, m.begin) && (EndsWord(text, m.end) || ShorterWord(text, &m));
+        if (!accepted) break;
         v = text.substr(m.begin, m.end - m.begin);
         if (!compiled_->names ||
             !RE2::FullMatch(re2::StringPiece(v.data(), v.size()), *compiled_->names)) {
           m.category = PiiCategory::kCompany;
         }
-        m.key = AsciiLower(v);
+        m.key = ToLowerAscii(v);
         break;
     }
     if (!accepted) {
