@@ -1,7 +1,10 @@
 // libFuzzer target for cutting input into lines (ingest/line_source.h), differential: the bytes
 // read by FdLineSource from a pipe, and from a file (read ahead, and opened part way through, after
-// a prefix), must give the same lines, line numbers and blank count as the same bytes cut in
-// memory by MemoryLineSource, whatever the chunk limits (the first two bytes).
+// a prefix), must give the same lines, line numbers, lengths and blank count as the same bytes cut
+// in memory by MemoryLineSource, whatever the chunk limits and the line limit (the first three
+// bytes). A line over the limit keeps exactly its first bytes and its whole length. 0xFF then a
+// byte k repeats the byte before (k + 1) * 97 times, so short inputs make lines longer than the
+// reads (4 KiB and up), which the file sources read past instead of holding.
 // Nothing may crash, hang or lose a byte.
 //
 //   make fuzz
@@ -9,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,14 +24,37 @@
 
 namespace {
 
+using kaizen::ingest::CutLine;
 using kaizen::ingest::LineChunk;
 using kaizen::ingest::LineSource;
 
+struct Line {
+  uint64_t number, length;
+  std::string text;
+  bool operator==(const Line&) const = default;
+};
+
 struct Cut {
-  std::vector<std::pair<uint64_t, std::string>> lines;
+  std::vector<Line> lines;
   uint64_t blank = 0;
   uint64_t end = 0;
 };
+
+// What fits in a pipe's buffer (64 KiB), so one thread can write it all before reading.
+constexpr size_t kMaxInput = 60000;
+
+std::string Expand(const uint8_t* data, size_t size) {
+  std::string out;
+  for (size_t i = 0; i < size && out.size() < kMaxInput; ++i) {
+    if (data[i] == 0xFF && i + 1 < size && !out.empty()) {
+      out.append(std::min<size_t>((data[i + 1] + 1) * 97, kMaxInput - out.size()), out.back());
+      ++i;
+    } else {
+      out.push_back(static_cast<char>(data[i]));
+    }
+  }
+  return out;
+}
 
 Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
   Cut cut;
@@ -36,7 +63,9 @@ Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
     if (!source.Next(max_lines, max_bytes, &chunk).ok()) std::abort();
     // Every chunk but the last holds a line: the pipeline stops at the first empty one.
     if (chunk.lines.empty() && !source.Done()) std::abort();
-    for (const auto& [n, text] : chunk.lines) cut.lines.emplace_back(n, std::string(text));
+    for (const CutLine& line : chunk.lines) {
+      cut.lines.push_back({line.number, line.length, std::string(line.text)});
+    }
     cut.blank += chunk.blank;
     cut.end = chunk.end;
   }
@@ -46,18 +75,21 @@ Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 2) return 0;
+  if (size < 3) return 0;
   const size_t max_bytes = 1 + size_t{data[0]} * 17;
   const size_t max_lines = 1 + data[1] % 8;
-  const std::string input(reinterpret_cast<const char*>(data) + 2, size - 2);
+  const size_t max_line = data[2] == 0xFF ? SIZE_MAX : 1 + size_t{data[2]} * 61;
+  const std::string input = Expand(data + 3, size - 3);
 
   simdjson::padded_string padded(input);
-  kaizen::ingest::MemoryLineSource memory(std::string_view(padded.data(), padded.size()));
+  kaizen::ingest::MemoryLineSource memory(std::string_view(padded.data(), padded.size()), max_line);
   const Cut expected = CutAll(memory, max_lines, max_bytes);
+  for (const Line& line : expected.lines) {
+    if (line.text.size() != std::min<uint64_t>(line.length, max_line)) std::abort();
+  }
 
   int fds[2];
   if (::pipe(fds) != 0) return 0;
-  // The fuzzer's inputs fit in a pipe's buffer (64 KiB), so one thread can write it all first.
   size_t written = 0;
   while (written < input.size()) {
     const ssize_t n = ::write(fds[1], input.data() + written, input.size() - written);
@@ -65,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     written += static_cast<size_t>(n);
   }
   ::close(fds[1]);
-  kaizen::ingest::FdLineSource piped(fds[0]);
+  kaizen::ingest::FdLineSource piped(fds[0], max_line);
   const Cut got = CutAll(piped, max_lines, max_bytes);
   ::close(fds[0]);
 
@@ -79,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           static_cast<off_t>(prefix.size())) {
     std::abort();
   }
-  kaizen::ingest::FdLineSource from_file(file);
+  kaizen::ingest::FdLineSource from_file(file, max_line);
   const Cut file_cut = CutAll(from_file, max_lines, max_bytes);
   ::close(file);
 

@@ -110,18 +110,23 @@ void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine:
 
 // The stateless stages for one line. Runs on several threads at once; touches only `parser`,
 // `writer` and `out`.
-void Prepare(std::string_view raw, simdjson::dom::parser& parser, StoredLineWriter& writer,
+void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWriter& writer,
              const ValidateOptions& vopts, const ThemeTaxonomy& taxonomy, int64_t now_ms,
              const Redactor& redactor, std::string_view nonce, PreparedLine* out) {
   auto refuse = [&](std::string path, std::string message) {
     out->errors.push_back({std::move(path), std::move(message)});
   };
-  simdjson::dom::element event;
-  if (raw.size() > model::kMaxEventBytes) {
-    refuse("(event)", fmt::format("is {} bytes, larger than the limit of {} bytes", raw.size(),
-                                  model::kMaxEventBytes));
+  const std::string_view raw = line.text;
+  if (line.length > model::kMaxEventBytes) {
+    refuse("(event)",
+           fmt::format("is {} bytes, larger than the limit of {} bytes{}", line.length,
+                       model::kMaxEventBytes,
+                       raw.size() < line.length
+                           ? fmt::format(" (only its first {} bytes were kept)", raw.size())
+                           : ""));
     return;
   }
+  simdjson::dom::element event;
   if (auto err = parser.parse(raw.data(), raw.size(), false).get(event)) {
     refuse("(event)", DescribeParseError(err, raw));
     return;
@@ -275,8 +280,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       std::string buffer = std::move(line.stored.text);
       line = PreparedLine();
       line.stored.text = std::move(buffer);
-      line.line_number = chunk->cut.lines[i].first;
-      line.text = chunk->cut.lines[i].second;
+      line.line_number = chunk->cut.lines[i].number;
+      line.text = chunk->cut.lines[i].text;
     }
     // No line is longer than its chunk: a single small event does not need 1 MiB parsers.
     const size_t capacity = std::clamp<size_t>(chunk->cut.bytes, 4096, model::kMaxEventBytes);
@@ -291,7 +296,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     auto prepare_slice = [&](size_t w) {
       size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
       for (size_t i = begin; i < end; ++i) {
-        Prepare(lines[i].text, scratch_[w].parser, scratch_[w].writer, vopts, taxonomy,
+        Prepare(chunk->cut.lines[i], scratch_[w].parser, scratch_[w].writer, vopts, taxonomy,
                 options.now_ms, *redactor_, placeholder_nonce_, &lines[i]);
       }
     };

@@ -4,13 +4,14 @@
 // reading overlaps the work on the chunk before.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "kaizen/status.h"
+#include "model/limits.h"
 
 namespace kaizen::ingest {
 
@@ -21,18 +22,27 @@ struct ChunkBuffer {
   size_t capacity = 0;
 };
 
+// One line of the input, without its line ending ("\n" or "\r\n"), followed by at least
+// SIMDJSON_PADDING readable bytes.
+struct CutLine {
+  uint64_t number = 0;    // 1-based; blank lines count too
+  std::string_view text;  // the line, or only its first bytes when it is longer than a line may be
+  uint64_t length = 0;    // the whole line's length: text.size() unless it was cut short
+};
+
 // The next lines of the input, cut at line ends.
 struct LineChunk {
-  // Every non-blank line, without its line ending ("\n" or "\r\n"), each followed by at least
-  // SIMDJSON_PADDING readable bytes. 1-based line numbers count blank lines too.
-  std::vector<std::pair<uint64_t, std::string_view>> lines;
-  uint64_t blank = 0;  // blank lines cut into this chunk
-  uint64_t bytes = 0;  // input bytes this chunk covers
-  uint64_t end = 0;    // input bytes consumed through the end of this chunk
+  std::vector<CutLine> lines;  // every non-blank line
+  uint64_t blank = 0;          // blank lines cut into this chunk
+  uint64_t bytes = 0;          // input bytes this chunk covers
+  uint64_t end = 0;            // input bytes consumed through the end of this chunk
   // What `lines` point into, when the source reads; Next reuses a chunk's buffer.
   ChunkBuffer storage;
 };
 
+// A line longer than a source's `max_line_bytes` keeps only its first `max_line_bytes` bytes, so a
+// line of any length costs no more memory than that: the pipeline refuses such a line by its
+// length, and a reject file keeps its start. Blank or not is decided on the whole line.
 class LineSource {
  public:
   virtual ~LineSource() = default;
@@ -48,21 +58,25 @@ class LineSource {
 // outlives every chunk.
 class MemoryLineSource : public LineSource {
  public:
-  explicit MemoryLineSource(std::string_view input) : input_(input) {}
+  // No line limit unless given: the input is in memory already.
+  explicit MemoryLineSource(std::string_view input, size_t max_line_bytes = SIZE_MAX)
+      : input_(input), max_line_bytes_(max_line_bytes) {}
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return pos_ >= input_.size(); }
 
  private:
   std::string_view input_;
+  size_t max_line_bytes_;
   size_t pos_ = 0;
   uint64_t line_number_ = 0;
 };
 
 // Lines read from `fd` (a file or a pipe; not closed) as they are needed. A chunk reads about
-// `max_bytes`, more when one line is longer.
+// `max_bytes`, more when one line is longer, up to `max_line_bytes`: past that the rest of the
+// line is read past, not held.
 class FdLineSource : public LineSource {
  public:
-  explicit FdLineSource(int fd);
+  explicit FdLineSource(int fd, size_t max_line_bytes = model::kMaxEventBytes);
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return eof_ && carry_.size == 0; }
 
@@ -72,8 +86,19 @@ class FdLineSource : public LineSource {
   // Asks the kernel to start reading the file ahead of `offset_`, so a file not in the page cache
   // streams from disk while the pipeline works on the chunks before.
   void ReadAhead();
+  // A line SkipLongLine cut short.
+  struct LongLine {
+    uint64_t length = 0;   // without its line ending; 0: no line was cut short
+    bool blank = false;    // all of it spaces, tabs and carriage returns
+    uint64_t dropped = 0;  // input bytes read past and not held
+  };
+  // `buffer` holds the start of one line, longer than max_line_bytes_, and no line end: reads on
+  // past the line's end, keeping the line's first max_line_bytes_ bytes, then a '\n' (if the line
+  // has one), then whatever was read after the line.
+  Status SkipLongLine(ChunkBuffer* buffer, LongLine* line);
 
   int fd_;
+  size_t max_line_bytes_;
   bool eof_ = false;
   bool seekable_;      // a file, not a pipe: it can be read ahead
   uint64_t offset_;    // fd_'s offset in the file

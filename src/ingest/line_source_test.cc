@@ -21,6 +21,7 @@ namespace {
 
 struct Cut {
   std::vector<std::pair<uint64_t, std::string>> lines;
+  std::vector<std::pair<uint64_t, uint64_t>> cut_short;  // line number, whole length
   uint64_t blank = 0;
   uint64_t bytes = 0;
   std::vector<uint64_t> ends;  // LineChunk::end of each chunk
@@ -35,7 +36,10 @@ Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
     Status s = source.Next(max_lines, max_bytes, &chunk);
     EXPECT_TRUE(s.ok()) << s.message();
     if (!s.ok()) break;
-    for (const auto& [n, text] : chunk.lines) cut.lines.emplace_back(n, std::string(text));
+    for (const CutLine& line : chunk.lines) {
+      cut.lines.emplace_back(line.number, std::string(line.text));
+      if (line.length != line.text.size()) cut.cut_short.emplace_back(line.number, line.length);
+    }
     cut.blank += chunk.blank;
     cut.bytes += chunk.bytes;
     cut.ends.push_back(chunk.end);
@@ -91,6 +95,17 @@ TEST(MemoryLineSource, EndsAChunkAtItsLineLimitButNeverOnBlankLinesAlone) {
   EXPECT_EQ(cut.chunks, 4u);
 }
 
+TEST(MemoryLineSource, ALineOverTheLineLimitKeepsOnlyItsStartAndSaysHowLongItWas) {
+  simdjson::padded_string input("{\"a\":1}\n" + std::string(1000, 'x') + "\r\n" +
+                                std::string(100, ' ') + "\n{}");
+  MemoryLineSource source(std::string_view(input.data(), input.size()), 16);
+  Cut cut = CutAll(source, 100, 1 << 20);
+  ASSERT_EQ(cut.lines.size(), 3u);
+  EXPECT_EQ(cut.lines[1], std::make_pair(uint64_t{2}, std::string(16, 'x')));
+  EXPECT_EQ(cut.cut_short, (std::vector<std::pair<uint64_t, uint64_t>>{{2, 1000}}));
+  EXPECT_EQ(cut.blank, 1u);
+}
+
 TEST(FdLineSource, CutsAFileLikeTheSameTextInMemory) {
   TempInput file(kText);
   FdLineSource source(file.fd());
@@ -133,11 +148,91 @@ TEST(FdLineSource, LinesSpanningReadsComeOutWholeAtEveryChunkSize) {
 TEST(FdLineSource, ALineLongerThanAChunkIsReadToItsEnd) {
   const std::string big = "{\"s\":\"" + std::string(3 << 20, 'y') + "\"}";
   TempInput file("{\"a\":1}\n" + big + "\n{\"b\":2}\n");
-  FdLineSource source(file.fd());
+  FdLineSource source(file.fd(), 4 << 20);
   Cut cut = CutAll(source, 100, 4096);
   ASSERT_EQ(cut.lines.size(), 3u);
   EXPECT_EQ(cut.lines[1].second, big);
   EXPECT_EQ(cut.lines[2].second, "{\"b\":2}");
+  EXPECT_TRUE(cut.cut_short.empty());
+}
+
+TEST(FdLineSource, ALineOverTheLineLimitKeepsOnlyItsStartAndSaysHowLongItWas) {
+  const std::string text = "{\"a\":1}\n" + std::string(1000, 'x') + "\n{\"b\":2}\n";
+  for (size_t max_bytes : {1, 100, 4096}) {
+    SCOPED_TRACE(max_bytes);
+    TempInput file(text);
+    FdLineSource source(file.fd(), 16);
+    Cut cut = CutAll(source, 100, max_bytes);
+    ASSERT_EQ(cut.lines.size(), 3u);
+    EXPECT_EQ(cut.lines[1], std::make_pair(uint64_t{2}, std::string(16, 'x')));
+    EXPECT_EQ(cut.lines[2], std::make_pair(uint64_t{3}, std::string("{\"b\":2}")));
+    EXPECT_EQ(cut.cut_short, (std::vector<std::pair<uint64_t, uint64_t>>{{2, 1000}}));
+    EXPECT_EQ(cut.bytes, text.size());  // the bytes read past count as consumed
+    EXPECT_EQ(cut.ends.back(), text.size());
+  }
+}
+
+TEST(FdLineSource, ALongLineAtTheEndWithoutNewlineOrWithCrlfHasItsExactLength) {
+  {
+    TempInput file("{\"a\":1}\n" + std::string(5000, 'z'));
+    FdLineSource source(file.fd(), 64);
+    Cut cut = CutAll(source, 100, 128);
+    EXPECT_EQ(cut.cut_short, (std::vector<std::pair<uint64_t, uint64_t>>{{2, 5000}}));
+    EXPECT_EQ(cut.ends.back(), 5008u);
+  }
+  {
+    TempInput file(std::string(5000, 'z') + "\r\n{\"b\":2}\r\n");
+    FdLineSource source(file.fd(), 64);
+    Cut cut = CutAll(source, 100, 128);
+    ASSERT_EQ(cut.lines.size(), 2u);
+    EXPECT_EQ(cut.cut_short, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 5000}}));
+    EXPECT_EQ(cut.lines[1].second, "{\"b\":2}");
+  }
+}
+
+// Blank or not is decided on the whole line, not on the part kept.
+TEST(FdLineSource, ALongLineIsBlankOnlyIfAllOfItIs) {
+  TempInput file(std::string(3000, ' ') + "\n" + std::string(3000, ' ') + "x\n{\"b\":2}\n");
+  FdLineSource source(file.fd(), 64);
+  Cut cut = CutAll(source, 100, 128);
+  EXPECT_EQ(cut.blank, 1u);
+  ASSERT_EQ(cut.lines.size(), 2u);
+  EXPECT_EQ(cut.lines[0], std::make_pair(uint64_t{2}, std::string(64, ' ')));
+  EXPECT_EQ(cut.cut_short, (std::vector<std::pair<uint64_t, uint64_t>>{{2, 3001}}));
+}
+
+// A line of any length through a pipe costs the line limit and a read, not the line: 48 MiB held
+// whole would need a 64 MiB buffer.
+TEST(FdLineSource, AHugeLineFromAPipeIsNeverHeldWhole) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  constexpr size_t kHuge = 48 << 20;
+  std::thread writer([w = fds[1]] {
+    const std::string block(1 << 16, 'q');
+    for (size_t sent = 0; sent < kHuge; sent += block.size()) {
+      (void)!::write(w, block.data(), block.size());
+    }
+    (void)!::write(w, "\n{}\n", 4);
+    ::close(w);
+  });
+  FdLineSource source(fds[0]);
+  LineChunk chunk;
+  size_t largest = 0;
+  std::vector<uint64_t> cut_short;
+  uint64_t lines = 0;
+  while (!source.Done()) {
+    ASSERT_TRUE(source.Next(100, 4096, &chunk).ok());
+    largest = std::max(largest, chunk.storage.capacity);
+    for (const CutLine& line : chunk.lines) {
+      if (line.length != line.text.size()) cut_short.push_back(line.length);
+    }
+    lines += chunk.lines.size();
+  }
+  writer.join();
+  ::close(fds[0]);
+  EXPECT_EQ(lines, 2u);
+  EXPECT_EQ(cut_short, std::vector<uint64_t>{kHuge});
+  EXPECT_LT(largest, 4u << 20);
 }
 
 TEST(FdLineSource, LinesAreFollowedByReadablePaddingForTheParser) {
@@ -146,13 +241,14 @@ TEST(FdLineSource, LinesAreFollowedByReadablePaddingForTheParser) {
   LineChunk chunk;
   ASSERT_TRUE(source.Next(100, 1 << 20, &chunk).ok());
   ASSERT_EQ(chunk.lines.size(), 2u);
-  const char* end = chunk.lines[1].second.data() + chunk.lines[1].second.size();
+  const char* end = chunk.lines[1].text.data() + chunk.lines[1].text.size();
   EXPECT_GE(static_cast<size_t>(chunk.storage.data.get() + chunk.storage.capacity - end),
             simdjson::SIMDJSON_PADDING);
   simdjson::dom::parser parser;
-  for (const auto& [n, line] : chunk.lines) {
+  for (const CutLine& line : chunk.lines) {
     simdjson::dom::element e;
-    EXPECT_EQ(parser.parse(line.data(), line.size(), false).get(e), simdjson::SUCCESS) << line;
+    EXPECT_EQ(parser.parse(line.text.data(), line.text.size(), false).get(e), simdjson::SUCCESS)
+        << line.text;
   }
 }
 

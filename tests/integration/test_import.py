@@ -1,12 +1,15 @@
 """`kaizen import FILE...`: mixed kinds, FILE:LINE errors, the summary, --json and --reject."""
 
 import json
+import os
 import re
+import subprocess
+import sys
 import unittest
 import uuid
 
-from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_SYSTEM, KINDS, KaizenTest, dumps, feedback_event,
-                   is_uuid, jsonl, outcome_event, valid_event, work_event)
+from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, EXIT_SYSTEM, KINDS, NOW, KaizenTest, dumps,
+                   feedback_event, is_uuid, jsonl, outcome_event, valid_event, work_event)
 
 SUMMARY = re.compile(r"^imported (\d+) events, rejected (\d+)(?: \(kept in (.+)\))? "
                      r"\((\d+) blank lines skipped\) in [0-9.]+ s$")
@@ -124,6 +127,38 @@ class Import(KaizenTest):
         self.assertEqual(r.rc, EXIT_SYSTEM, r)
         self.assertIn("cannot read", r.err)
         self.assertEqual(len(self.raw_lines()), 1)
+
+    def test_a_line_of_128_mib_is_refused_without_being_held_in_memory(self):
+        huge = 128 << 20
+        p = self.path("huge.jsonl")
+        with open(p, "wb") as f:
+            f.write(jsonl(outcome_event()).encode())
+            head = b'{"kind":"outcome","description":"'
+            f.write(head)
+            for _ in range(huge >> 20):
+                f.write(b"a" * (1 << 20))
+            f.seek(-len(head) - 2, os.SEEK_CUR)
+            f.write(b'"}\n')
+            f.write(jsonl(outcome_event()).encode())
+        reject = self.path("rej.jsonl")
+        # The import's own peak memory, read by a small parent: this process's would count too in
+        # the child it starts (Linux carries the peak across exec).
+        peak = ("import resource, subprocess, sys; rc = subprocess.call(sys.argv[1:]); "
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(rc)")
+        r = subprocess.run([sys.executable, "-c", peak, BIN, "import", p, "--home", self.home,
+                            "--now", NOW, "--reject", reject], capture_output=True, text=True)
+        self.assertEqual(r.returncode, EXIT_REJECTED, r)
+        self.assertEqual(r.stderr,
+                         f"{p}:2: (event): is {huge} bytes, larger than the limit of 1048576 bytes "
+                         f"(only its first 1048576 bytes were kept)\n")
+        self.assertEqual(len(self.raw_lines()), 2)
+        # The reject file keeps the line's start: all a user needs to find it in the input.
+        kept = open(reject, "rb").read()
+        self.assertEqual(len(kept), (1 << 20) + 1)
+        self.assertTrue(kept.startswith(head + b"aaa"))
+        # Held whole, the line alone would take 128 MiB (before the line limit: a peak of 168 MB).
+        peak_kib = int(r.stdout.split()[-1])
+        self.assertLess(peak_kib, 96 << 10, "peak resident KiB")
 
     def test_reimporting_the_same_file_refuses_every_line_as_duplicate(self):
         events = [valid_event(k, id=str(uuid.uuid4())) for k in KINDS]
