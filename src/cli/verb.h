@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 #include <utility>
 
 #include "cli/commands.h"
@@ -15,6 +16,27 @@ struct Verb {
   CLI::App* sub = nullptr;
   std::function<int()> run;  // called after parsing when `sub` was given; returns the exit code
 };
+
+// CLI11 takes an empty value as the type's empty value, which each verb then read as "not given":
+// `--home ""` made a home at the filesystem root (""+"/feedback"), `serve --host ""` listened on
+// every interface instead of the loopback, `--now ""` used the system clock, `--since ""` and
+// `git scan --agent ""` filtered nothing, `--seed ""` was seed 0. No option means anything by
+// an empty value (leaving it out gives its default), so every option and positional that takes
+// a value refuses one, under every verb of `app`.
+inline void RefuseEmptyValues(CLI::App* app) {
+  for (CLI::Option* opt : app->get_options()) {
+    if (opt->get_type_size_max() == 0) continue;  // a flag: no value
+    const std::string why = opt->get_positional()
+                                ? "an empty value is not allowed"
+                                : "an empty value is not allowed (leave the option out for its "
+                                  "default)";
+    opt->check(
+        CLI::Validator([why](std::string& v) { return v.empty() ? why : std::string(); }, ""));
+  }
+  for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) {
+    RefuseEmptyValues(sub);
+  }
+}
 
 // --home, and optionally --json and --now, bound to `c`.
 inline void AddCommonOptions(CLI::App* sub, Common& c, bool with_json, bool with_now) {

@@ -1,0 +1,64 @@
+"""Bad command-line arguments and option values: a usage error (exit 2) that names the option, the
+value and the rule, before anything is written to the home."""
+
+import os
+import unittest
+
+from kzlib import (EXIT_USAGE, NOW, REPO, KaizenTest, jsonl, outcome_event)
+
+EMPTY = "an empty value is not allowed"
+
+
+class UsageError(KaizenTest):
+
+    def assert_usage(self, r, *fragments):
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertEqual(r.out, "", r)
+        for f in fragments:
+            self.assertIn(f, r.err, r)
+        return r
+
+    def assert_no_home(self):
+        self.assertFalse(os.path.exists(self.home), f"the refused run made {self.home}")
+
+
+class EmptyValues(UsageError):
+    """CLI11 read an empty value as "not given": each verb then fell back to its default."""
+
+    def test_empty_home_is_refused_not_taken_as_the_filesystem_root(self):
+        # `--home ""` put the home at "/" (""+"/feedback"): `config` read /config/learning.json,
+        # and `record`/`import` wrote /.lock and /feedback/ there.
+        self.assert_usage(self.kz("config", "--home", ""), f"--home: {EMPTY}")
+
+    def test_empty_now_is_refused_not_read_as_the_system_clock(self):
+        r = self.kz("record", "outcome", "--home", self.home, "--now", "",
+                    input=jsonl(outcome_event()))
+        self.assert_usage(r, f"--now: {EMPTY}")
+        self.assert_no_home()
+
+    def test_empty_since_is_refused_not_read_as_no_filter(self):
+        self.assert_usage(self.export("--since", ""), f"--since: {EMPTY}")
+
+    def test_serve_with_an_empty_host_is_refused_not_bound_to_every_interface(self):
+        # It listened on 0.0.0.0 instead of the loopback default (and so ran until killed).
+        r = self.kz("serve", "--host", "", "--port", "0", "--home", self.home, timeout=20)
+        self.assert_usage(r, f"--host: {EMPTY}")
+        self.assert_no_home()
+
+    def test_git_scan_with_an_empty_agent_pattern_is_refused_not_matching_every_author(self):
+        r = self.kz("git", "scan", REPO, "--agent", "", "--dry-run", "--home", self.home,
+                    "--now", NOW)
+        self.assert_usage(r, f"--agent: {EMPTY}")
+
+    def test_empty_seed_is_refused_not_read_as_seed_zero(self):
+        self.assert_usage(self.kz("gen", "--events", "1", "--seed", ""), "--seed: ")
+
+    def test_empty_file_positional_is_a_usage_error(self):
+        # It was `cannot read : No such file or directory`, exit 3 (a system failure).
+        r = self.kz("import", "", "--home", self.home, "--now", NOW)
+        self.assert_usage(r, f"FILE: {EMPTY}")
+        self.assert_no_home()
+
+
+if __name__ == "__main__":
+    unittest.main()
