@@ -2,6 +2,7 @@
 // options, and returns what to run when that subcommand was parsed.
 #pragma once
 
+#include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -16,6 +17,22 @@ struct Verb {
   CLI::App* sub = nullptr;
   std::function<int()> run;  // called after parsing when `sub` was given; returns the exit code
 };
+
+// --home names a directory, or where one will be made. A file there is a usage error, named as
+// such, before anything opens it: otherwise each verb failed on its own first file under it
+// ("cannot open lock file HOME/.lock: Not a directory", exit 3) or, for `config`, silently read
+// the defaults.
+inline CLI::Validator HomeDirectory() {
+  return CLI::Validator(
+      [](std::string& home) -> std::string {
+        struct stat st;
+        if (::stat(home.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+          return "\"" + home + "\" is a file, not a directory (the kaizen home is a directory)";
+        }
+        return {};
+      },
+      "");
+}
 
 // CLI11 takes an empty value as the type's empty value, which each verb then read as "not given":
 // `--home ""` made a home at the filesystem root (""+"/feedback"), `serve --host ""` listened on
@@ -40,7 +57,8 @@ inline void RefuseEmptyValues(CLI::App* app) {
 
 // --home, and optionally --json and --now, bound to `c`.
 inline void AddCommonOptions(CLI::App* sub, Common& c, bool with_json, bool with_now) {
-  sub->add_option("--home", c.home, "the kaizen home (default $KAIZEN_HOME, else ./.kaizen)");
+  sub->add_option("--home", c.home, "the kaizen home (default $KAIZEN_HOME, else ./.kaizen)")
+      ->check(HomeDirectory());
   if (with_json) sub->add_flag("--json", c.json, "machine-readable output");
   if (with_now)
     sub->add_option("--now", c.now,

@@ -60,5 +60,19 @@ class EmptyValues(UsageError):
         self.assert_no_home()
 
 
+class HomeIsAFile(UsageError):
+
+    def test_home_that_is_a_file_is_a_usage_error_naming_it(self):
+        f = self.write("not-a-dir", "keep me\n")
+        r = self.kz("record", "outcome", "--home", f, "--now", NOW, input=jsonl(outcome_event()))
+        self.assert_usage(r, f'--home: "{f}" is a file, not a directory')
+        with open(f) as kept:
+            self.assertEqual(kept.read(), "keep me\n")
+
+    def test_config_with_a_file_for_home_is_refused_not_answered_with_defaults(self):
+        f = self.write("not-a-dir", "")
+        self.assert_usage(self.kz("config", "--home", f), f'--home: "{f}" is a file')
+
+
 if __name__ == "__main__":
     unittest.main()
