@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("gen", "print a realistic synthetic history of every kind as JSONL");
   gen->add_option("--events", events, "how many events")
       ->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
-  gen->add_option("--seed", seed, "the random seed; same seed, same bytes");
+  gen->add_option("--seed", seed, "the random seed; same seed, same bytes")->check(Seed());
   gen->add_option("--out", out, "write to this file instead of standard output");
 
   auto* demo =
@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
   std::string sim_out;
   auto* simulate = app.add_subcommand(
       "simulate", "show kaizen learning: a synthetic agent and a reviewer with hidden preferences");
-  simulate->add_option("--seed", sim_seed, "the random seed; same flags, same bytes");
+  simulate->add_option("--seed", sim_seed, "the random seed; same flags, same bytes")
+      ->check(Seed());
   simulate->add_option("--days", sim_days, "simulated days from 2025-01-06 (default 84)")
       ->check(CLI::Range(1, 364));
   simulate->add_flag("--no-learning", no_learning, "the agent ignores kaizen's advice");

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -28,6 +30,21 @@ inline CLI::Validator HomeDirectory() {
         struct stat st;
         if (::stat(home.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
           return "\"" + home + "\" is a file, not a directory (the kaizen home is a directory)";
+        }
+        return {};
+      },
+      "");
+}
+
+// A random seed: a decimal whole number that fits in 64 bits. CLI11 itself wraps "-1" to
+// 18446744073709551615 and saturates larger numbers at it, so different seeds gave one history.
+inline CLI::Validator Seed() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        uint64_t v = 0;
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
+          return "\"" + s + "\" is not a whole number from 0 to 18446744073709551615";
         }
         return {};
       },

@@ -4,7 +4,7 @@ value and the rule, before anything is written to the home."""
 import os
 import unittest
 
-from kzlib import (EXIT_USAGE, NOW, REPO, KaizenTest, jsonl, outcome_event)
+from kzlib import (EXIT_OK, EXIT_USAGE, NOW, REPO, KaizenTest, jsonl, outcome_event)
 
 EMPTY = "an empty value is not allowed"
 
@@ -72,6 +72,25 @@ class HomeIsAFile(UsageError):
     def test_config_with_a_file_for_home_is_refused_not_answered_with_defaults(self):
         f = self.write("not-a-dir", "")
         self.assert_usage(self.kz("config", "--home", f), f'--home: "{f}" is a file')
+
+
+class Seeds(UsageError):
+    """CLI11 wrapped "-1" to 2^64-1 and saturated larger seeds at it: one history for them all."""
+
+    def test_negative_seed_is_refused_not_wrapped(self):
+        r = self.kz("gen", "--events", "1", "--seed", "-1")
+        self.assert_usage(r, '--seed: "-1" is not a whole number from 0 to 18446744073709551615')
+
+    def test_seed_past_64_bits_is_refused_not_saturated(self):
+        self.assert_usage(self.kz("gen", "--events", "1", "--seed", "18446744073709551616"),
+                          '--seed: "18446744073709551616"')
+        self.assert_usage(self.kz("simulate", "--days", "1", "--seed", "99999999999999999999"),
+                          '--seed: "99999999999999999999"')
+
+    def test_largest_seed_is_still_accepted(self):
+        r = self.kz("gen", "--events", "1", "--seed", "18446744073709551615")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(len(r.lines), 1, r)
 
 
 if __name__ == "__main__":
