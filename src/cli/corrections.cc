@@ -107,7 +107,8 @@ Verb AddValidateVerb(CLI::App& app, Common& c) {
   sub->add_option("--min-confidence", *min_conf,
                   "enforce patterns at or above this confidence, 0..1 (default: the learning "
                   "config's corrections.enforce_min_confidence, 0.5)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->check(NotNan());
   AddCommonOptions(sub, c, true, true);
   return {sub, [&c, file, min_conf] {
             return ValidateCommand(c, *file,

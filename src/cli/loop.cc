@@ -427,12 +427,14 @@ Verb AddLoopVerb(CLI::App& app, Common& c) {
       sub->add_option("--max-cost", flags->max_cost,
                       "abort once the iterations' cost passes this many dollars (default "
                       "loop.max_cost: 5)")
-          ->check(CLI::Range(0.0, 1e9));
+          ->check(CLI::Range(0.0, 1e9))
+          ->check(NotNan());
   flags->max_seconds_opt =
       sub->add_option("--max-seconds", flags->max_seconds,
                       "abort past this many seconds in all; also the most any one command may "
                       "run (default loop.max_seconds: 1800)")
-          ->check(CLI::Range(0.001, 1e9));
+          ->check(CLI::Range(0.001, 1e9))
+          ->check(NotNan());
   sub->add_option("--loop-id", flags->loop_id,
                   "the loop's id in the log (default: loop-<uuid>); must be new");
   sub->add_option("--junit", flags->junit, "read tests from this JUnit XML file after evaluating");

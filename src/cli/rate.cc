@@ -208,7 +208,8 @@ Verb AddRateVerb(CLI::App& app, Common& c) {
   f->score_opt = sub->add_option("--score", f->score, "record this rating without asking")
                      ->check(CLI::Range(1, 5));
   sub->add_option("--timeout", f->timeout, "seconds to wait for a key before skipping")
-      ->check(CLI::Range(0.1, 86400.0));
+      ->check(CLI::Range(0.1, 86400.0))
+      ->check(NotNan());
   AddCommonOptions(sub, c, /*with_json=*/true, /*with_now=*/true);
   sub->footer(
       "Keys: 1-5 record the rating (0.0/0.25/0.5/0.75/1.0); Enter or Escape skips (nothing is "

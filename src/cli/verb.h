@@ -6,7 +6,9 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -45,6 +47,21 @@ inline CLI::Validator Seed() {
         auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
           return "\"" + s + "\" is not a whole number from 0 to 18446744073709551615";
+        }
+        return {};
+      },
+      "");
+}
+
+// CLI::Range lets NaN through (every comparison with it is false): a NaN threshold or budget
+// silently disabled what it bounds (`loop --max-cost nan` never aborted on cost).
+inline CLI::Validator NotNan() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (end != s.c_str() && *end == '\0' && std::isnan(v)) {
+          return "\"" + s + "\" is not a number";
         }
         return {};
       },

@@ -93,5 +93,29 @@ class Seeds(UsageError):
         self.assertEqual(len(r.lines), 1, r)
 
 
+class NotANumber(UsageError):
+    """CLI::Range lets NaN through: every comparison with it is false."""
+
+    def test_validate_refuses_nan_min_confidence(self):
+        p = self.write("text.txt", "hello\n")
+        r = self.kz("validate", p, "--min-confidence", "nan", "--home", self.home)
+        self.assert_usage(r, '--min-confidence: "nan" is not a number')
+
+    def test_loop_refuses_nan_budgets_before_running_anything(self):
+        marker = self.path("ran")
+        for flag in ("--max-cost", "--max-seconds"):
+            r = self.kz("loop", "--evaluate", f"touch {marker}", "--refine", "true", flag, "NaN",
+                        "--home", self.home)
+            self.assert_usage(r, f'{flag}: "NaN" is not a number')
+            self.assertFalse(os.path.exists(marker), "the evaluate command ran")
+            self.assert_no_home()
+
+    def test_rate_refuses_nan_timeout(self):
+        r = self.kz("rate", "--task", "t1", "--score", "3", "--timeout", "nan", "--home",
+                    self.home, "--now", NOW)
+        self.assert_usage(r, '--timeout: "nan" is not a number')
+        self.assert_no_home()
+
+
 if __name__ == "__main__":
     unittest.main()
