@@ -22,13 +22,7 @@ namespace {
 int Serve(const Common& c, const serve::HttpServerOptions& options, const std::string* root) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
-  auto token = serve::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
-  if (!token.ok()) return FailVerb("serve", token.status());
-  if (token->created) {
-    // Printed once, at the start that created it; later starts read it from the file.
-    fmt::print(stderr, "kaizen serve: created the bearer token for writes in {} (mode 0600): {}\n",
-               token->path, token->value);
-  }
+  // --now first: a usage error must leave the home as it was, without a new token file in it.
   serve::LiveOptions live;
   live.home = c.home;
   if (c.now == "end") {
@@ -37,6 +31,13 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
     auto now = NowMs(c.now);
     if (!now.ok()) return FailVerb("serve", now.status());
     live.fixed_now_ms = *now;
+  }
+  auto token = serve::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
+  if (!token.ok()) return FailVerb("serve", token.status());
+  if (token->created) {
+    // Printed once, at the start that created it; later starts read it from the file.
+    fmt::print(stderr, "kaizen serve: created the bearer token for writes in {} (mode 0600): {}\n",
+               token->path, token->value);
   }
   auto state = serve::LiveState::Open(live);
   if (!state.ok()) return FailVerb("serve", state.status());

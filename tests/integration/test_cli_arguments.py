@@ -117,5 +117,15 @@ class NotANumber(UsageError):
         self.assert_no_home()
 
 
+class RefusedBeforeWriting(UsageError):
+
+    def test_serve_with_a_bad_now_writes_no_token_into_the_home(self):
+        r = self.kz("serve", "--port", "0", "--now", "yesterday", "--home", self.home, timeout=20)
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn('--now: "yesterday"', r.err)
+        self.assertNotIn("created the bearer token", r.err)
+        self.assert_no_home()
+
+
 if __name__ == "__main__":
     unittest.main()
