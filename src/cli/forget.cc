@@ -219,6 +219,14 @@ int ForgetCommand(const Common& c, const std::string& user, const std::string& s
     fmt::print(stderr, "kaizen forget: give exactly one of --user ID or --session ID\n");
     return kExitUsage;
   }
+  // No stored event can name a longer id, and the deletion_request that records this run could
+  // not hold it: refused up front, not after the log was rewritten, with exit 3 and "run it again".
+  const std::string& id = user.empty() ? session : user;
+  if (id.size() > model::kMaxIdentifierBytes) {
+    fmt::print(stderr, "kaizen forget: {} is {} bytes; at most {}\n",
+               user.empty() ? "--session" : "--user", id.size(), model::kMaxIdentifierBytes);
+    return kExitUsage;
+  }
   auto now = NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen forget: {}\n", now.status().message());

@@ -126,6 +126,15 @@ class RefusedBeforeWriting(UsageError):
         self.assertNotIn("created the bearer token", r.err)
         self.assert_no_home()
 
+    def test_forget_refuses_an_id_longer_than_any_stored_one_before_touching_the_log(self):
+        self.record_ok("outcome", outcome_event())
+        before = self.raw_bytes()
+        r = self.kz("forget", "--user", "u" * 300, "--home", self.home, "--now", NOW)
+        # It was exit 3 after the log was rewritten, with "run it again", which failed the same way.
+        self.assert_usage(r, "kaizen forget: --user is 300 bytes; at most 256")
+        self.assertNotIn("run it again", r.err)
+        self.assertEqual(self.raw_bytes(), before)
+
 
 if __name__ == "__main__":
     unittest.main()
