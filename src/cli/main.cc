@@ -2,7 +2,11 @@
 #include <mimalloc.h>
 #include <CLI/CLI.hpp>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "cli/commands.h"
@@ -29,6 +33,30 @@ void KeepFreedMemory(std::string_view verb) {
     return;
   }
   mi_option_set(mi_option_decommit_delay, kOneShotDecommitDelayMs);
+}
+
+// CLI11 answers an unknown verb (`kaizen bogus`, `kaizen reward bogus`) with "A subcommand is
+// required", naming neither the word given nor the verbs it could have been. The message that
+// does, or nothing when the parse failed for another reason.
+std::optional<std::string> UnknownVerb(CLI::App& app, int argc, char** argv) {
+  CLI::App* at = &app;
+  std::string path = "kaizen";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.empty() || arg[0] == '-') return std::nullopt;  // an option: CLI11's message names it
+    auto named = at->get_subcommands([&](CLI::App* sub) { return sub->check_name(arg); });
+    if (named.empty()) {
+      if (at->get_require_subcommand_min() == 0) return std::nullopt;  // a verb's positional
+      std::string verbs;
+      for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) {
+        verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
+      }
+      return fmt::format("{}: \"{}\" is not a verb (one of {})", path, arg, verbs);
+    }
+    at = named.front();
+    path += " " + at->get_name();
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -161,6 +189,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (auto unknown = UnknownVerb(app, argc, argv)) {
+      fmt::print(stderr, "{}\nRun with --help for the verbs.\n", *unknown);
+      return kExitUsage;
+    }
     // CLI11 prints the message (or the help); kaizen's usage errors all exit 2.
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }

@@ -4,7 +4,7 @@ value and the rule, before anything is written to the home."""
 import os
 import unittest
 
-from kzlib import (EXIT_OK, EXIT_USAGE, NOW, REPO, KaizenTest, jsonl, outcome_event)
+from kzlib import (EXIT_OK, EXIT_USAGE, NOW, REPO, KaizenTest, jsonl, kaizen, outcome_event)
 
 EMPTY = "an empty value is not allowed"
 
@@ -134,6 +134,24 @@ class RefusedBeforeWriting(UsageError):
         self.assert_usage(r, "kaizen forget: --user is 300 bytes; at most 256")
         self.assertNotIn("run it again", r.err)
         self.assertEqual(self.raw_bytes(), before)
+
+
+class UnknownVerb(UsageError):
+    """CLI11 said only "A subcommand is required"."""
+
+    def test_unknown_verb_is_named_with_the_verbs(self):
+        r = kaizen("bogus")
+        self.assert_usage(r, 'kaizen: "bogus" is not a verb (one of record, import,', "dashboard")
+
+    def test_unknown_sub_verb_is_named_with_its_siblings(self):
+        self.assert_usage(kaizen("reward", "bogus"),
+                          'kaizen reward: "bogus" is not a verb (one of ci, coverage)')
+        self.assert_usage(kaizen("pii", "nope"), 'kaizen pii: "nope" is not a verb (one of show)')
+
+    def test_missing_verb_still_says_a_verb_is_required(self):
+        r = kaizen()
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn("A subcommand is required", r.err)
 
 
 if __name__ == "__main__":
