@@ -1,10 +1,15 @@
 // `kaizen record KIND [FILE|-]` and `kaizen import FILE...`: the CLI's doors onto the pipeline.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <rapidjson/stringbuffer.h>
@@ -85,6 +90,32 @@ class RejectFile {
   std::ofstream out_;
 };
 
+// The reject file is opened, and so emptied, before any input is read: naming an input FILE
+// there destroyed it, and the run then stored nothing from the empty file ("imported 0 events",
+// exit 0). The input among `files` that is the same file as `reject_file` (by device and inode,
+// so another spelling of the path is caught too), or nothing.
+std::optional<std::string> RejectIsInput(const std::string& reject_file,
+                                         const std::vector<std::string>& files) {
+  struct stat r;
+  if (reject_file.empty() || ::stat(reject_file.c_str(), &r) != 0) return std::nullopt;
+  for (const std::string& f : files) {
+    struct stat in;
+    if (f != "-" && ::stat(f.c_str(), &in) == 0 && in.st_dev == r.st_dev && in.st_ino == r.st_ino) {
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
+int RefuseRejectIsInput(std::string_view verb, const std::string& reject_file,
+                        const std::string& input) {
+  fmt::print(stderr,
+             "kaizen {}: --reject \"{}\" is the input FILE \"{}\"; it would be emptied "
+             "before it is read (give another file)\n",
+             verb, reject_file, input);
+  return kExitUsage;
+}
+
 }  // namespace
 
 int RecordCommand(const Common& c, const std::string& kind_name, const std::string& file,
@@ -104,6 +135,9 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
   if (!input.ok()) {
     fmt::print(stderr, "kaizen record: {}\n", input.status().message());
     return kExitSystem;
+  }
+  if (auto same = RejectIsInput(reject_file, {file})) {
+    return RefuseRejectIsInput("record", reject_file, *same);
   }
   RejectFile rejects(reject_file);
   if (rejects.failed(reject_file)) {
@@ -171,6 +205,9 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   if (!now.ok()) {
     fmt::print(stderr, "kaizen import: {}\n", now.status().message());
     return kExitUsage;
+  }
+  if (auto same = RejectIsInput(reject_file, files)) {
+    return RefuseRejectIsInput("import", reject_file, *same);
   }
   RejectFile rejects(reject_file);
   if (rejects.failed(reject_file)) {

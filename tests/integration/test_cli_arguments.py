@@ -136,6 +136,29 @@ class RefusedBeforeWriting(UsageError):
         self.assertEqual(self.raw_bytes(), before)
 
 
+class RejectFileIsAnInput(UsageError):
+    """--reject is opened (emptied) before the input is read: it destroyed the input file."""
+
+    def test_record_refuses_a_reject_file_that_is_its_input(self):
+        data = jsonl(outcome_event())
+        p = self.write("in.jsonl", data)
+        r = self.kz("record", "outcome", p, "--reject", p, "--home", self.home, "--now", NOW)
+        self.assert_usage(r, f'kaizen record: --reject "{p}" is the input FILE "{p}"')
+        with open(p) as f:
+            self.assertEqual(f.read(), data)
+        self.assert_no_home()
+
+    def test_import_refuses_a_reject_file_that_is_one_of_its_inputs_by_another_path(self):
+        data = jsonl(outcome_event())
+        first, second = self.write("a.jsonl", jsonl(outcome_event())), self.write("b.jsonl", data)
+        other_spelling = os.path.join(self.tmp, ".", "b.jsonl")
+        r = self.import_(first, second, "--reject", other_spelling)
+        self.assert_usage(r, f'--reject "{other_spelling}" is the input FILE "{second}"')
+        with open(second) as f:
+            self.assertEqual(f.read(), data)
+        self.assert_nothing_stored()
+
+
 class UnknownVerb(UsageError):
     """CLI11 said only "A subcommand is required"."""
 
