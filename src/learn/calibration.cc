@@ -87,6 +87,8 @@ std::optional<int> ParseBucket(std::string_view name) {
   double v = 0;
   auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), v);
   if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  // from_chars reads "nan" and "inf"; NaN fails every comparison below and would reach the cast.
+  if (!std::isfinite(v)) return std::nullopt;
   double tenths = std::round(v * 10);
   if (std::fabs(v * 10 - tenths) > 1e-6 || tenths < 0 || tenths >= CalibrationResult::kBuckets) {
     return std::nullopt;

@@ -128,6 +128,9 @@ TEST(CalibrationCurve, ExplainNamesABucketOrAll) {
   EXPECT_FALSE(c.ExplainCalibration("0.75", &text));
   EXPECT_FALSE(c.ExplainCalibration("1.0", &text));
   EXPECT_FALSE(c.ExplainCalibration("high", &text));
+  EXPECT_FALSE(c.ExplainCalibration("nan", &text));
+  EXPECT_FALSE(c.ExplainCalibration("-nan", &text));
+  EXPECT_FALSE(c.ExplainCalibration("inf", &text));
   EXPECT_EQ(text, "untouched");
   ASSERT_TRUE(c.ExplainCalibration("0.7", &text));
   EXPECT_NE(text.find("[0.7, 0.8) 5      0.720         1.000       -0.280  1.000"),

@@ -41,7 +41,7 @@ bool ParseHits(std::string_view s, bool* hit) {
     *hit = true;  // beyond double: certainly executed
     return true;
   }
-  if (ec != std::errc() || d < 0) return false;
+  if (ec != std::errc() || !(d >= 0)) return false;  // negative, or "nan" (from_chars reads it)
   *hit = d > 0;
   return true;
 }

@@ -72,6 +72,17 @@ TEST(LcovParse, ErrorsNameFileLineAndRule) {
             std::string::npos);
 }
 
+TEST(LcovParse, AnExecutionCountThatIsNotANumberIsRefused) {
+  for (const char* count : {"nan", "-nan", "-1"}) {
+    SCOPED_TRACE(count);
+    auto r = ParseLcov(std::string("SF:a.c\nDA:1,") + count + "\n", "cov.info");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().message(), std::string("cov.info:2: DA:1,") + count +
+                                        " must be DA:<line>,<execution count>[,<checksum>]");
+  }
+  EXPECT_TRUE(ParseLcov("SF:a.c\nDA:1,1.5e3\nDA:2,inf\n", "cov.info").ok());
+}
+
 TEST(LcovParse, InputWithoutSourceFileIsNotATracefile) {
   auto r = ParseLcov("TN:x\n", "cov.info");
   ASSERT_FALSE(r.ok());
