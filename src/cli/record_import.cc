@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -74,20 +76,31 @@ void PrintNotes(ingest::Ingestor& ingestor) {
 class RejectFile {
  public:
   explicit RejectFile(const std::string& path) {
-    if (!path.empty()) out_.open(path, std::ios::binary | std::ios::trunc);
+    if (path.empty()) return;
+    errno = 0;
+    out_.open(path, std::ios::binary | std::ios::trunc);
+    if (!out_.is_open()) error_ = errno;
   }
   bool failed(const std::string& path) const { return !path.empty() && !out_.is_open(); }
   void Keep(std::string_view line) {
-    if (out_.is_open()) out_ << line << '\n';
+    if (!out_.is_open()) return;
+    out_ << line << '\n';
+    if (out_.fail() && error_ == 0) error_ = errno;
   }
   bool Close() {
     if (!out_.is_open()) return true;
+    errno = 0;
     out_.close();
+    if (out_.fail() && error_ == 0) error_ = errno;
     return !out_.fail();
   }
+  // Why it failed, as the system said (": No space left on device"), or nothing when it did not
+  // say.
+  std::string Why() const { return error_ ? std::string(": ") + std::strerror(error_) : ""; }
 
  private:
   std::ofstream out_;
+  int error_ = 0;
 };
 
 // The reject file is opened, and so emptied, before any input is read: naming an input FILE
@@ -141,7 +154,8 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
   }
   RejectFile rejects(reject_file);
   if (rejects.failed(reject_file)) {
-    fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
+    fmt::print(stderr, "kaizen record: cannot write the reject file {}{}\n", reject_file,
+               rejects.Why());
     return kExitSystem;
   }
   auto taxonomy = LoadTaxonomy(c.home);
@@ -183,7 +197,8 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
   }
   if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
   if (!rejects.Close()) {
-    fmt::print(stderr, "kaizen record: cannot write the reject file {}\n", reject_file);
+    fmt::print(stderr, "kaizen record: cannot write the reject file {}{}\n", reject_file,
+               rejects.Why());
     return kExitSystem;
   }
   if (summary.skipped > 0) {
@@ -211,7 +226,8 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   }
   RejectFile rejects(reject_file);
   if (rejects.failed(reject_file)) {
-    fmt::print(stderr, "kaizen import: cannot write the reject file {}\n", reject_file);
+    fmt::print(stderr, "kaizen import: cannot write the reject file {}{}\n", reject_file,
+               rejects.Why());
     return kExitSystem;
   }
   auto taxonomy = LoadTaxonomy(c.home);
@@ -272,8 +288,10 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     }
   }
   if (total.stored > 0) (void)MarkDerivedStale(ingestor.log());
-  if (!rejects.Close()) {
-    fmt::print(stderr, "kaizen import: cannot write the reject file {}\n", reject_file);
+  const bool rejects_kept = rejects.Close();
+  if (!rejects_kept) {
+    fmt::print(stderr, "kaizen import: cannot write the reject file {}{}\n", reject_file,
+               rejects.Why());
     exit_code = kExitSystem;
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -286,7 +304,9 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
     // The consent gate's count only when it held something back (seed 004: learning mode off).
     fmt::print("imported {} events, rejected {}{}{} ({} blank lines skipped) in {:.2f} s\n",
                total.stored, total.rejected,
-               reject_file.empty() || !total.rejected ? "" : " (kept in " + reject_file + ")",
+               reject_file.empty() || !total.rejected || !rejects_kept
+                   ? ""
+                   : " (kept in " + reject_file + ")",
                total.skipped
                    ? fmt::format(", skipped {} (learning mode off for their user)", total.skipped)
                    : "",

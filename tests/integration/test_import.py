@@ -59,6 +59,23 @@ class Import(KaizenTest):
         self.assertEqual(m.group(3), reject, r)
         self.assertEqual(open(reject, "rb").read(), b"{oops\n")
 
+    def test_a_reject_file_that_cannot_be_opened_is_named_with_the_system_error(self):
+        p = self.write("in.jsonl", jsonl(outcome_event()) + "{oops\n")
+        r = self.import_(p, "--reject", self.tmp)
+        self.assertEqual(r.rc, EXIT_SYSTEM, r)
+        self.assertIn(f"kaizen import: cannot write the reject file {self.tmp}: Is a directory",
+                      r.err)
+
+    def test_a_reject_file_on_a_full_disk_is_an_error_and_not_said_to_keep_anything(self):
+        p = self.write("in.jsonl", jsonl(outcome_event()) + "{oops\n")
+        r = self.import_(p, "--reject", "/dev/full")  # every write: ENOSPC
+        self.assertEqual(r.rc, EXIT_SYSTEM, r)
+        self.assertIn("kaizen import: cannot write the reject file /dev/full: No space left on "
+                      "device", r.err)
+        m = SUMMARY.match(r.lines[-1])
+        self.assertIsNotNone(m, r)
+        self.assertEqual((m.group(1), m.group(2), m.group(3)), ("1", "1", None))
+
     def test_several_files_are_imported_in_order_with_their_own_line_numbers(self):
         a = self.write("a.jsonl", jsonl(work_event(art_id="art-x"), outcome_event()) + "{bad\n")
         b = self.write("b.jsonl", "[]\n" + jsonl(feedback_event(work_ref={"id": "art-x"})))
