@@ -14,12 +14,13 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
 BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libcpp-httplib-dev
 
 # The release binary is built with clang: on the analysis of 1M events it ran 8-15% faster than
-# the same code from GCC 12, with byte-identical output (README, "Compiler"). The ASan build
-# stays on GCC, so the unit tests run under both compilers.
+# the same code from GCC 12, with byte-identical output (docs/performance.md, "Compiler"). The
+# ASan build stays on GCC, so the unit tests run under both compilers.
 RELEASE_CXX ?= clang++
 # Profile-guided optimization of the release binary: an instrumented kaizen in $(PGO_DIR) imports
 # and analyzes a generated history (cmake/pgo_train.sh), and build/ is compiled with its profile
-# (README, "Compiler"). The profile is made once per $(PGO_DIR): `make clean` makes a new one.
+# (docs/performance.md, "Compiler"). The profile is made once per $(PGO_DIR): `make clean` makes
+# a new one.
 # PGO=0 builds without it.
 PGO ?= 1
 PGO_DIR ?= build-pgo

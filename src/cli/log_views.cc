@@ -27,8 +27,9 @@ constexpr size_t kStreamBatchBytes = 4 << 20;
 // events on 2 cores: about 2.0 s of CPU for the fold, 1.9 s for the two workers). At equal
 // priority the scheduler shares the cores among all three threads and the fold waits its turn.
 // Five nice levels down (CFS weight 335 against 1024) the workers take what the fold leaves:
-// `kaizen analyze` of 1M events went from 2.05-2.13 s to 1.95-2.01 s (README, "Performance").
-// Relative to the thread's own niceness, so `nice kaizen ...` keeps the whole process lower.
+// `kaizen analyze` of 1M events went from 2.05-2.13 s to 1.95-2.01 s (docs/performance.md,
+// "Compiler"). Relative to the thread's own niceness, so `nice kaizen ...` keeps the whole process
+// lower.
 void YieldToTheFold() {
   constexpr int kWorkerNiceness = 5;
   const auto tid = static_cast<id_t>(gettid());

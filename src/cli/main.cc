@@ -23,8 +23,8 @@ std::string DefaultHome() {
 // A one-shot verb keeps the memory it frees for its next allocations instead of handing it back
 // to the kernel a few milliseconds later (mimalloc's decommit delay) and faulting it in again:
 // `kaizen import` of 1M events took 78k page faults instead of 140k and its kernel time fell by
-// about 0.2 s (README, "Page faults"). The servers run for days and give freed memory back.
-// MIMALLOC_DECOMMIT_DELAY (or its old name MIMALLOC_RESET_DELAY) in the environment still
+// about 0.2 s (docs/performance.md, "Page faults"). The servers run for days and give freed memory
+// back. MIMALLOC_DECOMMIT_DELAY (or its old name MIMALLOC_RESET_DELAY) in the environment still
 // decides.
 void KeepFreedMemory(std::string_view verb) {
   constexpr long kOneShotDecommitDelayMs = 100'000;
