@@ -147,8 +147,8 @@ bool ReadRef(od::value v, WorkView* w, bool* known) {
 // identity when the product is unknown.
 bool Resolve(const WorkRegistry& registry, WorkView* w) {
   if (!w->type.empty()) return true;
-  const WorkView* found = registry.Find(w->artifact_id, w->version);
-  if (found == nullptr) return false;
+  std::optional<WorkView> found = registry.Find(w->artifact_id, w->version);
+  if (!found) return false;
   *w = *found;
   return true;
 }
@@ -563,11 +563,14 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
 
 }  // namespace
 
-std::string_view WorkRegistry::Intern(std::string_view s) {
-  if (s.empty()) return {};
-  auto it = interned_.find(s);
-  if (it == interned_.end()) it = interned_.insert(Keep(s)).first;
-  return *it;
+uint32_t WorkRegistry::NameId(std::string_view s) {
+  if (s.empty()) return 0;
+  auto it = name_ids_.find(s);
+  if (it != name_ids_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(names_.size());
+  names_.push_back(Keep(s));
+  name_ids_.emplace(names_.back(), id);
+  return id;
 }
 
 std::string_view WorkRegistry::Keep(std::string_view s) {
@@ -593,22 +596,16 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   if (previous == kNone || EntryOf(previous, work.version) == kNone) ++size_;
   const uint32_t depth = previous == kNone ? 1 : entries_[previous].depth + 1;
   const auto index = static_cast<uint32_t>(entries_.size());
-  Entry& entry = entries_.emplace_back(Entry{work, previous, depth});
-  WorkView& w = entry.product;
   // Keep only what the rules read by reference (the summary: comparisons' design words).
-  w.artifact_id = it == latest_.end() ? Keep(work.artifact_id) : it->first;
-  w.version = Keep(work.version);
-  w.event_id = {};
-  w.summary = Keep(work.summary);
-  w.session_id = {};
-  w.path = {};
-  w.priority = {};
-  w.type = Intern(work.type);
-  w.server_type = Intern(work.server_type);
-  w.stage = Intern(work.stage);
-  w.model = Intern(work.model);
+  const std::string_view artifact_id =
+      it == latest_.end() ? Keep(work.artifact_id) : std::string_view(it->first);
+  entries_.push_back(Entry{work.at_ms, artifact_id, Keep(work.version), Keep(work.summary),
+                           work.confidence, work.score_prediction.value_or(0), work.iteration_count,
+                           previous, depth, NameId(work.type), NameId(work.server_type),
+                           NameId(work.stage), NameId(work.model),
+                           work.score_prediction.has_value(), work.experimental});
   if (it == latest_.end()) {
-    latest_.emplace(w.artifact_id, index);
+    latest_.emplace(artifact_id, index);
   } else {
     it->second = index;
   }
@@ -617,33 +614,52 @@ WorkView WorkRegistry::Register(const WorkView& work) {
     std::vector<uint32_t> chain;
     for (uint32_t e = index; e != kNone; e = entries_[e].previous) chain.push_back(e);
     for (auto e = chain.rbegin(); e != chain.rend(); ++e) {
-      by_version_[{w.artifact_id, entries_[*e].product.version}] = *e;
+      by_version_[{artifact_id, entries_[*e].version}] = *e;
     }
   } else if (depth > kWalked + 1) {
-    by_version_[{w.artifact_id, w.version}] = index;
+    by_version_[{artifact_id, entries_[index].version}] = index;
   }
-  WorkView whole = w;
-  whole.event_id = Keep(work.event_id);
-  whole.session_id = Keep(work.session_id);
-  whole.path = Keep(work.path);
-  whole.priority = Intern(work.priority);
+  WorkView whole = ViewOf(entries_[index]);
+  whole.event_id = work.event_id;
+  whole.session_id = work.session_id;
+  whole.path = work.path;
+  whole.priority = names_[NameId(work.priority)];
   return whole;
 }
 
-const WorkView* WorkRegistry::Find(std::string_view artifact_id, std::string_view version) const {
+WorkView WorkRegistry::ViewOf(const Entry& e) const {
+  WorkView w;
+  w.at_ms = e.at_ms;
+  w.artifact_id = e.artifact_id;
+  w.version = e.version;
+  w.type = names_[e.type];
+  w.server_type = names_[e.server_type];
+  w.stage = names_[e.stage];
+  w.model = names_[e.model];
+  w.summary = e.summary;
+  w.confidence = e.confidence;
+  if (e.has_prediction) w.score_prediction = e.score_prediction;
+  w.iteration_count = e.iteration_count;
+  w.experimental = e.experimental;
+  return w;
+}
+
+std::optional<WorkView> WorkRegistry::Find(std::string_view artifact_id,
+                                           std::string_view version) const {
   auto it = latest_.find(artifact_id);
-  if (it == latest_.end()) return nullptr;
+  if (it == latest_.end()) return std::nullopt;
   const uint32_t e = version.empty() ? it->second : EntryOf(it->second, version);
-  return e == kNone ? nullptr : &entries_[e].product;
+  if (e == kNone) return std::nullopt;
+  return ViewOf(entries_[e]);
 }
 
 uint32_t WorkRegistry::EntryOf(uint32_t latest, std::string_view version) const {
   if (entries_[latest].depth > kWalked) {
-    auto it = by_version_.find(std::pair{entries_[latest].product.artifact_id, version});
+    auto it = by_version_.find(std::pair{entries_[latest].artifact_id, version});
     return it == by_version_.end() ? kNone : it->second;
   }
   for (uint32_t e = latest; e != kNone; e = entries_[e].previous) {
-    if (entries_[e].product.version == version) return e;
+    if (entries_[e].version == version) return e;
   }
   return kNone;
 }
@@ -654,7 +670,7 @@ std::vector<std::string_view> WorkRegistry::Versions(std::string_view artifact_i
   if (it == latest_.end()) return out;
   absl::flat_hash_set<std::string_view> seen;  // never iterated
   for (uint32_t e = it->second; e != kNone; e = entries_[e].previous) {
-    const std::string_view v = entries_[e].product.version;
+    const std::string_view v = entries_[e].version;
     if (seen.insert(v).second) out.push_back(v);
   }
   std::reverse(out.begin(), out.end());

@@ -1,6 +1,8 @@
 #include "learn/review_queue.h"
 
 #include <algorithm>
+#include <memory>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -54,15 +56,25 @@ std::string_view ClassMeaning(std::string_view task_class) {
 
 void ReviewQueue::AddWork(const WorkView& work) {
   QueueItem item;
-  item.event_id = work.event_id;
+  // One buffer for the three strings the registry does not keep; freed when the item leaves.
+  const size_t own = work.event_id.size() + work.path.size() + work.session_id.size();
+  auto buffer = std::make_shared_for_overwrite<char[]>(std::max<size_t>(own, 1));
+  char* at = buffer.get();
+  auto keep = [&at](std::string_view s) {
+    std::copy(s.begin(), s.end(), at);
+    at += s.size();
+    return std::string_view(at - s.size(), s.size());
+  };
+  item.event_id = keep(work.event_id);
+  item.path = keep(work.path);
+  item.session_id = keep(work.session_id);
+  item.own = std::move(buffer);
   item.artifact_id = work.artifact_id;
   item.version = work.version;
   item.type = work.type;
-  item.path = work.path;
   item.summary = work.summary;
   item.server_type = work.server_type;
   item.stage = work.stage;
-  item.session_id = work.session_id;
   item.model = work.model;
   item.priority = work.priority;
   item.at_ms = work.at_ms;
@@ -70,7 +82,7 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.score_prediction = work.score_prediction;
   item.iteration_count = work.iteration_count;
   item.experimental = work.experimental;
-  pending_.insert_or_assign(Key(item.artifact_id, item.version), item);
+  pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
 }
 
 void ReviewQueue::AddReview(const ReviewView& review) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,11 +19,13 @@
 namespace kaizen::learn {
 
 // Views of the work event's strings as the Learner's WorkRegistry keeps them (ResolveInLogOrder
-// points a work event at them): a queued item allocates nothing, and its views stay valid as long
-// as the Learner. Copy what must outlive a read of the Learner.
+// points a work event at them), valid as long as the Learner, except the three the registry does
+// not keep (event id, path, session), which the item holds itself while it is pending. Copy what
+// must outlive a read of the Learner.
 struct QueueItem {
   std::string_view event_id, artifact_id, version, type, path, summary, server_type, stage,
       session_id, model, priority;
+  std::shared_ptr<const char[]> own;  // event_id, path and session_id; shared by copies
   int64_t at_ms = 0;
   double confidence = 0;
   std::optional<double> score_prediction;
@@ -34,7 +37,8 @@ struct QueueItem {
 class ReviewQueue {
  public:
   // A recorded work product joins the queue (the same (id, version) again replaces it).
-  // REQUIRES: `work`'s views outlive the queue (the registry's, in a Learner).
+  // REQUIRES: `work`'s views but the event id, path and session outlive the queue (the
+  // registry's, in a Learner).
   void AddWork(const WorkView& work);
   // A review of a product: any decision but `deferred` (or a review with scores or text but no
   // decision: someone looked at it) takes it out; `deferred` keeps it and counts the deferral.

@@ -60,6 +60,29 @@ class ReviewQueueTest : public ::testing::Test {
   }
 };
 
+// The registry keeps no copy of a work event's id, path and session: a pending item holds its own,
+// so they outlive the buffers the event was read from, and copies of the item share them.
+TEST_F(ReviewQueueTest, APendingItemKeepsItsOwnEventIdPathAndSession) {
+  std::string id = "0197c348-8800-7c04-bedd-1d85e9fa686b", path = "src/a.ts", session = "run-7";
+  WorkView w;
+  w.event_id = id;
+  w.artifact_id = "art";
+  w.version = "v1";
+  w.path = path;
+  w.session_id = session;
+  queue_.AddWork(w);
+  id.assign(id.size(), 'x');
+  path.assign(path.size(), 'x');
+  session.assign(session.size(), 'x');
+  ASSERT_EQ(queue_.size(), 1u);
+  const QueueItem copy = queue_.pending().begin()->second;
+  for (const QueueItem* item : {&queue_.pending().begin()->second, &copy}) {
+    EXPECT_EQ(item->event_id, "0197c348-8800-7c04-bedd-1d85e9fa686b");
+    EXPECT_EQ(item->path, "src/a.ts");
+    EXPECT_EQ(item->session_id, "run-7");
+  }
+}
+
 TEST_F(ReviewQueueTest, ADecisionTakesTheWorkOutAndADeferralKeepsItCounted) {
   Work("a", "v1", "stripe");
   Work("b", "v1", "stripe");

@@ -121,7 +121,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
     }
     // A product no longer pending (an older version for an A/B comparison): what the registry
     // keeps of it, without its path.
-    if (const learn::WorkView* w = learner.work_registry().Find(
+    if (const std::optional<learn::WorkView> w = learner.work_registry().Find(
             artifact_id, version != nullptr ? std::string_view(*version) : std::string_view())) {
       known = true;
       summary = w->summary;
