@@ -31,16 +31,45 @@ ConfigFields EvidenceConfig::Fields() {
 }
 
 ThemeEvidence::ThemeEvidence(const EvidenceConfig& config, const SignalWeightConfig& weights)
-    : config_(config), weights_(weights) {}
+    : config_(config), weights_(weights) {
+  // Each class's weight from StaticWeight itself, on a review of that class: the same double a
+  // review of the class gives.
+  ReviewView r;
+  for (int confidence = 0; confidence < 5; ++confidence) {
+    for (bool fatigued : {false, true}) {
+      for (int override_weight = 0; override_weight < 3; ++override_weight) {
+        r.confidence = static_cast<ConfidenceLevel>(confidence);
+        r.session_fatigue = fatigued ? INT64_MAX : INT64_MIN;
+        r.override_weight = static_cast<Override>(override_weight);
+        class_weights_[WeightClass(weights_, r)] = StaticWeight(weights_, r);
+      }
+    }
+  }
+}
 
-uint32_t ThemeEvidence::Intern(std::string_view context) {
-  if (context.empty()) return 0;
-  auto it = context_ids_.find(context);
-  if (it != context_ids_.end()) return it->second;
-  const auto id = static_cast<uint32_t>(contexts_.size());
-  contexts_.emplace_back(context);
-  context_ids_.emplace(std::string(context), id);
+uint8_t ThemeEvidence::WeightClass(const SignalWeightConfig& weights, const ReviewView& review) {
+  static_assert(static_cast<int>(ConfidenceLevel::kVerySure) == 4 &&
+                static_cast<int>(Override::kWeak) == 2);
+  return static_cast<uint8_t>(static_cast<int>(review.confidence) * 6 +
+                              (IsFatigued(weights, review.session_fatigue) ? 3 : 0) +
+                              static_cast<int>(review.override_weight));
+}
+
+uint32_t ThemeEvidence::Intern(std::string_view name) {
+  if (name.empty()) return 0;
+  auto it = name_ids_.find(name);
+  if (it != name_ids_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(names_.size());
+  names_.emplace_back(name);
+  name_ids_.emplace(std::string(name), id);
   return id;
+}
+
+uint32_t ThemeEvidence::ContextOf(uint32_t server, uint32_t stage) {
+  const uint64_t key = uint64_t{server} << 32 | stage;
+  auto [it, added] = context_ids_.try_emplace(key, static_cast<uint32_t>(contexts_.size()));
+  if (added) contexts_.push_back({server, stage});
+  return it->second;
 }
 
 void ThemeEvidence::Add(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
@@ -53,8 +82,8 @@ void ThemeEvidence::Add(const ReviewView& review, const std::vector<ReviewTheme>
     }
   }
 
-  Signal signal{review.at_ms, StaticWeight(weights_, review), Intern(review.server_type),
-                Intern(review.stage), 0};
+  Signal signal{review.at_ms, ContextOf(Intern(review.server_type), Intern(review.stage)),
+                WeightClass(weights_, review), 0};
   for (const ReviewTheme& t : themes) {
     signal.polarity = t.polarity;
     AddSignal(t.theme, signal, t.severity);
@@ -135,7 +164,7 @@ ThemeStance ThemeEvidence::Stance(const std::string& name, const Theme& theme,
   s.negative_count = theme.negative;
   // §9.2 recency weighting and confidence weighting, summed in log order.
   for (const Signal& sig : theme.signals) {
-    double w = sig.weight * RecencyWeight(weights_, sig.at_ms, now_ms);
+    double w = class_weights_[sig.weight_class] * RecencyWeight(weights_, sig.at_ms, now_ms);
     (sig.polarity > 0 ? s.positive : s.negative) += w;
   }
   const double volume = config_.volume_threshold;
@@ -154,18 +183,19 @@ ThemeStance ThemeEvidence::Stance(const std::string& name, const Theme& theme,
   // §9.2 context matching: split by server type, or by stage when no signal has a server type.
   bool any_server = false, any_stage = false;
   for (const Signal& sig : theme.signals) {
-    any_server = any_server || sig.server != 0;
-    any_stage = any_stage || sig.stage != 0;
+    any_server = any_server || contexts_[sig.context].server != 0;
+    any_stage = any_stage || contexts_[sig.context].stage != 0;
   }
   struct Counts {
     int64_t positive = 0, negative = 0;
   };
   std::map<uint32_t, Counts> by_server, by_context;
   for (const Signal& sig : theme.signals) {
-    Counts& server = by_server[sig.server];
+    const Context& at = contexts_[sig.context];
+    Counts& server = by_server[at.server];
     (sig.polarity > 0 ? server.positive : server.negative) += 1;
     if (any_server || any_stage) {
-      Counts& c = by_context[any_server ? sig.server : sig.stage];
+      Counts& c = by_context[any_server ? at.server : at.stage];
       (sig.polarity > 0 ? c.positive : c.negative) += 1;
     }
   }
@@ -183,7 +213,7 @@ ThemeStance ThemeEvidence::Stance(const std::string& name, const Theme& theme,
       explained = false;
       break;
     }
-    std::string label(id == 0 ? kNoContext : std::string_view(contexts_[id]));
+    std::string label(id == 0 ? kNoContext : std::string_view(names_[id]));
     (c.positive > c.negative ? split.prefer : split.avoid).push_back(std::move(label));
   }
   // Context explains the conflict only if some context prefers and another avoids.
@@ -205,10 +235,10 @@ ThemeStance ThemeEvidence::Stance(const std::string& name, const Theme& theme,
     const int64_t total = c.positive + c.negative;
     if (minority == 0) continue;
     if (minority > best_minority || (minority == best_minority && total > best_total) ||
-        (minority == best_minority && total == best_total && contexts_[id] < context)) {
+        (minority == best_minority && total == best_total && names_[id] < context)) {
       best_minority = minority;
       best_total = total;
-      context = contexts_[id];
+      context = names_[id];
     }
   }
   s.status = "clarify";

@@ -7,6 +7,7 @@
 // (praise +, criticism -). Signals with no polarity carry no evidence and are not kept.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,12 +93,22 @@ class ThemeEvidence {
   int64_t total_reviews() const { return total_reviews_; }
 
  private:
+  // One review's stance on one theme: 16 bytes, since a large log holds hundreds of thousands
+  // (1M events: 571,000).
   struct Signal {
     int64_t at_ms;
-    double weight;    // StaticWeight of the review
-    uint32_t server;  // interned; 0 = none
-    uint32_t stage;   // interned; 0 = none
-    int8_t polarity;  // +1 or -1
+    uint32_t context;      // contexts_ index: the review's (server type, stage)
+    uint8_t weight_class;  // WeightClass of the review: its StaticWeight is class_weights_[it]
+    int8_t polarity;       // +1 or -1
+  };
+  static_assert(sizeof(Signal) == 16);
+  // A review's StaticWeight depends only on its confidence level (5), whether it is fatigued
+  // (2) and its override (3): 30 classes, each weight computed once by StaticWeight itself.
+  static constexpr size_t kWeightClasses = 5 * 2 * 3;
+  static uint8_t WeightClass(const SignalWeightConfig& weights, const ReviewView& review);
+  // A review's server type and stage, as interned names (0 = none).
+  struct Context {
+    uint32_t server = 0, stage = 0;
   };
   struct Theme {
     std::vector<Signal> signals;  // log order
@@ -113,7 +124,8 @@ class ThemeEvidence {
   };
 
   void AddSignal(std::string_view theme, const Signal& signal, double severity);
-  uint32_t Intern(std::string_view context);
+  uint32_t Intern(std::string_view name);
+  uint32_t ContextOf(uint32_t server, uint32_t stage);
   std::optional<double> WindowMean(int64_t first_day, int64_t last_day) const;
   ThemeStance Stance(const std::string& name, const Theme& theme, int64_t now_ms) const;
 
@@ -121,8 +133,11 @@ class ThemeEvidence {
   SignalWeightConfig weights_;
   int64_t total_reviews_ = 0;
   std::unordered_map<std::string, Theme, StringHash, std::equal_to<>> themes_;
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> context_ids_;
-  std::vector<std::string> contexts_{""};  // id -> name
+  std::array<double, kWeightClasses> class_weights_;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> name_ids_;
+  std::vector<std::string> names_{""};                  // id -> server type or stage
+  std::unordered_map<uint64_t, uint32_t> context_ids_;  // (server << 32 | stage) -> id
+  std::vector<Context> contexts_;
   std::unordered_map<int64_t, DaySum> day_scores_;
 };
 

@@ -271,6 +271,40 @@ TEST_F(ThemeEvidenceTest, ConfidenceAndFatigueWeighTheSides) {
   EXPECT_EQ(s->status, "clarify");  // 3.6 / 4.2 = 0.857
 }
 
+// Signals keep a weight class, not the weight: each of the 30 classes must weigh exactly what
+// StaticWeight gives a review of it, under a config where every factor differs.
+TEST(ThemeEvidence, EveryConfidenceFatigueAndOverrideWeighsExactlyAsStaticWeight) {
+  SignalWeightConfig weights;
+  weights.very_sure = 0.9;
+  weights.fairly_sure = 0.7;
+  weights.somewhat_unsure = 0.55;
+  weights.very_unsure = 0.3;
+  weights.fatigue_after = 4;
+  weights.fatigue_weight = 0.65;
+  weights.strong_override = 3;
+  weights.weak_override = 0.25;
+  for (int confidence = 0; confidence < 5; ++confidence) {
+    for (int64_t fatigue : {0, 4}) {
+      for (int override_weight = 0; override_weight < 3; ++override_weight) {
+        ThemeEvidence evidence(EvidenceConfig{}, weights);
+        ReviewView r = Review(kNow, Decision::kApproved, {"cards"});
+        r.confidence = static_cast<ConfidenceLevel>(confidence);
+        r.session_fatigue = fatigue;
+        r.override_weight = static_cast<Override>(override_weight);
+        double expected = 0;
+        for (int i = 0; i < 3; ++i) {
+          evidence.Add(r);
+          expected += StaticWeight(weights, r) * RecencyWeight(weights, kNow, kNow);
+        }
+        const std::vector<ThemeStance> stances = evidence.Contradictions(kNow);
+        ASSERT_EQ(stances.size(), 1u);
+        EXPECT_EQ(stances[0].positive, expected)
+            << confidence << " " << fatigue << " " << override_weight;
+      }
+    }
+  }
+}
+
 TEST_F(ThemeEvidenceTest, ContextDependentConflictIsContextual) {
   Repeat(3, Review(kNow, Decision::kApproved, {"verbose logs"}, "internal", "build"));
   Repeat(3, Review(kNow, Decision::kRejected, {"verbose logs"}, "stripe", "build"));
