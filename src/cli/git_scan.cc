@@ -165,10 +165,12 @@ void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
   w.StartObject();
+  // JSON is UTF-8; a path or ref name need not be (a Latin-1 directory name made the whole
+  // output unreadable to a JSON parser).
   w.Key("repo");
-  w.String(f.repo.c_str());
+  w.String(signals::PrintableUtf8(f.repo).c_str());
   w.Key("branch");
-  w.String(f.branch.c_str());
+  w.String(signals::PrintableUtf8(f.branch).c_str());
   w.Key("dry_run");
   w.Bool(f.dry_run);
   w.Key("commits");
@@ -281,8 +283,10 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
     by[static_cast<size_t>(x.signal->detector)].Add(x.fate);
     all.Add(x.fate);
     if (x.fate == Fate::kRejected) {
-      fmt::print(stderr, "kaizen git scan: {} {} not stored: {}\n",
-                 signals::DetectorName(x.signal->detector), x.id, x.errors);
+      // The label names the commits: the event id alone does not tell a user which to look at.
+      fmt::print(stderr, "kaizen git scan: {} {} ({}) not stored: {}\n",
+                 signals::DetectorName(x.signal->detector), x.id,
+                 signals::GitSignalLabel(*x.signal), x.errors);
     }
   }
   if (!stored_status.ok()) {

@@ -73,6 +73,11 @@ struct LineTally {
 int OnLine(const git_diff_delta* delta, const git_diff_hunk*, const git_diff_line* line,
            void* payload) {
   auto* tally = static_cast<LineTally*>(payload);
+  // A submodule's "line" is its "Subproject commit <sha>" entry, not text anyone wrote, and blame
+  // cannot read it (a bumped submodule stopped the whole scan).
+  if (delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT) {
+    return 0;
+  }
   if (line->origin == GIT_DIFF_LINE_ADDITION) {
     ++tally->added;
   } else if (line->origin == GIT_DIFF_LINE_DELETION && line->old_lineno > 0) {
@@ -87,6 +92,14 @@ int OnLine(const git_diff_delta* delta, const git_diff_hunk*, const git_diff_lin
 
 Result<LineTally> Tally(git_repository* repo, const GitCommit& c) {
   KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo, c, false));
+  // Renames paired with their source (as `git show` does): without this a `git mv` deleted every
+  // line of the old path, and a human renaming an agent's file counted as rewriting all of it.
+  git_diff_find_options find;
+  git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+  find.flags = GIT_DIFF_FIND_RENAMES;
+  if (git_diff_find_similar(diff.get(), &find) != 0) {
+    return GitFailure("finding the renames of " + c.sha);
+  }
   LineTally tally;
   if (git_diff_foreach(diff.get(), nullptr, nullptr, nullptr, OnLine, &tally) != 0) {
     return GitFailure("reading the diff of " + c.sha);
@@ -107,7 +120,16 @@ Result<std::unique_ptr<GitRepo>> GitRepo::Open(const std::string& path) {
                            ".git directory): " +
                            LastError());
   }
-  return std::unique_ptr<GitRepo>(new GitRepo(repo));
+  git::RepoPtr owner(repo);
+  // libgit2 1.5 cannot walk past a shallow clone's cut (the missing parents end the walk with
+  // "object not found"), and a cut history hides the reverts and rewrites the scan looks for.
+  if (git_repository_is_shallow(repo) == 1) {
+    return InvalidArgument("REPO " + model::QuoteForMessage(path) +
+                           " is a shallow clone (git clone --depth): its history is cut short, so "
+                           "it cannot be scanned; fetch the whole history first (git fetch "
+                           "--unshallow, or fetch-depth: 0 in CI)");
+  }
+  return std::unique_ptr<GitRepo>(new GitRepo(owner.release()));
 }
 
 GitRepo::~GitRepo() { git_repository_free(repo_); }
@@ -125,6 +147,7 @@ Result<std::vector<GitCommit>> GitRepo::History(std::string_view rev, const Agen
   git_object* obj = nullptr;
   std::string spec(rev);
   if (git_revparse_single(&obj, repo_, spec.c_str()) != 0) {
+    if (rev == "HEAD" && git_repository_head_unborn(repo_) == 1) return UnbornHead();
     return InvalidArgument("--branch " + model::QuoteForMessage(rev) +
                            " names no commit of the repository: " + LastError());
   }
@@ -164,6 +187,27 @@ Result<std::vector<GitCommit>> GitRepo::History(std::string_view rev, const Agen
   }
   if (rc != GIT_ITEROVER) return GitFailure("walking the history");
   return out;
+}
+
+Result<std::vector<GitCommit>> GitRepo::UnbornHead() {
+  // No reference at all: a repository just made (git init), whose history is empty, not wrong.
+  git_reference_iterator* it = nullptr;
+  if (git_reference_iterator_new(&it, repo_) != 0) return GitFailure("listing the references");
+  git_reference* ref = nullptr;
+  const int rc = git_reference_next(&ref, it);
+  git_reference_free(ref);
+  git_reference_iterator_free(it);
+  if (rc == GIT_ITEROVER) return std::vector<GitCommit>();
+  // Other branches have commits (an orphan branch just checked out, a bare repository whose HEAD
+  // names a branch never pushed): an empty scan would hide them.
+  std::string target = "?";
+  git_reference* head = nullptr;
+  if (git_reference_lookup(&head, repo_, "HEAD") == 0) {
+    if (const char* t = git_reference_symbolic_target(head)) target = t;
+    git_reference_free(head);
+  }
+  return InvalidArgument("--branch \"HEAD\" (the default) is " + model::QuoteForMessage(target) +
+                         ", a branch with no commits yet; name one that has commits with --branch");
 }
 
 Result<std::vector<std::string>> GitRepo::Between(std::string_view base, std::string_view tip) {
@@ -217,12 +261,16 @@ Result<std::vector<DeletedLines>> GitRepo::Deleted(const GitCommit& c) {
 }
 
 Result<std::vector<std::string>> GitRepo::BlameLines(std::string_view at, const std::string& path,
-                                                     const std::vector<size_t>& lines) {
+                                                     const std::vector<size_t>& lines,
+                                                     std::string_view oldest) {
   std::vector<std::string> out(lines.size());
   if (lines.empty()) return out;
   git_blame_options options;
   git_blame_options_init(&options, GIT_BLAME_OPTIONS_VERSION);
   KZ_ASSIGN_OR_RETURN(options.newest_commit, ParseSha(at));
+  if (!oldest.empty()) {
+    KZ_ASSIGN_OR_RETURN(options.oldest_commit, ParseSha(oldest));
+  }
   auto [lo, hi] = std::minmax_element(lines.begin(), lines.end());
   options.min_line = *lo;
   options.max_line = *hi;

@@ -44,7 +44,8 @@ class GitRepo {
   GitRepo& operator=(const GitRepo&) = delete;
 
   // Every commit reachable from `rev` (a branch, tag, sha or "HEAD"), oldest first: topological
-  // order, ties by commit time. InvalidArgument when `rev` names no commit.
+  // order, ties by commit time; none for "HEAD" of a repository with no commit yet.
+  // InvalidArgument when `rev` names no commit.
   Result<std::vector<GitCommit>> History(std::string_view rev, const AgentMatcher& agents);
 
   // The commits reachable from `tip` but not from `base` (a merge's second parent side).
@@ -60,15 +61,20 @@ class GitRepo {
   // Lines the commit deleted or changed, per file of its first parent.
   Result<std::vector<DeletedLines>> Deleted(const GitCommit& c);
   // For each of `lines` (of `path` as of commit `at`), the sha of the commit that last wrote it
-  // ("" when blame cannot tell).
+  // ("" when blame cannot tell). A non-empty `oldest` ends the walk there: lines older than it are
+  // given to it.
   Result<std::vector<std::string>> BlameLines(std::string_view at, const std::string& path,
-                                              const std::vector<size_t>& lines);
+                                              const std::vector<size_t>& lines,
+                                              std::string_view oldest = {});
 
   // The name a user knows the repository by: its working directory's (or bare directory's) name.
   std::string Name() const;
 
  private:
   explicit GitRepo(git_repository* repo) : repo_(repo) {}
+  // History() when HEAD names a branch with no commit: empty for a new repository, an error when
+  // other references exist.
+  Result<std::vector<GitCommit>> UnbornHead();
   git_repository* repo_;
 };
 

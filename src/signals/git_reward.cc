@@ -56,6 +56,8 @@ void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
 
 }  // namespace
 
+std::string PrintableUtf8(std::string_view s) { return Printable(s); }
+
 model::Uuid GitSignalUuid(const GitSignal& s) {
   std::string key = "kaizen git scan\n";
   key += DetectorName(s.detector);

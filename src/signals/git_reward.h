@@ -21,6 +21,10 @@ model::Uuid GitSignalUuid(const GitSignal& s);
 // the event's `context`.
 std::string GitSignalLabel(const GitSignal& s);
 
+// `s` as printable UTF-8: every byte outside a well-formed sequence, and every control character,
+// becomes '?' (commit names, paths and ref names are bytes, not always UTF-8).
+std::string PrintableUtf8(std::string_view s);
+
 // The agent identity "Name <email>" split into printable UTF-8 name and email (either may be "").
 std::pair<std::string, std::string> GitAgentNameEmail(std::string_view identity);
 

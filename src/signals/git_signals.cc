@@ -229,11 +229,18 @@ Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
       agent_paths.insert(paths[a].begin(), paths[a].end());
     }
     KZ_ASSIGN_OR_RETURN(std::vector<DeletedLines> deleted, repo.Deleted(human));
+    // Only lines of the window's agent commits count, so blame need not walk further back than
+    // the oldest one's parent (older lines are given to it, which is not in the window): blaming
+    // the whole history of a file at every human commit made a long history quadratic (20k
+    // commits: over 10 minutes).
+    const GitCommit& oldest_agent = w.commits[window.front()];
+    const std::string oldest =
+        oldest_agent.parents.empty() ? std::string() : oldest_agent.parents[0];
     std::map<size_t, size_t> rewritten;  // agent commit -> its lines this commit rewrote
     for (const DeletedLines& d : deleted) {
       if (!agent_paths.count(d.path)) continue;
       KZ_ASSIGN_OR_RETURN(std::vector<std::string> blamed,
-                          repo.BlameLines(human.parents[0], d.path, d.old_lines));
+                          repo.BlameLines(human.parents[0], d.path, d.old_lines, oldest));
       for (const std::string& sha : blamed) {
         auto a = w.Find(sha);
         if (a && std::binary_search(window.begin(), window.end(), *a)) ++rewritten[*a];

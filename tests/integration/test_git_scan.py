@@ -9,7 +9,7 @@ import os
 import subprocess
 import unittest
 
-from kzlib import EXIT_OK, EXIT_USAGE, NOW, KaizenTest, strict_loads
+from kzlib import EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, strict_loads
 
 ALICE = ("Alice Example", "alice@example.com")
 CLAUDE = ("Claude", "noreply@anthropic.com")
@@ -271,6 +271,114 @@ class GitScanTest(KaizenTest):
         j = strict_loads(self.scan_ok(repo, "--dry-run", "--json").out)
         self.assertEqual(j["total"]["would_record"], 5)
         self.assertTrue(all(e["status"] == "would_record" for e in j["events"]))
+
+    # --- unusual repositories -------------------------------------------------------------------
+
+    def test_empty_repository_scans_no_commits(self):
+        repo = self.repo()
+        r = self.scan_ok(repo, "--json")
+        j = strict_loads(r.out)
+        self.assertEqual((j["commits"], j["total"]["found"]), (0, 0))
+        self.assert_nothing_stored()
+
+    def test_unborn_head_beside_other_branches_is_refused_naming_the_branch(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.git("checkout", "-q", "--orphan", "fresh")
+        r = self.scan(repo)
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn('--branch "HEAD" (the default) is "refs/heads/fresh", a branch with no '
+                      'commits yet', r.err)
+        self.assertEqual(self.scan_ok(repo, "--branch", "main").rc, EXIT_OK)
+
+    def test_shallow_clone_is_refused_naming_the_rule(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        shallow = self.path("shallow")
+        repo.git("clone", "-q", "--depth", "1", "file://" + repo.path, shallow)
+        r = self.scan(shallow)
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn(f'REPO "{shallow}" is a shallow clone', r.err)
+        self.assertIn("git fetch --unshallow", r.err)
+        self.assert_nothing_stored()
+
+    def test_human_renaming_an_agent_file_rewrites_none_of_its_lines(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE, "x.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.git("mv", "a.txt", "b.txt")
+        repo.git("commit", "-q", "-m", "rename", at="2025-03-01T11:00:00Z")
+        # Renamed and one of the 4 lines the agent added changed.
+        agent = repo.commit({"x.txt": AGENT}, CLAUDE, "2025-03-01T12:00:00Z", "add more lines")
+        repo.git("mv", "x.txt", "y.txt")
+        repo.commit({"y.txt": AGENT.replace("agent 4", "human 4")}, ALICE,
+                    "2025-03-01T13:00:00Z", "rename and edit")
+        self.scan_ok(repo)
+        edits = self.of_type("human_edit_after_agent")
+        self.assertEqual([(e["commit_hash"], e["raw_value"]) for e in edits], [(agent, 0.25)])
+
+    def test_human_bumping_an_agent_submodule_does_not_stop_the_scan(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+
+        def commit(sub_sha, text, who, at, message):
+            # A gitlink (mode 160000) as `git submodule add` writes it, without cloning anything.
+            repo.git("update-index", "--add", "--cacheinfo", f"160000,{sub_sha * 40},sub")
+            with open(os.path.join(repo.path, "a.txt"), "w") as f:
+                f.write(text)
+            repo.git("add", "a.txt")
+            repo.git("commit", "-q", "-m", message, who=who, at=at)
+
+        commit("1", AGENT, CLAUDE, "2025-03-01T10:00:00Z", "add submodule and lines")
+        commit("2", AGENT.replace("agent 1", "human 1"), ALICE, "2025-03-01T11:00:00Z",
+               "bump submodule, fix a line")
+        self.scan_ok(repo)
+        edits = self.of_type("human_edit_after_agent")
+        # 1 of the agent's 4 text lines; the submodule's "Subproject commit" line is no text.
+        self.assertEqual([e["raw_value"] for e in edits], [0.25], edits)
+
+    def test_json_output_is_utf8_for_a_repository_path_that_is_not(self):
+        path = os.fsdecode(os.path.join(os.fsencode(self.tmp), b"caf\xe9"))
+        repo = Repo(path)
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        r = self.scan_ok(repo, "--json")
+        j = strict_loads(r.out_bytes.decode("utf-8"))  # strict: raises on a Latin-1 byte
+        self.assertEqual(j["repo"], os.path.join(self.tmp, "caf?"))
+
+    def test_rejected_signal_names_its_commits(self):
+        repo = self.repo()
+        repo.commit({"a.txt": BASE}, ALICE, "2030-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2030-03-01T10:00:00Z", "add lines")
+        repo.git("revert", "--no-edit", "HEAD", at="2030-03-01T11:00:00Z")
+        revert = repo.git("rev-parse", "HEAD")
+        r = self.scan(repo)  # dated after --now: refused by the pipeline
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn(f"(git:revert:{agent[:12]}:{revert[:12]}) not stored: timestamp", r.err)
+
+    def test_long_history_of_one_busy_file_is_scanned_in_seconds(self):
+        # Every commit edits one 1000-line file, a third of them by an agent. Blame used to walk
+        # the file's whole history at every human commit: these 6000 commits took 215 s (4 s now).
+        repo = self.repo()
+        stream, lines = [], [f"l{j}\n" for j in range(1000)]
+        for i in range(6000):
+            who = "Claude <noreply@anthropic.com>" if i % 3 == 0 else "Alice <alice@example.com>"
+            lines[(i * 7) % 1000] = f"l{(i * 7) % 1000} v{i}\n"
+            data, t = "".join(lines), 1740000000 + i * 60
+            stream.append(f"commit refs/heads/main\nmark :{i + 1}\nauthor {who} {t} +0000\n"
+                          f"committer {who} {t} +0000\ndata {len(str(i)) + 2}\nc{i}\n"
+                          + (f"from :{i}\n" if i else "")
+                          + f"M 100644 inline hot.txt\ndata {len(data)}\n{data}\n")
+        p = subprocess.run(["git", "-C", repo.path, "fast-import", "--quiet"],
+                           input="".join(stream), text=True, capture_output=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = self.kz("git", "scan", repo.path, "--dry-run", "--json", "--home", self.home,
+                    "--now", NOW, timeout=60)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        j = strict_loads(r.out)
+        self.assertEqual((j["commits"], j["agent_commits"]), (6000, 2000))
+        # The human commits that rewrote a line an agent wrote within the last 10 commits.
+        self.assertEqual(j["total"]["found"], 7)
 
     # --- bad input ------------------------------------------------------------------------------
 
