@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "cli/clock.h"
 #include "cli/json_text.h"
@@ -15,6 +17,7 @@
 #include "cli/verbs.h"
 #include "model/limits.h"
 #include "model/utf8.h"
+#include "signals/git_reward.h"
 #include "signals/junit.h"
 #include "signals/report_metrics.h"
 #include "store/file_system.h"
@@ -90,7 +93,28 @@ int Store(const Common& c, std::string_view verb, const std::string& event,
   return kExitOk;
 }
 
+// The log stores UTF-8 only: an option that is not was refused by ingest as "(event): is not valid
+// UTF-8", naming neither the option nor the value.
+bool IdsAreUtf8(std::string_view verb, const RewardFlags& f) {
+  const std::pair<const char*, const std::string*> ids[] = {{"--task", &f.task},
+                                                            {"--session", &f.session},
+                                                            {"--commit", &f.commit},
+                                                            {"--agent", &f.agent}};
+  for (const auto& [flag, value] : ids) {
+    if (simdjson::validate_utf8(value->data(), value->size())) continue;
+    fmt::print(stderr, "kaizen {}: {} \"{}\" is not valid UTF-8 (the log stores UTF-8 text)\n",
+               verb, flag, signals::PrintableUtf8(*value));
+    return false;
+  }
+  return true;
+}
+
+// A report's path as the event names it: file names are bytes, and one that is not UTF-8 must not
+// cost the signal, so bytes outside UTF-8 show as '?'.
+std::string ShownPath(const std::string& path) { return signals::PrintableUtf8(path); }
+
 int RunCi(const Common& c, const RewardFlags& f) {
+  if (!IdsAreUtf8("reward ci", f)) return kExitUsage;
   const bool by_exit = f.exit_code_opt->count() > 0;
   if (by_exit == !f.junit.empty()) {
     fmt::print(stderr, "kaizen reward ci: give exactly one of --junit FILE and --exit-code N\n");
@@ -120,8 +144,8 @@ int RunCi(const Common& c, const RewardFlags& f) {
       return kExitRejected;
     }
     pass = report->passing();
-    what = "ci:junit:" + std::filesystem::path(f.junit).filename().string();
-    extra = ",\"report\":" + JsonQuote(f.junit) + ",\"report_format\":\"junit\"";
+    what = "ci:junit:" + ShownPath(std::filesystem::path(f.junit).filename().string());
+    extra = ",\"report\":" + JsonQuote(ShownPath(f.junit)) + ",\"report_format\":\"junit\"";
     extra += fmt::format(",\"tests\":{},\"failures\":{},\"errors\":{},\"skipped\":{}",
                          report->tests, report->failures, report->errors, report->skipped);
     detail = fmt::format("{} tests: {} passed, {} failed, {} errors, {} skipped", report->tests,
@@ -140,6 +164,7 @@ int RunCi(const Common& c, const RewardFlags& f) {
 }
 
 int RunCoverage(const Common& c, const RewardFlags& f) {
+  if (!IdsAreUtf8("reward coverage", f)) return kExitUsage;
   std::optional<double> rates[2];
   std::string formats[2];
   const std::string* files[2] = {&f.before, &f.after};
@@ -165,15 +190,16 @@ int RunCoverage(const Common& c, const RewardFlags& f) {
       "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"coverage_delta\",\"raw_value\":{},"
       "\"source\":\"automatic\"{}}}",
       JsonQuote(SignalId(fmt::format("coverage:{}:{}..{}", formats[1],
-                                     std::filesystem::path(f.before).filename().string(),
-                                     std::filesystem::path(f.after).filename().string()))),
+                                     ShownPath(std::filesystem::path(f.before).filename()),
+                                     ShownPath(std::filesystem::path(f.after).filename())))),
       delta,
-      IdFields(f) + Context("kaizen reward coverage", f,
-                            fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
-                                        "\"after_format\":\"{}\",\"before_rate\":{},"
-                                        "\"after_rate\":{}",
-                                        JsonQuote(f.before), JsonQuote(f.after), formats[0],
-                                        formats[1], *rates[0], *rates[1])));
+      IdFields(f) +
+          Context("kaizen reward coverage", f,
+                  fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
+                              "\"after_format\":\"{}\",\"before_rate\":{},"
+                              "\"after_rate\":{}",
+                              JsonQuote(ShownPath(f.before)), JsonQuote(ShownPath(f.after)),
+                              formats[0], formats[1], *rates[0], *rates[1])));
   return Store(c, "reward coverage", event,
                fmt::format("coverage_delta {:+.2f} points: line coverage {:.2f}% -> {:.2f}% "
                            "(signal {:.4f})",

@@ -80,8 +80,11 @@ class LcovParser {
       Close();
     }
     if (!seen_sf_) {
+      // Said outright: an empty file is what a crashed or misconfigured coverage run leaves.
+      const bool blank = text_.find_first_not_of(" \t\r\n") == std::string_view::npos;
       return InvalidArgument(fmt::format(
-          "{}: no SF: record; an lcov tracefile lists each source file as SF:<path>", file_));
+          "{}: {}; an lcov tracefile lists each source file as SF:<path>", file_,
+          blank ? fmt::format("the file is empty ({} bytes)", text_.size()) : "no SF: record"));
     }
     CoverageReport r;
     r.format = CoverageReport::Format::kLcov;
@@ -210,6 +213,16 @@ class LcovParser {
 
 Result<CoverageReport> ParseLcov(std::string_view text, std::string_view file) {
   KZ_RETURN_IF_ERROR(CheckReportSize(text, file));
+  // A UTF-8 byte order mark (Windows tools write one) hid the first record's type, so its SF:
+  // line was skipped and its DA: lines refused as outside a record.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF" ||
+      text.substr(0, 2).find('\0') != std::string_view::npos) {
+    return InvalidArgument(
+        fmt::format("{}: UTF-16 text; an lcov tracefile must be ASCII or UTF-8 (convert it, e.g. "
+                    "iconv -f UTF-16 -t UTF-8)",
+                    file));
+  }
   return LcovParser(text, file).Run();
 }
 

@@ -1,6 +1,7 @@
 #include "signals/report.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -31,6 +32,13 @@ Status CheckReportSize(std::string_view text, std::string_view file) {
 
 Status LoadReportXml(std::string_view xml, std::string_view file, pugi::xml_document* doc) {
   KZ_RETURN_IF_ERROR(CheckReportSize(xml, file));
+  // pugixml's "No document element found" did not say that the file was simply empty (a test
+  // command that crashed before writing its report).
+  if (std::all_of(xml.begin(), xml.end(),
+                  [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
+    return InvalidArgument(fmt::format(
+        "{}: the file is empty ({} bytes); an XML report has a root element", file, xml.size()));
+  }
   pugi::xml_parse_result parsed =
       doc->load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
   if (parsed) return Status::Ok();

@@ -160,9 +160,14 @@ void Count(std::string& out, std::string_view k, const std::optional<int64_t>& v
 
 CoverageReport::Format DetectCoverageFormat(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  text = Trim(text);
-  return !text.empty() && text.front() == '<' ? CoverageReport::Format::kCobertura
-                                              : CoverageReport::Format::kLcov;
+  // UTF-16 (what Windows PowerShell's `>` writes): its byte order mark and NUL bytes are passed
+  // over, so an XML report is still seen as one and pugixml decodes it; it was read as lcov.
+  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") text.remove_prefix(2);
+  size_t i = 0;
+  while (i < text.size() && (text[i] == '\0' || std::isspace(static_cast<unsigned char>(text[i]))))
+    ++i;
+  return i < text.size() && text[i] == '<' ? CoverageReport::Format::kCobertura
+                                           : CoverageReport::Format::kLcov;
 }
 
 Result<CoverageReport> ParseCoverage(std::string_view text, std::string_view file) {

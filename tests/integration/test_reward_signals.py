@@ -4,6 +4,7 @@ Normalization (seed 001): CI result pass/fail -> 1.0/0.0; coverage delta -100..+
 0.0..1.0 with 0.5 for no change.
 """
 
+import os
 import unittest
 
 from kzlib import EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, NOW_STORED, KaizenTest, strict_loads
@@ -133,6 +134,70 @@ class Coverage(RewardTest):
         r = self.reward("coverage", half, bad_rate)
         self.assertEqual(r.rc, EXIT_REJECTED, r)
         self.assertIn('line-rate="2" must be a number in 0..1', r.err)
+        self.assertEqual(self.raw_lines(), [])
+
+
+class ReportEncodings(RewardTest):
+    """Reports as Windows tools and shells write them, and file names that are not UTF-8."""
+
+    def test_lcov_with_a_utf8_byte_order_mark_reads_its_first_record(self):
+        half = self.write("half.info", LCOV_HALF)
+        # The mark before SF: (no TN: line first), Windows line endings.
+        after = LCOV_HALF.replace("TN:\n", "").replace("DA:2,0", "DA:2,1")
+        bom = self.write("bom.info", b"\xef\xbb\xbf" + after.replace("\n", "\r\n").encode())
+        r = self.reward("coverage", half, bom)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        (e,) = self.rewards()
+        self.assertEqual(e["raw_value"], 25)  # 2 of 4 lines -> 3 of 4
+
+    def test_utf16_cobertura_is_read_as_xml(self):
+        half = self.write("half.info", LCOV_HALF)
+        utf16 = self.write("cov16.xml", COBERTURA_80.replace('"1.0"?>', '"1.0" encoding="UTF-16"?>')
+                           .encode("utf-16"))
+        r = self.reward("coverage", half, utf16)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        (e,) = self.rewards()
+        self.assertAlmostEqual(e["raw_value"], 30)
+        self.assertEqual(e["context"]["after_format"], "cobertura")
+
+    def test_utf16_lcov_is_refused_naming_the_encoding(self):
+        half = self.write("half.info", LCOV_HALF)
+        utf16 = self.write("cov16.info", LCOV_HALF.encode("utf-16"))
+        r = self.reward("coverage", half, utf16)
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn(f"{utf16}: UTF-16 text; an lcov tracefile must be ASCII or UTF-8", r.err)
+        self.assertEqual(self.raw_lines(), [])
+
+    def test_empty_reports_are_refused_as_empty(self):
+        half = self.write("half.info", LCOV_HALF)
+        for name, args in [("junit.xml", ["ci", "--junit"]), ("after.info", ["coverage", half]),
+                           ("after.xml", ["coverage", half])]:
+            with self.subTest(name=name):
+                empty = self.write(name, "\n")
+                r = self.reward(*args, empty)
+                self.assertEqual(r.rc, EXIT_REJECTED, r)
+                self.assertIn(f"{empty}: the file is empty (1 bytes)", r.err)
+        self.assertEqual(self.raw_lines(), [])
+
+    def test_report_whose_file_name_is_not_utf8_is_still_recorded(self):
+        junit = self.write(os.fsdecode(b"r\xe9sultat.xml"), JUNIT_PASS)
+        r = self.reward("ci", "--junit", junit)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        half = self.write("half.info", LCOV_HALF)
+        after = self.write(os.fsdecode(b"apr\xe8s.info"), LCOV_HALF)
+        r = self.reward("coverage", half, after)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        ci, cov = self.rewards()
+        self.assertEqual(ci["signal_id"], "ci:junit:r?sultat.xml")
+        self.assertEqual(ci["context"]["report"], self.path("r?sultat.xml"))
+        self.assertEqual(cov["context"]["after"], self.path("apr?s.info"))
+
+    def test_id_option_that_is_not_utf8_is_a_usage_error_naming_it(self):
+        for flag in ("--task", "--session", "--commit", "--agent"):
+            with self.subTest(flag=flag):
+                r = self.reward("ci", "--exit-code", "0", flag, os.fsdecode(b"caf\xe9"))
+                self.assertEqual(r.rc, EXIT_USAGE, r)
+                self.assertIn(f'kaizen reward ci: {flag} "caf?" is not valid UTF-8', r.err)
         self.assertEqual(self.raw_lines(), [])
 
 
