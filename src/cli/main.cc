@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
 
   Common c;
   c.home = DefaultHome();
+  // The verbs defined here take no `--now end`, so their --now says so; --home and --json are
+  // the shared ones.
   auto add_common = [&](CLI::App* sub, bool with_json, bool with_now) {
-    sub->add_option("--home", c.home, "the kaizen home (default $KAIZEN_HOME, else ./.kaizen)")
-        ->check(HomeDirectory());
-    if (with_json) sub->add_flag("--json", c.json, "machine-readable output");
+    AddCommonOptions(sub, c, with_json, /*with_now=*/false);
     if (with_now)
       sub->add_option("--now", c.now, "the clock, ISO 8601 (default: the system clock)");
   };
