@@ -46,7 +46,8 @@ Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& hom
 }
 
 Status LoadLearnedState(const Common& c, LearnedState* out,
-                        const std::function<void(const learn::EventViews&)>& also) {
+                        const std::function<void(const learn::EventViews&)>& also,
+                        learn::Parts parts) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
   KZ_ASSIGN_OR_RETURN(out->taxonomy, LoadTaxonomy(c.home));
@@ -56,7 +57,7 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
     KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
   }
   out->learner =
-      std::make_unique<learn::Learner>(config, out->taxonomy ? &*out->taxonomy : nullptr);
+      std::make_unique<learn::Learner>(config, out->taxonomy ? &*out->taxonomy : nullptr, parts);
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
   KZ_RETURN_IF_ERROR(ReadLogViews(
@@ -65,7 +66,8 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
         learner.Add(e);
         if (also) also(e);
       },
-      &out->scan, [&](learn::EventViews* e) { learner.Prepare(e); }));
+      &out->scan, [&](learn::EventViews* e) { learner.Prepare(e); },
+      also ? learn::KindSet::All() : learner.kinds()));
   if (at_end) out->now_ms = learner.newest_ms();
   return Status::Ok();
 }
@@ -84,12 +86,23 @@ void WarnUnreadable(const LogScan& scan) {
   }
 }
 
-int AnalyzeCommand(const Common& c) {
+int AnalyzeCommand(const Common& c, const std::string& only) {
+  learn::Sections sections = learn::Sections::All();
+  if (!only.empty()) {
+    std::string error;
+    std::optional<learn::Sections> parsed = learn::Sections::Parse(only, &error);
+    if (!parsed) return FailVerb("analyze", InvalidArgument("--only: " + error));
+    sections = *parsed;
+  }
   LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("analyze", s);
+  // The analysis reads neither the memory files' state (rule book, score bands, reviewer
+  // profiles, kept reviews, review queue) nor the correction patterns: left unfolded.
+  if (Status s = LoadLearnedState(c, &loaded, nullptr, sections.Needs()); !s.ok()) {
+    return FailVerb("analyze", s);
+  }
   WarnUnreadable(loaded.scan);
-  std::string out = c.json ? loaded.learner->AnalysisJson(loaded.now_ms)
-                           : loaded.learner->AnalysisText(loaded.now_ms);
+  std::string out = c.json ? loaded.learner->AnalysisJson(loaded.now_ms, sections)
+                           : loaded.learner->AnalysisText(loaded.now_ms, sections);
   fmt::print("{}", out);
   delete left_for_exit;  // a second analysis in one process (the demo runs one)
   left_for_exit = loaded.learner.release();
@@ -97,8 +110,17 @@ int AnalyzeCommand(const Common& c) {
 }
 
 int ExplainCommand(const Common& c, const std::string& what, const std::string& name) {
+  const std::optional<learn::Parts> parts = learn::Learner::PartsToExplain(what);
+  if (!parts) {
+    return FailVerb("explain", InvalidArgument(fmt::format(
+                                   "{:?} is not something kaizen explains (pattern, criterion, "
+                                   "gate, autonomy, calibration, loop)",
+                                   what)));
+  }
   LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("explain", s);
+  if (Status s = LoadLearnedState(c, &loaded, nullptr, *parts); !s.ok()) {
+    return FailVerb("explain", s);
+  }
   WarnUnreadable(loaded.scan);
   std::string text;
   Status s = loaded.learner->Explain(what, name, loaded.now_ms, &text);

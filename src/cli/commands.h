@@ -32,7 +32,8 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
 int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
 int DemoCommand(const Common& c);
 int SchemaCommand();
-int AnalyzeCommand(const Common& c);
+// `only`: a comma-separated list of sections (learn::Sections::Parse); empty for all of them.
+int AnalyzeCommand(const Common& c, const std::string& only = "");
 int ExplainCommand(const Common& c, const std::string& what, const std::string& name);
 int ConfigCommand(const Common& c, bool defaults);
 // `kaizen render` and `kaizen hints FILE` (cli/render.cc).

@@ -85,8 +85,8 @@ constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file
 class Pipeline {
  public:
   Pipeline(store::RawLog& log, std::vector<FileBatch>& files,
-           const std::function<void(learn::EventViews*)>& prepare)
-      : log_(log), files_(files), prepare_(prepare) {}
+           const std::function<void(learn::EventViews*)>& prepare, learn::KindSet read_whole)
+      : log_(log), files_(files), prepare_(prepare), read_whole_(read_whole) {}
 
   void Worker() {
     YieldToTheFold();
@@ -98,6 +98,7 @@ class Pipeline {
     parser.threaded = false;
 #endif
     learn::EventReader reader;
+    reader.set_read_whole(read_whole_);
     while (true) {
       size_t i;
       {
@@ -257,6 +258,7 @@ class Pipeline {
   store::RawLog& log_;
   std::vector<FileBatch>& files_;
   const std::function<void(learn::EventViews*)>& prepare_;
+  const learn::KindSet read_whole_;
   std::mutex mu_;
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
@@ -270,7 +272,8 @@ class Pipeline {
 }  // namespace
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
-                    LogScan* scan, const std::function<void(learn::EventViews*)>& prepare) {
+                    LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
+                    learn::KindSet read_whole) {
   std::vector<std::pair<std::string, uint64_t>> listed;
   {
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
@@ -284,7 +287,7 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   }
   // Workers read and parse files ahead (at most a few files and a few chunks each are in
   // memory, however long the log); this thread folds events in log order.
-  Pipeline pipeline(log, files, prepare);
+  Pipeline pipeline(log, files, prepare, read_whole);
   const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   std::vector<std::thread> threads;
   for (size_t w = 0; w < workers; ++w) threads.emplace_back([&] { pipeline.Worker(); });

@@ -127,6 +127,12 @@ int main(int argc, char** argv) {
   analyze->add_option("--now", c.now,
                       "the clock, ISO 8601, or `end`: the newest event's time (default: the "
                       "system clock)");
+  std::string only;
+  analyze
+      ->add_option("--only", only,
+                   "only these sections, comma-separated (approval,gates,calibration,...): only "
+                   "their rules learn, and only the kinds of event they read are read whole")
+      ->check(SectionList());
   std::string what, name;
   auto* explain = app.add_subcommand(
       "explain", "show the counts, decayed values and thresholds behind one verdict");
@@ -207,7 +213,7 @@ int main(int argc, char** argv) {
   if (gen->parsed()) return GenCommand(events, seed, out);
   if (demo->parsed()) return DemoCommand(c);
   if (schema->parsed()) return SchemaCommand();
-  if (analyze->parsed()) return AnalyzeCommand(c);
+  if (analyze->parsed()) return AnalyzeCommand(c, only);
   if (explain->parsed()) return ExplainCommand(c, what, name);
   if (config->parsed()) return ConfigCommand(c, defaults);
   if (simulate->parsed()) return SimulateCommand(sim_seed, sim_days, !no_learning, c.json, sim_out);

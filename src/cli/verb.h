@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cli/commands.h"
+#include "learn/sections.h"
 
 namespace kaizen::cli {
 
@@ -66,6 +67,17 @@ inline CLI::Validator NotNan() {
         return {};
       },
       "");
+}
+
+// `analyze --only`: names of sections of the analysis (learn::Sections::Parse).
+inline CLI::Validator SectionList() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        std::string error;
+        if (learn::Sections::Parse(v, &error)) return {};
+        return error;
+      },
+      "SECTION[,SECTION...]");
 }
 
 // CLI11 takes an empty value as the type's empty value, which each verb then read as "not given":

@@ -22,7 +22,7 @@ std::string Value(std::optional<double> v, int decimals) {
 
 }  // namespace
 
-std::string Learner::AnalysisText(int64_t now_ms) const {
+std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
   std::string out;
   auto line = [&](std::string s) {
     out += s;
@@ -37,79 +37,98 @@ std::string Learner::AnalysisText(int64_t now_ms) const {
   }
   if (!kinds.empty()) line("  " + kinds);
 
-  KpiResult kpis =
-      kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)));
-  line("");
-  line("Alerts");
-  if (kpis.alerts.empty()) line("  none");
-  for (const Alert& a : kpis.alerts) {
-    line(fmt::format("  [{}] {} -> {}", a.level, a.message, a.action));
+  KpiResult kpis;
+  if (sections.Has(Section::kAlerts) || sections.Has(Section::kKpis)) {
+    kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)));
+  }
+  if (sections.Has(Section::kAlerts)) {
+    line("");
+    line("Alerts");
+    if (kpis.alerts.empty()) line("  none");
+    for (const Alert& a : kpis.alerts) {
+      line(fmt::format("  [{}] {} -> {}", a.level, a.message, a.action));
+    }
   }
 
-  line("");
-  line(fmt::format("KPIs (30-day windows, oldest first, ending {})", model::FormatDay(now_ms)));
-  for (const KpiValue& k : kpis.kpis) {
-    std::string values;
-    for (const auto& v : k.values) values += (values.empty() ? "" : " -> ") + Value(v, 2);
-    line(fmt::format("  {:<24} {}  (trend {}, better {})", k.name, values, k.trend.value_or("n/a"),
-                     k.better));
+  if (sections.Has(Section::kKpis)) {
+    line("");
+    line(fmt::format("KPIs (30-day windows, oldest first, ending {})", model::FormatDay(now_ms)));
+    for (const KpiValue& k : kpis.kpis) {
+      std::string values;
+      for (const auto& v : k.values) values += (values.empty() ? "" : " -> ") + Value(v, 2);
+      line(fmt::format("  {:<24} {}  (trend {}, better {})", k.name, values,
+                       k.trend.value_or("n/a"), k.better));
+    }
   }
 
-  ApprovalResult approval = approval_.Result();
-  line("");
-  line("Approval");
-  line(fmt::format("  {:<18} {}", "overall", Counts(approval.overall)));
-  for (const auto& [name, c] : approval.by_server_type) {
-    line(fmt::format("  {:<18} {}", name, Counts(c)));
+  if (sections.Has(Section::kApproval)) {
+    ApprovalResult approval = approval_.Result();
+    line("");
+    line("Approval");
+    line(fmt::format("  {:<18} {}", "overall", Counts(approval.overall)));
+    for (const auto& [name, c] : approval.by_server_type) {
+      line(fmt::format("  {:<18} {}", name, Counts(c)));
+    }
   }
 
-  line("");
-  line("Learned gates (score must be >= threshold)");
-  std::vector<ScoreGate> gates = gates_.Gates(now_ms);
-  if (gates.empty()) {
-    line(fmt::format("  none yet (a dimension needs {}+ scores in the last {} days)",
-                     config_.gates.min_scores, config_.gates.window_days));
-  }
-  for (const ScoreGate& g : gates) {
-    line(fmt::format("  {:<18} >= {:<2} {} gate: {:.0f}% of {} scores below were not approved",
-                     g.dimension, g.threshold, GateKindName(g.kind), g.rejection_rate * 100,
-                     g.n_below));
-  }
-
-  CalibrationResult cal = calibration_.Result();
-  line("");
-  line(fmt::format("Calibration (bubaConfidence vs approval, {} reviews, ECE {})", cal.n,
-                   Pct(cal.ece)));
-  for (const CalibrationBucket& b : cal.buckets) {
-    if (b.n == 0) continue;
-    line(fmt::format("  {:.1f}-{:.1f}  predicted {:>6}  actual {:>6}  error {:>+7.1f}%  n {}",
-                     b.lower, b.upper, Pct(b.avg_predicted), Pct(b.actual_rate),
-                     b.error.value_or(0) * 100, b.n));
+  if (sections.Has(Section::kGates)) {
+    line("");
+    line("Learned gates (score must be >= threshold)");
+    std::vector<ScoreGate> gates = gates_.Gates(now_ms);
+    if (gates.empty()) {
+      line(fmt::format("  none yet (a dimension needs {}+ scores in the last {} days)",
+                       config_.gates.min_scores, config_.gates.window_days));
+    }
+    for (const ScoreGate& g : gates) {
+      line(fmt::format("  {:<18} >= {:<2} {} gate: {:.0f}% of {} scores below were not approved",
+                       g.dimension, g.threshold, GateKindName(g.kind), g.rejection_rate * 100,
+                       g.n_below));
+    }
   }
 
-  line("");
-  line("Autonomy by task type");
-  for (const TaskAutonomy& t : autonomy_.Result()) {
-    line(fmt::format("  {:<18} level {}  {:<12} review {:>5.1f}%  {} of {} approved ({}){}",
-                     t.task_type, t.level, TaskClassName(t.task_class), t.review_rate * 100,
-                     t.approvals, t.decided, Pct(t.rate), t.regressed ? "  REGRESSED" : ""));
+  if (sections.Has(Section::kCalibration)) {
+    CalibrationResult cal = calibration_.Result();
+    line("");
+    line(fmt::format("Calibration (bubaConfidence vs approval, {} reviews, ECE {})", cal.n,
+                     Pct(cal.ece)));
+    for (const CalibrationBucket& b : cal.buckets) {
+      if (b.n == 0) continue;
+      line(fmt::format("  {:.1f}-{:.1f}  predicted {:>6}  actual {:>6}  error {:>+7.1f}%  n {}",
+                       b.lower, b.upper, Pct(b.avg_predicted), Pct(b.actual_rate),
+                       b.error.value_or(0) * 100, b.n));
+    }
   }
 
-  std::vector<AntiPattern> anti = outcomes_.AntiPatterns();
-  line("");
-  line("Anti-patterns");
-  if (anti.empty()) line("  none");
-  for (const AntiPattern& a : anti) line("  " + a.content);
-
-  std::vector<PatternResult> patterns = outcomes_.Patterns(now_ms);
-  line("");
-  line("Patterns");
-  for (const PatternResult& p : patterns) {
-    line(fmt::format("  {:<36} {:<11} x{:.1f}  {} ok / {} failed", p.content,
-                     MaturityStateName(p.state), p.multiplier, p.success_count, p.failure_count));
+  if (sections.Has(Section::kAutonomy)) {
+    line("");
+    line("Autonomy by task type");
+    for (const TaskAutonomy& t : autonomy_.Result()) {
+      line(fmt::format("  {:<18} level {}  {:<12} review {:>5.1f}%  {} of {} approved ({}){}",
+                       t.task_type, t.level, TaskClassName(t.task_class), t.review_rate * 100,
+                       t.approvals, t.decided, Pct(t.rate), t.regressed ? "  REGRESSED" : ""));
+    }
   }
 
-  std::vector<ThemeStance> stances = evidence_.Contradictions(now_ms);
+  if (sections.Has(Section::kAntiPatterns)) {
+    std::vector<AntiPattern> anti = outcomes_.AntiPatterns();
+    line("");
+    line("Anti-patterns");
+    if (anti.empty()) line("  none");
+    for (const AntiPattern& a : anti) line("  " + a.content);
+  }
+
+  if (sections.Has(Section::kPatterns)) {
+    std::vector<PatternResult> patterns = outcomes_.Patterns(now_ms);
+    line("");
+    line("Patterns");
+    for (const PatternResult& p : patterns) {
+      line(fmt::format("  {:<36} {:<11} x{:.1f}  {} ok / {} failed", p.content,
+                       MaturityStateName(p.state), p.multiplier, p.success_count, p.failure_count));
+    }
+  }
+
+  std::vector<ThemeStance> stances;
+  if (sections.Has(Section::kContradictions)) stances = evidence_.Contradictions(now_ms);
   bool any_clarify = false;
   for (const ThemeStance& s : stances) any_clarify |= s.status == "clarify";
   if (any_clarify) {

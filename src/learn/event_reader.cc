@@ -752,8 +752,10 @@ bool EventReader::Read(od::object event, EventViews* out) {
       if (!ts.ok()) return false;
       at = ts.value().unix_ms;
       have_time = true;
+      if (!read_whole_.Has(*kind)) break;  // the rest is left unread
       continue;
     }
+    if (!read_whole_.Has(*kind)) continue;
     bool ok = true;
     switch (*kind) {
       case model::EventKind::kFeedback:

@@ -20,6 +20,7 @@
 
 #include "learn/inputs.h"
 #include "learn/prepared_event.h"
+#include "learn/sections.h"
 #include "learn/string_hash.h"
 #include "model/event_kind.h"
 
@@ -124,10 +125,16 @@ class EventReader {
   // The same from JSON text (tests, the simulator).
   bool ReadJson(std::string_view json, EventViews* out);
 
+  // Events of other kinds are read up to their timestamp only: `kind` and the time are set, the
+  // rest of the view is empty, and the rest of the line is not looked at (so a line malformed
+  // past its timestamp still reads). For a reader that folds only some kinds (Learner::kinds).
+  void set_read_whole(KindSet kinds) { read_whole_ = kinds; }
+
  private:
   bool ReadFields(simdjson::ondemand::object event, EventViews* out);
   simdjson::ondemand::parser parser_;
   std::string padded_;
+  KindSet read_whole_ = KindSet::All();
 };
 
 // The event's timestamp, whatever its kind.

@@ -47,6 +47,28 @@ TEST(EventReader, ReadsEveryFieldTheRulesUseFromAStoredFeedback) {
   EXPECT_EQ(r.work.artifact_id, "shopify-1");
 }
 
+TEST(EventReader, AKindNotReadWholeHasOnlyItsKindAndTime) {
+  EventReader reader;
+  reader.set_read_whole(KindSet{model::EventKind::kFeedback});
+  EventViews v;
+  ASSERT_TRUE(reader.ReadJson(kWork, &v));
+  EXPECT_EQ(v.kind, model::EventKind::kWork);
+  EXPECT_EQ(v.work.at_ms, 1751328000000);
+  EXPECT_EQ(v.work.artifact_id, "");
+  EXPECT_EQ(v.work.type, "");
+  // The rest of the line is not looked at: past the timestamp, it may even be malformed.
+  constexpr std::string_view kBrokenReward =
+      R"({"kind":"reward","id":"019862ee-9b05-7cae-881e-82a5536ef4bb","timestamp":"2025-08-01T00:01:01.189Z","signal_value":1 "source":"automatic"})";
+  ASSERT_TRUE(reader.ReadJson(kBrokenReward, &v));
+  EXPECT_EQ(v.kind, model::EventKind::kReward);
+  EXPECT_EQ(v.reward.at_ms, 1754006461189);
+  EventReader whole;
+  EXPECT_FALSE(whole.ReadJson(kBrokenReward, &v));
+  // Kinds it reads whole are read as before.
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
+  EXPECT_EQ(v.review.reviewer, "jake");
+}
+
 TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
   EventReader reader;
   WorkRegistry registry;

@@ -9,6 +9,13 @@
 namespace kaizen::learn {
 namespace {
 constexpr size_t kRegressionsShown = 100;
+
+// The parts with what they read: a review's copy for the memory files carries the task type's
+// autonomy level.
+Parts WithDependencies(Parts parts) {
+  if (parts.Has(Part::kRecent)) parts |= Parts{Part::kAutonomy};
+  return parts;
+}
 }  // namespace
 
 ConfigFields LearnConfig::Fields() {
@@ -55,9 +62,11 @@ Status LearnConfig::Validate() const {
   return Status::Ok();
 }
 
-Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy)
+Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy, Parts parts)
     : config_(config),
       taxonomy_(taxonomy ? *taxonomy : ingest::ThemeTaxonomy::Default()),
+      parts_(WithDependencies(parts)),
+      kinds_(parts_.Kinds()),
       gates_(config_.gates, config_.weights),
       calibration_(config_.calibration),
       speed_(config_.speed),
@@ -79,17 +88,21 @@ Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonom
 void Learner::Prepare(EventViews* event) const {
   PreparedEvent& p = event->prepared;
   p.by = this;
+  if (!kinds_.Has(event->kind)) return;
   switch (event->kind) {
     case model::EventKind::kFeedback:
-      p.themes = ReviewThemes(event->review, taxonomy_);
+      p.themes.clear();
+      if (parts_.NeedsThemes()) p.themes = ReviewThemes(event->review, taxonomy_);
       break;
     case model::EventKind::kCorrection:
-      p.correction_type = CorrectionGroupType(event->correction);
-      p.change =
-          AnalyzeChange(p.correction_type, event->correction.original, event->correction.corrected);
+      if (parts_.NeedsCorrectionChange()) {
+        p.correction_type = CorrectionGroupType(event->correction);
+        p.change = AnalyzeChange(p.correction_type, event->correction.original,
+                                 event->correction.corrected);
+      }
       break;
     case model::EventKind::kOutcome:
-      p.strategies = DetectStrategies(event->outcome.description);
+      if (parts_.NeedsStrategies()) p.strategies = DetectStrategies(event->outcome.description);
       break;
     default:
       break;
@@ -97,37 +110,39 @@ void Learner::Prepare(EventViews* event) const {
 }
 
 void Learner::Add(EventViews& event) {
-  if (event.prepared.by != this) Prepare(&event);
-  PreparedEvent& prepared = event.prepared;
-  ResolveInLogOrder(&registry_, &event);
   ++events_;
   ++by_kind_[static_cast<size_t>(event.kind)];
   newest_ms_ = std::max(newest_ms_, EventTime(event));
+  if (!kinds_.Has(event.kind)) return;
+  if (event.prepared.by != this) Prepare(&event);
+  PreparedEvent& prepared = event.prepared;
+  ResolveInLogOrder(&registry_, &event);
+  auto has = [this](Part p) { return parts_.Has(p); };
   switch (event.kind) {
     case model::EventKind::kFeedback: {
       const ReviewView& r = event.review;
-      approval_.Add(r);
-      gates_.Add(r);
-      calibration_.Add(r);
-      speed_.Add(r);
-      autonomy_.Add(r);
-      preferences_.Add(r);
-      communication_.Add(r);
       const std::vector<ReviewTheme>& themes = prepared.themes;
-      evidence_.Add(r, themes);
-      rules_.AddReview(r, themes);
-      score_bands_.Add(r, themes);
-      bias_.Add(r);
-      kpis_.Add(r);
-      profiles_.Add(r, themes);
-      recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
-      queue_.AddReview(r);
+      if (has(Part::kApproval)) approval_.Add(r);
+      if (has(Part::kGates)) gates_.Add(r);
+      if (has(Part::kCalibration)) calibration_.Add(r);
+      if (has(Part::kSpeed)) speed_.Add(r);
+      if (has(Part::kAutonomy)) autonomy_.Add(r);
+      if (has(Part::kPreferences)) preferences_.Add(r);
+      if (has(Part::kCommunication)) communication_.Add(r);
+      if (has(Part::kEvidence)) evidence_.Add(r, themes);
+      if (has(Part::kRules)) rules_.AddReview(r, themes);
+      if (has(Part::kScoreBands)) score_bands_.Add(r, themes);
+      if (has(Part::kBias)) bias_.Add(r);
+      if (has(Part::kKpis)) kpis_.Add(r);
+      if (has(Part::kProfiles)) profiles_.Add(r, themes);
+      if (has(Part::kRecent)) recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
+      if (has(Part::kQueue)) queue_.AddReview(r);
       break;
     }
     case model::EventKind::kWork:
-      autonomy_.AddWork(event.work);
-      bias_.AddWork(event.work);
-      queue_.AddWork(event.work);
+      if (has(Part::kAutonomy)) autonomy_.AddWork(event.work);
+      if (has(Part::kBias)) bias_.AddWork(event.work);
+      if (has(Part::kQueue)) queue_.AddWork(event.work);
       break;
     case model::EventKind::kOutcome:
       outcomes_.Add(event.outcome, prepared.strategies);
@@ -139,8 +154,8 @@ void Learner::Add(EventViews& event) {
       loops_.Add(event.loop);
       break;
     case model::EventKind::kAdmin:
-      rules_.AddAdmin(event.admin);
-      corrections_.Add(event.admin);
+      if (has(Part::kRules)) rules_.AddAdmin(event.admin);
+      if (has(Part::kCorrections)) corrections_.Add(event.admin);
       break;
     case model::EventKind::kCorrection:
       corrections_.Add(event.correction, prepared.correction_type, &prepared.change);
@@ -176,7 +191,7 @@ std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows) 
   return buffer.GetString();
 }
 
-std::string Learner::AnalysisJson(int64_t now_ms) const {
+std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -191,59 +206,64 @@ std::string Learner::AnalysisJson(int64_t now_ms) const {
   Key(w, "total");
   w.Uint64(events_);
   w.EndObject();
-  Key(w, "approval");
-  WriteJson(w, approval_.Result());
-  Key(w, "gates");
-  WriteJson(w, gates_.Gates(now_ms));
-  Key(w, "calibration");
-  WriteJson(w, calibration_.Result());
-  Key(w, "decisionSpeed");
-  WriteJson(w, speed_.Result());
-  Key(w, "preferences");
-  WriteJson(w, preferences_.Result(now_ms));
-  Key(w, "autonomy");
-  WriteJson(w, autonomy_.Result());
-  Key(w, "communication");
-  WriteJson(w, communication_.Result());
-  Key(w, "criteria");
-  WriteJson(w, outcomes_.Criteria(now_ms));
-  Key(w, "patterns");
-  WriteJson(w, outcomes_.Patterns(now_ms));
-  Key(w, "antiPatterns");
-  WriteJson(w, outcomes_.AntiPatterns());
-  Key(w, "errors");
-  WriteJson(w, errors_.Report());
-  Key(w, "loops");
-  WriteJson(w, loops_.Result());
-  Key(w, "contradictions");
-  WriteJson(w, evidence_.Contradictions(now_ms));
+  // Each section asked for, in the contract's order.
+  auto section = [&](Section s) {
+    if (!sections.Has(s)) return false;
+    Key(w, SectionName(s));
+    return true;
+  };
+  if (section(Section::kApproval)) WriteJson(w, approval_.Result());
+  if (section(Section::kGates)) WriteJson(w, gates_.Gates(now_ms));
+  if (section(Section::kCalibration)) WriteJson(w, calibration_.Result());
+  if (section(Section::kDecisionSpeed)) WriteJson(w, speed_.Result());
+  if (section(Section::kPreferences)) WriteJson(w, preferences_.Result(now_ms));
+  if (section(Section::kAutonomy)) WriteJson(w, autonomy_.Result());
+  if (section(Section::kCommunication)) WriteJson(w, communication_.Result());
+  if (section(Section::kCriteria)) WriteJson(w, outcomes_.Criteria(now_ms));
+  if (section(Section::kPatterns)) WriteJson(w, outcomes_.Patterns(now_ms));
+  if (section(Section::kAntiPatterns)) WriteJson(w, outcomes_.AntiPatterns());
+  if (section(Section::kErrors)) WriteJson(w, errors_.Report());
+  if (section(Section::kLoops)) WriteJson(w, loops_.Result());
+  if (section(Section::kContradictions)) WriteJson(w, evidence_.Contradictions(now_ms));
   // Computed once: the KPIs and the ruleCandidates section read the same candidates.
-  const std::vector<RuleCandidate> candidates = evidence_.Candidates(now_ms);
-  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
-  Key(w, "kpis");
-  WriteJson(w, kpis);
-  Key(w, "alerts");
-  WriteAlertsJson(w, kpis);
+  std::vector<RuleCandidate> candidates;
+  if (sections.Has(Section::kKpis) || sections.Has(Section::kAlerts) ||
+      sections.Has(Section::kRuleCandidates)) {
+    candidates = evidence_.Candidates(now_ms);
+  }
+  if (sections.Has(Section::kKpis) || sections.Has(Section::kAlerts)) {
+    const KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
+    if (section(Section::kKpis)) WriteJson(w, kpis);
+    if (section(Section::kAlerts)) WriteAlertsJson(w, kpis);
+  }
   // Beyond the contract: the evidence behind the sections above.
   // The regression log, newest last: the last kRegressionsShown of them, and how many in all.
-  std::vector<Regression> regressions = autonomy_.Regressions();
-  Key(w, "regressionsTotal");
-  w.Uint64(regressions.size());
-  if (regressions.size() > kRegressionsShown) {
-    regressions.erase(regressions.begin(), regressions.end() - kRegressionsShown);
+  if (sections.Has(Section::kRegressions)) {
+    std::vector<Regression> regressions = autonomy_.Regressions();
+    Key(w, "regressionsTotal");
+    w.Uint64(regressions.size());
+    if (regressions.size() > kRegressionsShown) {
+      regressions.erase(regressions.begin(), regressions.end() - kRegressionsShown);
+    }
+    section(Section::kRegressions);
+    WriteJson(w, regressions);
   }
-  Key(w, "regressions");
-  WriteJson(w, regressions);
-  Key(w, "strategies");
-  WriteJson(w, outcomes_.Strategies());
-  Key(w, "ruleCandidates");
-  WriteJson(w, candidates);
-  Key(w, "biasWatch");
-  WriteJson(w, bias_.Result(now_ms));
+  if (section(Section::kStrategies)) WriteJson(w, outcomes_.Strategies());
+  if (section(Section::kRuleCandidates)) WriteJson(w, candidates);
+  if (section(Section::kBiasWatch)) WriteJson(w, bias_.Result(now_ms));
   w.EndObject();
   std::string out(buffer.GetString(), buffer.GetSize());
   out.push_back('\n');
   return out;
+}
+
+std::optional<Parts> Learner::PartsToExplain(std::string_view what) {
+  if (what == "pattern" || what == "criterion") return Parts{Part::kOutcomes};
+  if (what == "gate") return Parts{Part::kGates};
+  if (what == "autonomy") return Parts{Part::kAutonomy};
+  if (what == "calibration") return Parts{Part::kCalibration};
+  if (what == "loop") return Parts{Part::kLoops};
+  return std::nullopt;
 }
 
 std::vector<std::string> Learner::KnownNames(std::string_view what, int64_t now_ms) const {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,7 @@
 #include "learn/reviewer_profiles.h"
 #include "learn/rule_book.h"
 #include "learn/score_bands.h"
+#include "learn/sections.h"
 #include "learn/signal_weight.h"
 #include "learn/theme_evidence.h"
 #include "model/event_kind.h"
@@ -61,12 +63,16 @@ struct LearnConfig {
 class Learner {
  public:
   // `taxonomy` finds themes in rejection reasons, blockers and suggestions; nullptr is the
-  // shipped default. REQUIRES: *taxonomy outlives the Learner.
-  explicit Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy = nullptr);
+  // shipped default. REQUIRES: *taxonomy outlives the Learner. Only `parts` are folded (and the
+  // parts they read); the accessors and queries of the others see an empty log.
+  explicit Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy = nullptr,
+                   Parts parts = Parts::All());
   Learner(const Learner&) = delete;
   Learner& operator=(const Learner&) = delete;
 
-  // Resolves the event's references and folds it into every rule. REQUIRES: log order.
+  // Counts the event and, when its kind is one the folded parts read (kinds()), resolves its
+  // references and folds it into them. Of an event of another kind only `kind` and the
+  // timestamp are read, so a reader may leave the rest unread. REQUIRES: log order.
   void Add(EventViews& event);
   // Computes event->prepared: what Add needs that depends on this event alone (a review's
   // themes, a correction's change, an outcome's strategies). Reads only the config and the
@@ -74,18 +80,23 @@ class Learner {
   // Optional: Add computes what was not prepared; the results are the same either way.
   void Prepare(EventViews* event) const;
 
-  // `kaizen analyze --json`: one object, keys documented in docs/analysis.md.
-  std::string AnalysisJson(int64_t now_ms) const;
+  // `kaizen analyze --json`: one object, keys documented in docs/analysis.md: `now`, `events`
+  // and the sections asked for. REQUIRES: the folded parts include sections.Needs().
+  std::string AnalysisJson(int64_t now_ms, Sections sections = Sections::All()) const;
   // {"now","windowDays","kpis"}: the `kpis` object of AnalysisJson over other windows, `windows`
   // of `window_days` days ending at now. REQUIRES: window_days >= 1, windows >= 1.
   std::string KpisJson(int64_t now_ms, int64_t window_days, int windows) const;
   // `kaizen analyze`: the same, for a person.
-  std::string AnalysisText(int64_t now_ms) const;
+  std::string AnalysisText(int64_t now_ms, Sections sections = Sections::All()) const;
   // `kaizen explain WHAT NAME`: the counts, decayed values and thresholds behind one verdict.
   // WHAT is pattern | criterion | gate | autonomy | calibration | loop. NotFound names the known
-  // values when NAME is unknown; InvalidArgument when WHAT is.
+  // values when NAME is unknown; InvalidArgument when WHAT is. REQUIRES: the folded parts
+  // include PartsToExplain(what).
   Status Explain(std::string_view what, std::string_view name, int64_t now_ms,
                  std::string* text) const;
+
+  // The parts Explain(what, ...) reads; nullopt when kaizen does not explain `what`.
+  static std::optional<Parts> PartsToExplain(std::string_view what);
 
   // seed 000 §8.1: candidate, active and retired rules (RuleBook::Rules).
   std::vector<LearnedRule> Rules(int64_t now_ms) const;
@@ -93,6 +104,9 @@ class Learner {
   std::vector<RejectionPattern> RejectionPatterns(bool top) const;
 
   uint64_t events() const { return events_; }
+  const Parts& parts() const { return parts_; }
+  // The kinds the folded parts read.
+  const KindSet& kinds() const { return kinds_; }
   // The newest event's timestamp (0 for an empty log): `--now end` analyzes as of it.
   int64_t newest_ms() const { return newest_ms_; }
   const LearnConfig& config() const { return config_; }
@@ -123,6 +137,8 @@ class Learner {
 
   LearnConfig config_;
   const ingest::ThemeTaxonomy& taxonomy_;
+  Parts parts_;
+  KindSet kinds_;
   WorkRegistry registry_;
   uint64_t events_ = 0;
   int64_t newest_ms_ = 0;

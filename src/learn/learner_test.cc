@@ -136,6 +136,116 @@ TEST(Learner, ExplainNamesWhatItDoesNotKnow) {
   EXPECT_EQ(learner.Explain("weather", "x", kNow, &text).code(), StatusCode::kInvalidArgument);
 }
 
+// Log() with what it lacks: a comparison, annotations, corrections, a reward and an admin event.
+std::vector<std::string> RicherLog() {
+  std::vector<std::string> lines = Log();
+  lines.push_back(
+      R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c901","timestamp":"2025-07-19T09:00:00.000Z","workProduct":{"id":"art-3"},"mcpServerType":"stripe","reviewerId":"priya","decision":{"decision":"needs-work","reason":"Webhook handler needs more specific error types","severity":"major","blockers":["No retry logic"]},"scores":[{"dimension":"test-coverage","score":4}],"comparison":{"optionA":{"id":"art-1"},"optionB":{"id":"art-2"},"preferred":"A","preferenceStrength":"strong"},"annotations":[{"type":"criticism","text":"Generic catch block","severity":"minor","category":"Error Handling"}]})");
+  lines.push_back(
+      R"({"kind":"correction","id":"0197fdc7-73aa-7937-a01e-d22706e0a19d","timestamp":"2025-07-19T10:00:00.000Z","correction_type":"auto","original":"Responsible for the leverage of synergies","corrected":"Led the merger of two teams","user_id":"jordan"})");
+  lines.push_back(
+      R"({"kind":"reward","id":"019862ee-9b05-7cae-881e-82a5536ef4bb","timestamp":"2025-07-19T11:00:00.000Z","signal_id":"sig-1","task_id":"t-1","signal_type":"ci_pass","raw_value":1,"source":"automatic","signal_value":1.0})");
+  lines.push_back(
+      R"({"kind":"admin","id":"0197fdc7-73aa-7937-a01e-d22706e0a1a0","timestamp":"2025-07-19T12:00:00.000Z","action":"consent","user_id":"jordan","consent":"granted"})");
+  return lines;
+}
+
+// A learner of only the parts a section needs, reading only the kinds those parts take (as
+// `kaizen analyze --only` does), writes that section as the learner of every part does.
+TEST(Learner, EachSectionFromItsOwnPartsEqualsTheSameSectionOfTheWholeFold) {
+  const std::vector<std::string> lines = RicherLog();
+  Learner whole{LearnConfig()};
+  Fold(whole, lines, 0, lines.size());
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    const Section section = static_cast<Section>(i);
+    const Sections only{section};
+    Learner part{LearnConfig(), nullptr, only.Needs()};
+    EventReader reader;
+    reader.set_read_whole(part.kinds());
+    EventViews views;
+    for (const std::string& line : lines) {
+      ASSERT_TRUE(reader.ReadJson(line, &views)) << line;
+      part.Add(views);
+    }
+    EXPECT_EQ(part.AnalysisJson(kNow, only), whole.AnalysisJson(kNow, only))
+        << SectionName(section);
+    EXPECT_EQ(part.AnalysisText(kNow, only), whole.AnalysisText(kNow, only))
+        << SectionName(section);
+    EXPECT_EQ(part.newest_ms(), whole.newest_ms());
+  }
+}
+
+TEST(Learner, AnalysisOfSomeSectionsHasOnlyTheirKeysAfterNowAndEvents) {
+  const std::vector<std::string> lines = RicherLog();
+  Learner learner{LearnConfig(), nullptr, Sections{Section::kGates, Section::kRegressions}.Needs()};
+  Fold(learner, lines, 0, lines.size());
+  const std::string json =
+      learner.AnalysisJson(kNow, Sections{Section::kRegressions, Section::kGates});
+  simdjson::dom::parser parser;
+  simdjson::dom::object root;
+  ASSERT_EQ(parser.parse(json).get(root), simdjson::SUCCESS) << json;
+  std::vector<std::string> keys;
+  for (auto field : root) keys.emplace_back(field.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"now", "events", "gates", "regressionsTotal",
+                                            "regressions"}));
+  // Every event is counted, read whole or not.
+  EXPECT_EQ(uint64_t(root["events"]["total"]), lines.size());
+  EXPECT_EQ(uint64_t(root["events"]["outcome"]), 12u);
+  EXPECT_EQ(uint64_t(root["events"]["reward"]), 1u);
+}
+
+TEST(Learner, AFoldOfSomePartsReadsOnlyTheirKinds) {
+  EXPECT_EQ((Sections{Section::kGates}.Needs().Kinds()),
+            (KindSet{model::EventKind::kFeedback, model::EventKind::kWork}));
+  EXPECT_EQ((Sections{Section::kPatterns}.Needs().Kinds()), (KindSet{model::EventKind::kOutcome}));
+  EXPECT_EQ((Sections{Section::kLoops, Section::kErrors}.Needs().Kinds()),
+            (KindSet{model::EventKind::kLoop, model::EventKind::kError}));
+  // No rule reads rewards; the memory files' correction patterns read corrections and audits.
+  EXPECT_FALSE(Parts::All().Kinds().Has(model::EventKind::kReward));
+  EXPECT_TRUE(Parts::All().Kinds().Has(model::EventKind::kCorrection));
+  EXPECT_FALSE(Sections::All().Needs().Kinds().Has(model::EventKind::kCorrection));
+  EXPECT_FALSE(Sections::All().Needs().Has(Part::kRecent));
+}
+
+TEST(Learner, ExplainFoldsOnlyWhatItExplains) {
+  EXPECT_EQ(Learner::PartsToExplain("gate"), Parts{Part::kGates});
+  EXPECT_EQ(Learner::PartsToExplain("pattern"), Parts{Part::kOutcomes});
+  EXPECT_EQ(Learner::PartsToExplain("criterion"), Parts{Part::kOutcomes});
+  EXPECT_EQ(Learner::PartsToExplain("weather"), std::nullopt);
+  const std::vector<std::string> lines = RicherLog();
+  Learner whole{LearnConfig()};
+  Fold(whole, lines, 0, lines.size());
+  for (auto [what, name] :
+       {std::pair{"gate", "error-handling"}, std::pair{"pattern", "Split by file type"},
+        std::pair{"calibration", "all"}, std::pair{"autonomy", "shopify"},
+        std::pair{"loop", "loop-1"}}) {
+    Learner part{LearnConfig(), nullptr, *Learner::PartsToExplain(what)};
+    Fold(part, lines, 0, lines.size());
+    std::string expected, got;
+    ASSERT_TRUE(whole.Explain(what, name, kNow, &expected).ok()) << what;
+    ASSERT_TRUE(part.Explain(what, name, kNow, &got).ok()) << what;
+    EXPECT_EQ(got, expected) << what;
+  }
+}
+
+TEST(Sections, AListOfNamesParsesAndAnUnknownOneIsNamedWithTheKnownOnes) {
+  std::string error;
+  std::optional<Sections> s = Sections::Parse("approval,gates,calibration", &error);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->Has(Section::kApproval) && s->Has(Section::kGates) &&
+              s->Has(Section::kCalibration));
+  EXPECT_FALSE(s->Has(Section::kKpis));
+  EXPECT_FALSE(Sections::Parse("approval,gaets", &error).has_value());
+  EXPECT_NE(error.find("\"gaets\" is not a section"), std::string::npos) << error;
+  EXPECT_NE(error.find("biasWatch"), std::string::npos) << error;
+  EXPECT_FALSE(Sections::Parse("approval,", &error).has_value());
+  EXPECT_NE(error.find("names no section"), std::string::npos) << error;
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    const Section section = static_cast<Section>(i);
+    EXPECT_EQ(ParseSection(SectionName(section)), section);
+  }
+}
+
 // Events read and prepared ahead (as reader threads do), then added, fold to the same bytes as
 // events Add prepares itself: themes, kept reviews, corrections and strategies included.
 TEST(Learner, PreparedAheadFoldsToTheSameAnalysisAsUnprepared) {

@@ -6,6 +6,7 @@ test, and reads it back at a fixed `--now`.
 
 import json
 import os
+import subprocess
 import unittest
 
 from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, NOW_STORED, KaizenTest, feedback_event,
@@ -314,6 +315,69 @@ class KnownAnswers(AnalyzeTest):
                     self.assertEqual(r.rc, EXIT_USAGE, r)
                     self.assertEqual(r.out, "")
                     self.assertIn("--now", r.err)
+
+
+class OnlySomeSections(AnalyzeTest):
+    """`analyze --only`: the listed sections, each exactly as the whole analysis has it."""
+
+    def setUp(self):
+        super().setUp()
+        r = self.import_("-", input=gen_bytes(3000, 5))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.whole = self.analyze()
+
+    def test_each_section_alone_equals_that_section_of_the_whole_analysis(self):
+        sections = [k for k in self.whole if k not in ("now", "events", "regressionsTotal")]
+        self.assertEqual(len(sections), 19)
+        for section in sections:
+            with self.subTest(section=section):
+                r = self.analyze_run("--json", "--only", section)
+                self.assertEqual(r.rc, EXIT_OK, r)
+                got = strict_loads(r.out_bytes)
+                extra = ["regressionsTotal"] if section == "regressions" else []
+                self.assertEqual(list(got), ["now", "events"] + extra + [section])
+                self.assertEqual(got["events"], self.whole["events"])
+                self.assertEqual(got[section], self.whole[section])
+
+    def test_several_sections_come_in_the_contracts_order_whatever_the_lists(self):
+        r = self.analyze_run("--json", "--only", "calibration,approval,gates")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        got = strict_loads(r.out_bytes)
+        self.assertEqual(list(got), ["now", "events", "approval", "gates", "calibration"])
+        for key in got:
+            self.assertEqual(got[key], self.whole[key], key)
+
+    def test_the_python_baseline_agrees_with_the_three_sections_it_computes(self):
+        r = self.analyze_run("--json", "--only", "approval,gates,calibration")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        script = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "python_analysis.py")
+        check = subprocess.run(["python3", script, self.home, "--now", NOW, "--check", "-"],
+                               input=r.out_bytes, capture_output=True, timeout=120)
+        self.assertEqual(check.returncode, 0, check.stderr.decode())
+        self.assertIn(b"python and kaizen agree", check.stdout)
+
+    def test_text_output_has_only_the_blocks_asked_for(self):
+        r = self.analyze_run("--only", "gates")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("Learned gates", r.out)
+        for block in ("Alerts", "KPIs", "Approval", "Calibration", "Autonomy", "Patterns"):
+            self.assertNotIn(f"\n{block}", r.out)
+        whole = self.analyze_run()
+        gates = r.out[r.out.index("Learned gates"):]
+        gates = gates[:gates.index("\n\n")]
+        self.assertIn(gates, whole.out)
+
+    def test_an_unknown_or_empty_section_is_a_usage_error_naming_it_and_the_known_ones(self):
+        for value, why in (("approval,gaets", '"gaets" is not a section'),
+                           ("approval,", "names no section"),
+                           ("", "names no section")):
+            with self.subTest(value=value):
+                r = self.analyze_run("--json", "--only", value)
+                self.assertEqual(r.rc, EXIT_USAGE, r)
+                self.assertEqual(r.out, "")
+                self.assertIn("--only", r.err)
+                self.assertIn(why, r.err)
+                self.assertIn("calibration", r.err)
 
 
 class Determinism(AnalyzeTest):

@@ -1,0 +1,132 @@
+#include "learn/sections.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace kaizen::learn {
+namespace {
+
+using model::EventKind;
+
+constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
+    "approval",    "gates",         "calibration",    "decisionSpeed", "preferences",
+    "autonomy",    "communication", "criteria",       "patterns",      "antiPatterns",
+    "errors",      "loops",         "contradictions", "kpis",          "alerts",
+    "regressions", "strategies",    "ruleCandidates", "biasWatch"};
+
+Parts PartsOf(Section s) {
+  switch (s) {
+    case Section::kApproval:
+      return {Part::kApproval};
+    case Section::kGates:
+      return {Part::kGates};
+    case Section::kCalibration:
+      return {Part::kCalibration};
+    case Section::kDecisionSpeed:
+      return {Part::kSpeed};
+    case Section::kPreferences:
+      return {Part::kPreferences};
+    case Section::kAutonomy:
+    case Section::kRegressions:
+      return {Part::kAutonomy};
+    case Section::kCommunication:
+      return {Part::kCommunication};
+    case Section::kCriteria:
+    case Section::kPatterns:
+    case Section::kAntiPatterns:
+    case Section::kStrategies:
+      return {Part::kOutcomes};
+    case Section::kErrors:
+      return {Part::kErrors};
+    case Section::kLoops:
+      return {Part::kLoops};
+    case Section::kContradictions:
+    case Section::kRuleCandidates:
+      return {Part::kEvidence};
+    case Section::kKpis:
+    case Section::kAlerts:
+      // The delegation KPIs read the autonomy levels by day; rule effectiveness, the candidates.
+      return {Part::kKpis, Part::kAutonomy, Part::kEvidence};
+    case Section::kBiasWatch:
+      return {Part::kBias};
+  }
+  return {};
+}
+
+}  // namespace
+
+KindSet Parts::Kinds() const {
+  KindSet kinds;
+  for (Part p :
+       {Part::kApproval, Part::kGates, Part::kCalibration, Part::kSpeed, Part::kAutonomy,
+        Part::kPreferences, Part::kCommunication, Part::kEvidence, Part::kRules, Part::kScoreBands,
+        Part::kBias, Part::kKpis, Part::kProfiles, Part::kRecent, Part::kQueue}) {
+    if (Has(p)) {
+      kinds.Add(EventKind::kFeedback);
+      kinds.Add(EventKind::kWork);
+    }
+  }
+  if (Has(Part::kOutcomes)) kinds.Add(EventKind::kOutcome);
+  if (Has(Part::kErrors)) kinds.Add(EventKind::kError);
+  if (Has(Part::kLoops)) kinds.Add(EventKind::kLoop);
+  if (Has(Part::kRules)) kinds.Add(EventKind::kAdmin);  // rule audits
+  if (Has(Part::kCorrections)) {
+    kinds.Add(EventKind::kCorrection);
+    kinds.Add(EventKind::kAdmin);  // pattern audits
+  }
+  return kinds;
+}
+
+bool Parts::NeedsThemes() const {
+  return Has(Part::kEvidence) || Has(Part::kRules) || Has(Part::kScoreBands) ||
+         Has(Part::kProfiles) || Has(Part::kRecent);
+}
+
+std::string_view SectionName(Section s) { return kSectionNames[static_cast<size_t>(s)]; }
+
+std::optional<Section> ParseSection(std::string_view name) {
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    if (kSectionNames[i] == name) return static_cast<Section>(i);
+  }
+  return std::nullopt;
+}
+
+std::string SectionList() {
+  std::string out;
+  for (std::string_view name : kSectionNames) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+std::optional<Sections> Sections::Parse(std::string_view list, std::string* error) {
+  Sections out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view name = list.substr(start, comma - start);
+    std::optional<Section> s = ParseSection(name);
+    if (!s) {
+      *error = name.empty() ? fmt::format("{:?} names no section (a comma-separated list of: {})",
+                                          std::string(list), SectionList())
+                            : fmt::format("{:?} is not a section of the analysis (known: {})",
+                                          std::string(name), SectionList());
+      return std::nullopt;
+    }
+    out.Add(*s);
+    if (comma == list.size()) return out;
+    start = comma + 1;
+  }
+}
+
+Parts Sections::Needs() const {
+  Parts parts;
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    if (bits_.test(i)) parts |= PartsOf(static_cast<Section>(i));
+  }
+  return parts;
+}
+
+}  // namespace kaizen::learn
