@@ -47,7 +47,9 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
               }
             }
             LearnedState state;
-            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("context", s);
+            if (Status s = LoadLearnedState(c, &state, nullptr, render::kContextParts); !s.ok()) {
+              return FailVerb("context", s);
+            }
             WarnUnreadable(state.scan);
             const size_t budget =
                 o->budget > 0

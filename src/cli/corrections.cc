@@ -57,7 +57,10 @@ int ValidateCommand(const Common& c, const std::string& file, std::optional<doub
     return kExitUsage;
   }
   LearnedState state;
-  if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("validate", s);
+  // Only the correction patterns learn: the other rules' events are counted, not read.
+  if (Status s = LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections}); !s.ok()) {
+    return FailVerb("validate", s);
+  }
   WarnUnreadable(state.scan);
   const learn::CorrectionPatternLearner& learned = state.learner->corrections();
   const double threshold = min_conf.value_or(learned.config().enforce_min_confidence);
@@ -122,7 +125,10 @@ Verb AddCorrectionsVerb(CLI::App& app, Common& c) {
   AddCommonOptions(sub, c, true, true);
   return {sub, [&c] {
             LearnedState state;
-            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("corrections", s);
+            if (Status s = LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections});
+                !s.ok()) {
+              return FailVerb("corrections", s);
+            }
             WarnUnreadable(state.scan);
             const learn::CorrectionPatternLearner& learned = state.learner->corrections();
             fmt::print("{}", c.json ? render::CorrectionsJson(learned, state.now_ms)

@@ -206,7 +206,9 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
 
 int RunDashboard(const Common& c, const DashboardFlags& f) {
   LearnedState state;
-  if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("dashboard", s);
+  if (Status s = LoadLearnedState(c, &state, nullptr, learn::Sections::All().Needs()); !s.ok()) {
+    return FailVerb("dashboard", s);
+  }
   WarnUnreadable(state.scan);
   render::DashboardData data;
   // The window length the learner used: the home's config (already validated by the load).

@@ -107,7 +107,9 @@ int HintsCommand(const Common& c, const std::string& file) {
     return kExitUsage;
   }
   LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("hints", s);
+  if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
+    return FailVerb("hints", s);
+  }
   WarnUnreadable(loaded.scan);
 
   std::string existing;

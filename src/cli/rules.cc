@@ -83,7 +83,12 @@ Verb AddRulesVerb(CLI::App& app, Common& c) {
   AddCommonOptions(sub, c, true, true);
   return {sub, [&c] {
             LearnedState state;
-            if (Status s = LoadLearnedState(c, &state); !s.ok()) return FailVerb("rules", s);
+            // The rule book and the theme evidence its candidates come from.
+            if (Status s = LoadLearnedState(c, &state, nullptr,
+                                            {learn::Part::kRules, learn::Part::kEvidence});
+                !s.ok()) {
+              return FailVerb("rules", s);
+            }
             WarnUnreadable(state.scan);
             const auto rules = state.learner->Rules(state.now_ms);
             const auto registry = state.learner->RejectionPatterns(true);

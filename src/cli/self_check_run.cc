@@ -51,11 +51,14 @@ Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
 }
 
 Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHistory* history) {
-  return LoadLearnedState(c, out, [out, history](const learn::EventViews& e) {
-    // After the learner's Add: the review's work product (and so its task type) is resolved.
-    if (e.kind != model::EventKind::kFeedback) return;
-    history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
-  });
+  return LoadLearnedState(
+      c, out,
+      [out, history](const learn::EventViews& e) {
+        // After the learner's Add: the review's work product (and so its task type) is resolved.
+        if (e.kind != model::EventKind::kFeedback) return;
+        history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
+      },
+      kSelfCheckParts);
 }
 
 // BLAKE2b, length-prefixed fields so no two file sets hash alike by concatenation.

@@ -25,12 +25,17 @@ Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
 // LoadLearnedState, with the self-check's own fold (the decided reviews of each task type) over
 // the same single read of the log.
 Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHistory* history);
+// What SelfCheckFiles reads of the learner.
+inline const learn::Parts kSelfCheckParts = {learn::Part::kRules,       learn::Part::kEvidence,
+                                             learn::Part::kGates,       learn::Part::kPreferences,
+                                             learn::Part::kCalibration, learn::Part::kAutonomy};
 
 // The artifact id names the checked paths (a later check of the same paths is a new version of
 // the same artifact); the version hashes the paths and their bytes.
 void ArtifactIds(const std::vector<CheckedFile>& files, std::string* id, std::string* version);
 
-// Runs the checks of every active rule on `files` and predicts the review.
+// Runs the checks of every active rule on `files` and predicts the review. REQUIRES: the learner
+// folds kSelfCheckParts (LoadSelfCheckState's does).
 learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
                                       const learn::ReviewHistory& history, int64_t now_ms,
                                       std::string_view task_type,

@@ -69,7 +69,12 @@ struct ContextResult {
 };
 
 // Everything relevant, untrimmed. Pure: same learner, query and now, same result.
+// REQUIRES: the learner folds kContextParts.
 ContextResult Context(const learn::Learner& learner, const ContextQuery& query, int64_t now_ms);
+// What Context reads: a learner of these parts alone gives the same context.
+inline const learn::Parts kContextParts = {
+    learn::Part::kProfiles, learn::Part::kGates,    learn::Part::kCalibration, learn::Part::kRecent,
+    learn::Part::kRules,    learn::Part::kEvidence, learn::Part::kOutcomes};
 
 std::string ContextMarkdown(const ContextResult& result);
 std::string ContextJson(const ContextResult& result);  // one object and a newline

@@ -38,7 +38,12 @@ struct HintsInput {
   std::vector<learn::AntiPattern> anti_patterns;
 };
 
+// REQUIRES: the learner folds kHintsParts.
 HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms);
+// What HintsInputFrom reads: a learner of these parts alone gives the same hints.
+inline const learn::Parts kHintsParts = {learn::Part::kCommunication, learn::Part::kRules,
+                                         learn::Part::kEvidence,      learn::Part::kGates,
+                                         learn::Part::kCalibration,   learn::Part::kOutcomes};
 
 // The generated section, starting with
 //   # Generated: YYYY-MM-DD | Based on N feedback events | K active rules

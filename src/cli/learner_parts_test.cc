@@ -1,0 +1,144 @@
+// Each verb folds only the learner parts it reads (learn/sections.h) and reads whole only the
+// kinds of event those parts take. A learner of those parts alone must give the verb the answer
+// a learner of every part gives, on a generated history of every kind.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/gen_history.h"
+#include "cli/self_check_run.h"
+#include "learn/event_reader.h"
+#include "learn/learner.h"
+#include "learn/self_check.h"
+#include "render/context.h"
+#include "render/correction_patterns.h"
+#include "render/hints.h"
+
+namespace kaizen::cli {
+namespace {
+
+using learn::Learner;
+using learn::Part;
+using learn::Parts;
+
+class LearnerParts : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    history_ = new std::string;
+    GenerateHistory({.events = 6000, .seed = 11}, history_);
+  }
+  static void TearDownTestSuite() {
+    delete history_;
+    history_ = nullptr;
+  }
+
+  // The history folded into a learner of `parts`, each line read as a verb's reader reads it,
+  // and its reviews into *reviews when given (as `kaizen check` folds them).
+  static std::unique_ptr<Learner> Fold(Parts parts, learn::ReviewHistory* reviews = nullptr) {
+    auto learner = std::make_unique<Learner>(learn::LearnConfig{}, nullptr, parts);
+    std::string_view rest = *history_;
+    learn::EventReader reader;
+    reader.set_read_whole(reviews ? learn::KindSet::All() : learner->kinds());
+    learn::EventViews views;
+    while (!rest.empty()) {
+      const size_t nl = rest.find('\n');
+      const std::string_view line = rest.substr(0, nl);
+      rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+      EXPECT_TRUE(reader.ReadJson(line, &views)) << line;
+      learner->Add(views);
+      if (reviews && views.kind == model::EventKind::kFeedback) {
+        reviews->Add(views.review, ingest::ThemeTaxonomy::Default());
+      }
+    }
+    return learner;
+  }
+
+  static std::string* history_;
+};
+std::string* LearnerParts::history_ = nullptr;
+
+TEST_F(LearnerParts, TheGeneratedHistoryHasSomethingForEveryVerbToSay) {
+  const auto whole = Fold(Parts::All());
+  const int64_t now = whole->newest_ms();
+  EXPECT_EQ(whole->events(), 6000u);
+  EXPECT_FALSE(whole->Rules(now).empty());
+  EXPECT_FALSE(whole->corrections().Patterns().empty());
+  EXPECT_FALSE(whole->gates().Gates(now).empty());
+  EXPECT_GT(whole->calibration().Result().n, 0);
+}
+
+TEST_F(LearnerParts, TheWholeAnalysisFromItsPartsEqualsTheAnalysisOfEveryPart) {
+  const auto whole = Fold(Parts::All());
+  const auto part = Fold(learn::Sections::All().Needs());
+  const int64_t now = whole->newest_ms();
+  EXPECT_EQ(part->AnalysisJson(now), whole->AnalysisJson(now));
+  EXPECT_EQ(part->AnalysisText(now), whole->AnalysisText(now));
+}
+
+TEST_F(LearnerParts, HintsFromTheirPartsEqualHintsFromEveryPart) {
+  const auto whole = Fold(Parts::All());
+  const auto part = Fold(render::kHintsParts);
+  const int64_t now = whole->newest_ms();
+  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(*part, now)),
+            render::HintsSection(render::HintsInputFrom(*whole, now)));
+}
+
+TEST_F(LearnerParts, ContextFromItsPartsEqualsContextFromEveryPart) {
+  const auto whole = Fold(Parts::All());
+  const auto part = Fold(render::kContextParts);
+  const int64_t now = whole->newest_ms();
+  for (const render::ContextQuery& q :
+       {render::ContextQuery{"github", "", "review", {}},
+        render::ContextQuery{"shopify", "mcp-server", "implement", {"error-handling"}},
+        render::ContextQuery{}}) {
+    render::ContextResult a = render::Context(*part, q, now);
+    render::ContextResult b = render::Context(*whole, q, now);
+    EXPECT_EQ(render::RenderContext(&a, render::ContextFormat::kJson, 100000),
+              render::RenderContext(&b, render::ContextFormat::kJson, 100000))
+        << q.server_type;
+  }
+}
+
+TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
+  learn::ReviewHistory part_reviews, whole_reviews;
+  const auto whole = Fold(Parts::All(), &whole_reviews);
+  const auto part = Fold(kSelfCheckParts, &part_reviews);
+  const int64_t now = whole->newest_ms();
+  const std::vector<CheckedFile> files = {
+      {"src/client.ts", "client.ts", "export async function get() { return fetch(url); }\n"}};
+  for (const char* task : {"github", "stripe", "unknown-task"}) {
+    const learn::SelfCheckResult a =
+        SelfCheckFiles(*part, part_reviews, now, task, {}, files, learn::SelfCheckConfig{});
+    const learn::SelfCheckResult b =
+        SelfCheckFiles(*whole, whole_reviews, now, task, {}, files, learn::SelfCheckConfig{});
+    if (std::string_view(task) != "unknown-task") EXPECT_GT(b.history_reviews, 0) << task;
+    EXPECT_EQ(SelfCheckJson(a, files, {}, "id", "v", false, "", ""),
+              SelfCheckJson(b, files, {}, "id", "v", false, "", ""))
+        << task;
+  }
+}
+
+TEST_F(LearnerParts, RulesAndCorrectionsFromTheirPartsEqualThoseFromEveryPart) {
+  const auto whole = Fold(Parts::All());
+  const int64_t now = whole->newest_ms();
+  const auto rules = Fold({Part::kRules, Part::kEvidence});
+  auto rules_json = [now](const Learner& l) {
+    rapidjson::StringBuffer buffer;
+    learn::JsonWriter w(buffer);
+    w.StartArray();
+    for (const learn::LearnedRule& r : l.Rules(now)) learn::WriteJson(w, r);
+    w.EndArray();
+    learn::WriteJson(w, l.RejectionPatterns(true));
+    return std::string(buffer.GetString(), buffer.GetSize());
+  };
+  EXPECT_EQ(rules_json(*rules), rules_json(*whole));
+  const auto corrections = Fold({Part::kCorrections});
+  EXPECT_EQ(render::CorrectionsJson(corrections->corrections(), now),
+            render::CorrectionsJson(whole->corrections(), now));
+}
+
+}  // namespace
+}  // namespace kaizen::cli
