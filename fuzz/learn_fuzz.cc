@@ -9,7 +9,11 @@
 //   - reading each line the way `kaizen analyze` does (ReadDurable on an On-Demand document whose
 //     buffer outlives the views) learns exactly what ReadJson does.
 // A first line starting with '#' is a `config/learning.json` for this input (defaults when it
-// is refused), so the rules also run at the edges of their configured ranges.
+// is refused), so the rules also run at the edges of their configured ranges. A next line
+// starting with '@' is an `analyze --only` list (Sections::Parse); when it is refused, the
+// sections come from a hash of the input. A third learner folds only those sections' parts,
+// reading whole only their kinds (as `kaizen analyze --only` does), and must write each of them
+// as the learner of every part does, whenever it read the same lines.
 //
 //   make fuzz   (or see the Makefile's fuzz target for the full command line)
 #include <simdjson.h>
@@ -18,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -26,6 +31,7 @@
 #include "learn/config_json.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
+#include "learn/sections.h"
 
 namespace {
 
@@ -130,6 +136,35 @@ void CheckExplain(const Learner& learner, const std::vector<std::string>& names,
   }
 }
 
+// The sections of an '@' line, or some picked by the input's bytes (FNV-1a).
+Sections PickSections(std::string_view* input) {
+  if (!input->empty() && input->front() == '@') {
+    const size_t nl = input->find('\n');
+    const std::string_view list = input->substr(1, nl == std::string_view::npos ? nl : nl - 1);
+    input->remove_prefix(nl == std::string_view::npos ? input->size() : nl + 1);
+    std::string error;
+    std::optional<Sections> parsed = Sections::Parse(list, &error);
+    if (parsed) return *parsed;
+    if (error.empty()) std::abort();  // a refusal says why
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (char c : *input) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+  Sections out;
+  std::string list;
+  for (size_t i = 0; i < kSectionCount; ++i) {
+    if (h >> i & 1) {
+      out.Add(static_cast<Section>(i));
+      list += (list.empty() ? "" : ",") + std::string(SectionName(static_cast<Section>(i)));
+    }
+  }
+  if (list.empty()) return Sections::All();
+  // The list of names parses back to the same sections.
+  std::string error;
+  std::optional<Sections> back = Sections::Parse(list, &error);
+  if (!back || back->Needs() != out.Needs()) std::abort();
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -144,7 +179,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
 
-  Learner learner(config), durable_learner(config);
+  const Sections sections = PickSections(&input);
+  Learner learner(config), durable_learner(config), part_learner(config, nullptr, sections.Needs());
+  EventReader part_reader;
+  part_reader.set_read_whole(part_learner.kinds());
+  EventViews part_views;
+  bool same_lines = true;  // every line the part reader read, the whole reader read too
   EventReader reader;
   DurableReader durable_reader;
   EventViews views, durable_views;
@@ -161,6 +201,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pos = end + 1;
     const bool read = reader.ReadJson(line, &views);
     if (durable_reader.Read(line, &durable_views) != read) std::abort();
+    // Reading fewer fields never refuses a line that reading them all accepts.
+    const bool part_read = part_reader.ReadJson(line, &part_views);
+    if (read && !part_read) std::abort();
+    if (part_read) part_learner.Add(part_views);
+    same_lines &= part_read == read;
     if (!read) continue;
     learner.Add(views);
     durable_learner.Add(durable_views);
@@ -172,6 +217,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const std::string analysis = CheckAnalysis(learner, kNowMs, /*repeat=*/true);
   if (durable_learner.AnalysisJson(kNowMs) != analysis) std::abort();
+  if (same_lines &&
+      part_learner.AnalysisJson(kNowMs, sections) != learner.AnalysisJson(kNowMs, sections)) {
+    std::abort();
+  }
   CheckExplain(learner, names.all(), kNowMs);
   if (any) {
     // A day after the newest event: nothing has aged out of the windows yet.
