@@ -110,15 +110,10 @@ int AnalyzeCommand(const Common& c, const std::string& only) {
 }
 
 int ExplainCommand(const Common& c, const std::string& what, const std::string& name) {
-  const std::optional<learn::Parts> parts = learn::Learner::PartsToExplain(what);
-  if (!parts) {
-    return FailVerb("explain", InvalidArgument(fmt::format(
-                                   "{:?} is not something kaizen explains (pattern, criterion, "
-                                   "gate, autonomy, calibration, loop)",
-                                   what)));
-  }
+  // An unknown WHAT (refused by the argument parser already) is refused by Explain.
+  const learn::Parts parts = learn::Learner::PartsToExplain(what).value_or(learn::Parts::All());
   LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded, nullptr, *parts); !s.ok()) {
+  if (Status s = LoadLearnedState(c, &loaded, nullptr, parts); !s.ok()) {
     return FailVerb("explain", s);
   }
   WarnUnreadable(loaded.scan);

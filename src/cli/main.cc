@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       ->add_option("--only", only,
                    "only these sections, comma-separated (approval,gates,calibration,...): only "
                    "their rules learn, and only the kinds of event they read are read whole")
-      ->check(SectionList());
+      ->check(AnalysisSections());
   std::string what, name;
   auto* explain = app.add_subcommand(
       "explain", "show the counts, decayed values and thresholds behind one verdict");

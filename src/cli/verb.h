@@ -70,7 +70,7 @@ inline CLI::Validator NotNan() {
 }
 
 // `analyze --only`: names of sections of the analysis (learn::Sections::Parse).
-inline CLI::Validator SectionList() {
+inline CLI::Validator AnalysisSections() {
   return CLI::Validator(
       [](std::string& v) -> std::string {
         std::string error;

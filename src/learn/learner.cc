@@ -118,6 +118,7 @@ void Learner::Add(EventViews& event) {
   PreparedEvent& prepared = event.prepared;
   ResolveInLogOrder(&registry_, &event);
   auto has = [this](Part p) { return parts_.Has(p); };
+  // An outcome, error, loop or correction got here only if its one part is folded (kinds_).
   switch (event.kind) {
     case model::EventKind::kFeedback: {
       const ReviewView& r = event.review;

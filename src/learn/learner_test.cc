@@ -239,7 +239,7 @@ TEST(Sections, AListOfNamesParsesAndAnUnknownOneIsNamedWithTheKnownOnes) {
   EXPECT_NE(error.find("\"gaets\" is not a section"), std::string::npos) << error;
   EXPECT_NE(error.find("biasWatch"), std::string::npos) << error;
   EXPECT_FALSE(Sections::Parse("approval,", &error).has_value());
-  EXPECT_NE(error.find("names no section"), std::string::npos) << error;
+  EXPECT_NE(error.find("has an empty section name"), std::string::npos) << error;
   for (size_t i = 0; i < kSectionCount; ++i) {
     const Section section = static_cast<Section>(i);
     EXPECT_EQ(ParseSection(SectionName(section)), section);

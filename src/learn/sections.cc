@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 namespace kaizen::learn {
@@ -109,8 +110,10 @@ std::optional<Sections> Sections::Parse(std::string_view list, std::string* erro
     const std::string_view name = list.substr(start, comma - start);
     std::optional<Section> s = ParseSection(name);
     if (!s) {
-      *error = name.empty() ? fmt::format("{:?} names no section (a comma-separated list of: {})",
-                                          std::string(list), SectionList())
+      *error = name.empty() ? fmt::format(
+                                  "{:?} has an empty section name (give a comma-separated "
+                                  "list of: {})",
+                                  std::string(list), SectionList())
                             : fmt::format("{:?} is not a section of the analysis (known: {})",
                                           std::string(name), SectionList());
       return std::nullopt;

@@ -118,12 +118,11 @@ class Sections {
   Sections(std::initializer_list<Section> sections) {
     for (Section s : sections) Add(s);
   }
-  // "approval,gates": a comma-separated list of section names. InvalidArgument-style message in
-  // *error (names the value and the known sections) when one is unknown or the list is empty.
+  // "approval,gates": a comma-separated list of section names. nullopt, with *error naming the
+  // value and the known sections, when a name is unknown or empty.
   static std::optional<Sections> Parse(std::string_view list, std::string* error);
   void Add(Section s) { bits_.set(static_cast<size_t>(s)); }
   bool Has(Section s) const { return bits_.test(static_cast<size_t>(s)); }
-  bool all() const { return bits_.all(); }
   // What a Learner must fold to write these sections.
   Parts Needs() const;
 

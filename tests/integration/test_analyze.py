@@ -369,8 +369,8 @@ class OnlySomeSections(AnalyzeTest):
 
     def test_an_unknown_or_empty_section_is_a_usage_error_naming_it_and_the_known_ones(self):
         for value, why in (("approval,gaets", '"gaets" is not a section'),
-                           ("approval,", "names no section"),
-                           ("", "names no section")):
+                           ("approval,", "has an empty section name"),
+                           ("", "has an empty section name")):
             with self.subTest(value=value):
                 r = self.analyze_run("--json", "--only", value)
                 self.assertEqual(r.rc, EXIT_USAGE, r)
