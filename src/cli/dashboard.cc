@@ -205,8 +205,10 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
 }
 
 int RunDashboard(const Common& c, const DashboardFlags& f) {
+  // ReadDashboard reads `now`, `events`, and these two sections.
+  const learn::Sections sections = {learn::Section::kKpis, learn::Section::kAlerts};
   LearnedState state;
-  if (Status s = LoadLearnedState(c, &state, nullptr, learn::Sections::All().Needs()); !s.ok()) {
+  if (Status s = LoadLearnedState(c, &state, nullptr, sections.Needs()); !s.ok()) {
     return FailVerb("dashboard", s);
   }
   WarnUnreadable(state.scan);
@@ -216,7 +218,8 @@ int RunDashboard(const Common& c, const DashboardFlags& f) {
   if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return FailVerb("dashboard", s);
   data.window_days = static_cast<int64_t>(config.kpis.window_days);
   std::string windows = "[]";
-  if (Status s = ReadDashboard(state.learner->AnalysisJson(state.now_ms), &data, &windows);
+  if (Status s =
+          ReadDashboard(state.learner->AnalysisJson(state.now_ms, sections), &data, &windows);
       !s.ok()) {
     return FailVerb("dashboard", s);
   }
