@@ -33,11 +33,13 @@ struct LearnedState {
 };
 
 // Folds the home's log into a learner of `parts` (the events of kinds no part reads are only
-// counted). `c.now == "end"` answers as of the newest event. `also`, when given, sees each event,
-// read whole, right after the learner folded it (one read of the log for a verb's own fold).
+// counted). `c.now == "end"` answers as of the newest event. `also`, when given, sees each event
+// right after the learner folded it (one read of the log for a verb's own fold): those of the
+// kinds in `also_reads` read whole, the others as the learner read them.
 Status LoadLearnedState(const Common& c, LearnedState* out,
                         const std::function<void(const learn::EventViews&)>& also = nullptr,
-                        learn::Parts parts = learn::Parts::All());
+                        learn::Parts parts = learn::Parts::All(),
+                        learn::KindSet also_reads = learn::KindSet::All());
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).

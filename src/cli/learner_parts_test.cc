@@ -13,6 +13,7 @@
 #include "learn/event_reader.h"
 #include "learn/learner.h"
 #include "learn/self_check.h"
+#include "model/timestamp.h"
 #include "render/context.h"
 #include "render/correction_patterns.h"
 #include "render/hints.h"
@@ -121,23 +122,61 @@ TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
   }
 }
 
-TEST_F(LearnerParts, RulesAndCorrectionsFromTheirPartsEqualThoseFromEveryPart) {
+TEST_F(LearnerParts, EachSectionFromItsPartsEqualsThatSectionOfEveryPart) {
   const auto whole = Fold(Parts::All());
-  const int64_t now = whole->newest_ms();
+  for (size_t i = 0; i < learn::kSectionCount; ++i) {
+    const learn::Section section = static_cast<learn::Section>(i);
+    const learn::Sections only{section};
+    const auto part = Fold(only.Needs());
+    // At the newest event and a day later, when every window still holds the history.
+    for (int64_t now : {whole->newest_ms(), whole->newest_ms() + 86'400'000}) {
+      EXPECT_EQ(part->AnalysisJson(now, only), whole->AnalysisJson(now, only))
+          << learn::SectionName(section);
+      EXPECT_EQ(part->AnalysisText(now, only), whole->AnalysisText(now, only))
+          << learn::SectionName(section);
+    }
+  }
+}
+
+TEST_F(LearnerParts, RulesAndCorrectionsFromTheirPartsEqualThoseFromEveryPart) {
+  // The generated audits name rules no history learns: audit a learned rule and a learned
+  // correction pattern, so the audits (admin events) must be read too.
+  const auto first = Fold(Parts::All());
+  const int64_t now = first->newest_ms() + 3'600'000;
+  const std::vector<learn::LearnedRule> learned = first->Rules(now);
+  const std::vector<learn::CorrectionPattern> patterns = first->corrections().Patterns();
+  ASSERT_FALSE(learned.empty());
+  ASSERT_FALSE(patterns.empty());
+  const std::string saved = *history_;
+  for (const std::string& id : {learned.front().id, patterns.front().id}) {
+    *history_ += R"({"kind":"admin","id":"0199a237-f400-7744-a16c-8cd3b6bc83e)" +
+                 std::to_string(history_->size() % 10) + R"(","timestamp":")" +
+                 model::FormatUtc(now - 60'000) + R"(","action":"rule_audit","rule_id":")" + id +
+                 R"(","verdict":"retire","reviewerId":"priya","note":"no longer true"})" + "\n";
+  }
+  const auto whole = Fold(Parts::All());
   const auto rules = Fold({Part::kRules, Part::kEvidence});
+  const auto corrections = Fold({Part::kCorrections});
+  *history_ = saved;
+
   auto rules_json = [now](const Learner& l) {
     rapidjson::StringBuffer buffer;
     learn::JsonWriter w(buffer);
     w.StartArray();
+    w.StartArray();
     for (const learn::LearnedRule& r : l.Rules(now)) learn::WriteJson(w, r);
     w.EndArray();
     learn::WriteJson(w, l.RejectionPatterns(true));
+    w.EndArray();
     return std::string(buffer.GetString(), buffer.GetSize());
   };
+  bool audited = false;
+  for (const learn::LearnedRule& r : whole->Rules(now)) audited |= !r.audits.empty();
+  EXPECT_TRUE(audited);
   EXPECT_EQ(rules_json(*rules), rules_json(*whole));
-  const auto corrections = Fold({Part::kCorrections});
-  EXPECT_EQ(render::CorrectionsJson(corrections->corrections(), now),
-            render::CorrectionsJson(whole->corrections(), now));
+  const std::string corrections_json = render::CorrectionsJson(whole->corrections(), now);
+  EXPECT_NE(corrections_json.find("priya"), std::string::npos) << corrections_json;
+  EXPECT_EQ(render::CorrectionsJson(corrections->corrections(), now), corrections_json);
 }
 
 }  // namespace

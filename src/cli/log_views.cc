@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "ingest/minified_json.h"
 #include "store/log_format.h"
 
 namespace kaizen::cli {
@@ -216,25 +217,38 @@ class Pipeline {
     od::document_stream stream;
     bool clean = end == 0 || parser.iterate_many(d.data(), end, kStreamBatchBytes).get(stream) ==
                                  simdjson::SUCCESS;
-    size_t read = 0;
+    // Where the last event read from the stream starts (npos: none yet).
+    size_t last_start = std::string_view::npos;
+    size_t failed_at = std::string_view::npos;
     if (clean && end != 0) {
-      for (auto doc : stream) {
+      for (auto it = stream.begin(); it != stream.end(); ++it) {
+        auto doc = *it;
         od::object o;
         if (doc.get_object().get(o) != simdjson::SUCCESS || !Read(f, &chunk, reader, o)) {
           clean = false;
+          failed_at = it.current_index();
           break;
         }
-        ++read;
+        last_start = it.current_index();
       }
       if (clean && stream.truncated_bytes() != 0) clean = false;
     }
     if (!clean) {
+      // On from the line after the one where the last event read ends. The stream splits the
+      // text where the brackets balance, not at newlines, so a damaged event may have spanned
+      // lines or shared one: counting lines read would start over inside it and read an event
+      // twice.
       size_t pos = 0;
-      for (uint64_t skip = read; skip > 0 && pos < text.size();) {
-        size_t nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) break;
-        if (nl > pos) --skip;
-        pos = nl + 1;
+      if (last_start != std::string_view::npos) {
+        const size_t last_end = ingest::MinifiedValueEnd(text, last_start);
+        const size_t nl = text.find('\n', last_end);
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        // The value that failed began on that line, after the event: the line holds more than
+        // one value, and the rest of it is not read again.
+        if (failed_at != std::string_view::npos && failed_at > last_start && failed_at < pos) {
+          chunk.bad.push_back({f->rel, LineNumberAt(text, failed_at),
+                               "more than one JSON value on the line (the first was read)"});
+        }
       }
       const char* buffer_end = d.data() + d.size();  // the file's padding included
       store::ForEachLine(

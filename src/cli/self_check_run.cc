@@ -54,11 +54,12 @@ Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHisto
   return LoadLearnedState(
       c, out,
       [out, history](const learn::EventViews& e) {
-        // After the learner's Add: the review's work product (and so its task type) is resolved.
+        // After the learner's Add: the review's work product (and so its task type) is resolved,
+        // as kSelfCheckParts read reviews (and so work events).
         if (e.kind != model::EventKind::kFeedback) return;
         history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
       },
-      kSelfCheckParts);
+      kSelfCheckParts, learn::KindSet{model::EventKind::kFeedback});
 }
 
 // BLAKE2b, length-prefixed fields so no two file sets hash alike by concatenation.

@@ -108,8 +108,8 @@ int VerifyCommand(const Common& c) {
       fmt::print("ok: every stored line is a valid event\n");
     } else {
       fmt::print(
-          "{} problems found; the lines named above were left in place and are skipped by "
-          "readers (fix or remove them by hand, then run kaizen verify again)\n",
+          "{} problems found; the lines named above were left in place, and the verbs that read "
+          "them skip them (fix or remove them by hand, then run kaizen verify again)\n",
           problems.size());
     }
   }

@@ -14,7 +14,9 @@ struct MinifiedMember {
   std::string_view value;  // value
 };
 
-// The index just past the value that starts at `at`. REQUIRES: a valid minified value starts there.
+// The index just past the value that starts at `at`. REQUIRES: a valid minified value starts there
+// (whitespace between tokens does not change the answer). On any other text it returns at most
+// json.size(): an object or array whose brackets never balance ends there.
 size_t MinifiedValueEnd(std::string_view json, size_t at);
 
 // Calls f(const MinifiedMember&) for each member of `object`, in order.

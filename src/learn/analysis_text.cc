@@ -138,8 +138,25 @@ std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
       if (s.status == "clarify" && s.question) line("  " + *s.question);
     }
   }
+  // The sections asked for that the summary above leaves to the JSON.
+  std::string json_only;
+  for (Section s : {Section::kDecisionSpeed, Section::kPreferences, Section::kCommunication,
+                    Section::kCriteria, Section::kErrors, Section::kLoops, Section::kRegressions,
+                    Section::kStrategies, Section::kRuleCandidates, Section::kBiasWatch}) {
+    if (sections.Has(s))
+      json_only += fmt::format("{}{}", json_only.empty() ? "" : ", ", SectionName(s));
+  }
   line("");
-  line("`kaizen analyze --json` has every section; `kaizen explain` shows why.");
+  if (sections == Sections::All()) {
+    line("`kaizen analyze --json` has every section; `kaizen explain` shows why.");
+  } else if (!json_only.empty()) {
+    line(fmt::format("Not summarized here: {} (`kaizen analyze --json --only ...` prints them).",
+                     json_only));
+  } else {
+    line(
+        "`kaizen analyze --json --only ...` prints these sections whole; `kaizen explain` shows "
+        "why.");
+  }
   return out;
 }
 

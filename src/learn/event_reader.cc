@@ -748,6 +748,9 @@ bool EventReader::Read(od::object event, EventViews* out) {
       continue;
     }
     if (key == "timestamp") {
+      // The first one counts: a reader that stops after it (set_read_whole) sees no other. A
+      // stored line has one; a hand-edited one may repeat the key.
+      if (have_time) continue;
       Result<model::Timestamp> ts = model::ParseTimestamp(Str(x));
       if (!ts.ok()) return false;
       at = ts.value().unix_ms;

@@ -69,6 +69,18 @@ TEST(EventReader, AKindNotReadWholeHasOnlyItsKindAndTime) {
   EXPECT_EQ(v.review.reviewer, "jake");
 }
 
+TEST(EventReader, TheFirstOfTwoTimestampsCountsWhetherTheLineIsReadWholeOrNot) {
+  constexpr std::string_view kTwice =
+      R"({"kind":"error","id":"e1","timestamp":"2025-08-01T00:00:00.000Z","bead_id":"b","timestamp":"2025-09-01T00:00:00.000Z"})";
+  EventReader whole, header;
+  header.set_read_whole(KindSet{model::EventKind::kFeedback});
+  EventViews a, b;
+  ASSERT_TRUE(whole.ReadJson(kTwice, &a));
+  ASSERT_TRUE(header.ReadJson(kTwice, &b));
+  EXPECT_EQ(a.error.at_ms, 1754006400000);
+  EXPECT_EQ(b.error.at_ms, a.error.at_ms);
+}
+
 TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
   EventReader reader;
   WorkRegistry registry;

@@ -48,6 +48,10 @@ class KindSet {
   }
   void Add(model::EventKind k) { bits_.set(static_cast<size_t>(k)); }
   bool Has(model::EventKind k) const { return bits_.test(static_cast<size_t>(k)); }
+  KindSet& operator|=(KindSet other) {
+    bits_ |= other.bits_;
+    return *this;
+  }
   bool operator==(const KindSet&) const = default;
 
  private:
@@ -123,6 +127,7 @@ class Sections {
   static std::optional<Sections> Parse(std::string_view list, std::string* error);
   void Add(Section s) { bits_.set(static_cast<size_t>(s)); }
   bool Has(Section s) const { return bits_.test(static_cast<size_t>(s)); }
+  bool operator==(const Sections&) const = default;
   // What a Learner must fold to write these sections.
   Parts Needs() const;
 
