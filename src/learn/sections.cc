@@ -127,7 +127,7 @@ std::optional<Sections> Sections::Parse(std::string_view list, std::string* erro
 Parts Sections::Needs() const {
   Parts parts;
   for (size_t i = 0; i < kSectionCount; ++i) {
-    if (bits_.test(i)) parts |= PartsOf(static_cast<Section>(i));
+    if (Has(static_cast<Section>(i))) parts |= PartsOf(static_cast<Section>(i));
   }
   return parts;
 }

@@ -38,40 +38,40 @@ enum class Part : uint8_t {
 };
 inline constexpr size_t kPartCount = 19;
 
-// A set of event kinds.
-class KindSet {
+// A set of the values of an enum numbered 0..N-1. `Self` is the set deriving from it, so that
+// All() and |= give a Self.
+template <typename Self, typename E, size_t N>
+class EnumSet {
  public:
-  static KindSet All() { return KindSet(std::bitset<model::kEventKindCount>().set()); }
-  KindSet() = default;
-  KindSet(std::initializer_list<model::EventKind> kinds) {
-    for (model::EventKind k : kinds) Add(k);
+  static Self All() {
+    Self all;
+    static_cast<EnumSet&>(all).bits_.set();
+    return all;
   }
-  void Add(model::EventKind k) { bits_.set(static_cast<size_t>(k)); }
-  bool Has(model::EventKind k) const { return bits_.test(static_cast<size_t>(k)); }
-  KindSet& operator|=(KindSet other) {
-    bits_ |= other.bits_;
-    return *this;
+  EnumSet() = default;
+  EnumSet(std::initializer_list<E> values) {
+    for (E v : values) Add(v);
   }
-  bool operator==(const KindSet&) const = default;
+  void Add(E v) { bits_.set(static_cast<size_t>(v)); }
+  bool Has(E v) const { return bits_.test(static_cast<size_t>(v)); }
+  Self& operator|=(const Self& other) {
+    bits_ |= static_cast<const EnumSet&>(other).bits_;
+    return static_cast<Self&>(*this);
+  }
+  bool operator==(const EnumSet&) const = default;
 
  private:
-  explicit KindSet(std::bitset<model::kEventKindCount> bits) : bits_(bits) {}
-  std::bitset<model::kEventKindCount> bits_;
+  std::bitset<N> bits_;
 };
 
-class Parts {
+class KindSet : public EnumSet<KindSet, model::EventKind, model::kEventKindCount> {
  public:
-  static Parts All() { return Parts(std::bitset<kPartCount>().set()); }
-  Parts() = default;
-  Parts(std::initializer_list<Part> parts) {
-    for (Part p : parts) bits_.set(static_cast<size_t>(p));
-  }
-  bool Has(Part p) const { return bits_.test(static_cast<size_t>(p)); }
-  Parts& operator|=(Parts other) {
-    bits_ |= other.bits_;
-    return *this;
-  }
-  bool operator==(const Parts&) const = default;
+  using EnumSet::EnumSet;
+};
+
+class Parts : public EnumSet<Parts, Part, kPartCount> {
+ public:
+  using EnumSet::EnumSet;
   // The kinds these parts read. A review names its work product by reference, so any part that
   // reads reviews reads `work` events too.
   KindSet Kinds() const;
@@ -79,10 +79,6 @@ class Parts {
   bool NeedsThemes() const;
   bool NeedsCorrectionChange() const { return Has(Part::kCorrections); }
   bool NeedsStrategies() const { return Has(Part::kOutcomes); }
-
- private:
-  explicit Parts(std::bitset<kPartCount> bits) : bits_(bits) {}
-  std::bitset<kPartCount> bits_;
 };
 
 // The top-level keys of `kaizen analyze --json` after `now` and `events`, in output order
@@ -115,25 +111,14 @@ std::optional<Section> ParseSection(std::string_view name);
 // "approval, gates, ..." for error messages.
 std::string SectionList();
 
-class Sections {
+class Sections : public EnumSet<Sections, Section, kSectionCount> {
  public:
-  static Sections All() { return Sections(std::bitset<kSectionCount>().set()); }
-  Sections() = default;
-  Sections(std::initializer_list<Section> sections) {
-    for (Section s : sections) Add(s);
-  }
+  using EnumSet::EnumSet;
   // "approval,gates": a comma-separated list of section names. nullopt, with *error naming the
   // value and the known sections, when a name is unknown or empty.
   static std::optional<Sections> Parse(std::string_view list, std::string* error);
-  void Add(Section s) { bits_.set(static_cast<size_t>(s)); }
-  bool Has(Section s) const { return bits_.test(static_cast<size_t>(s)); }
-  bool operator==(const Sections&) const = default;
   // What a Learner must fold to write these sections.
   Parts Needs() const;
-
- private:
-  explicit Sections(std::bitset<kSectionCount> bits) : bits_(bits) {}
-  std::bitset<kSectionCount> bits_;
 };
 
 }  // namespace kaizen::learn
