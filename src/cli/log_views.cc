@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
 
-#include "ingest/minified_json.h"
 #include "store/log_format.h"
 
 namespace kaizen::cli {
@@ -21,7 +21,6 @@ namespace {
 namespace od = simdjson::ondemand;
 
 constexpr size_t kMaxBadLinesKept = 10;
-constexpr size_t kStreamBatchBytes = 4 << 20;
 
 // The folding thread is the critical path: it folds every event in log order and has work for a
 // whole core, while the workers, together, need a little less than the rest of the machine (1M
@@ -40,10 +39,6 @@ void YieldToTheFold() {
   // Linux: PRIO_PROCESS with a thread id sets that thread's niceness alone. A failure leaves
   // the thread at the process's priority, which is only slower.
   (void)setpriority(PRIO_PROCESS, tid, std::min(nice + kWorkerNiceness, 19));
-}
-
-uint64_t LineNumberAt(std::string_view data, size_t offset) {
-  return 1 + static_cast<uint64_t>(std::count(data.begin(), data.begin() + offset, '\n'));
 }
 
 // A run of consecutive events of one file, read by a worker and folded by the caller's thread.
@@ -92,12 +87,6 @@ class Pipeline {
   void Worker() {
     YieldToTheFold();
     od::parser parser;
-    // Stage 1 of the next batch on this thread, not on a thread simdjson starts for each file:
-    // the workers already read files in parallel, and each such thread's parser took fresh
-    // pages for its structural index (a third of the page faults of `kaizen analyze`).
-#ifdef SIMDJSON_THREADS_ENABLED
-    parser.threaded = false;
-#endif
     learn::EventReader reader;
     reader.set_read_whole(read_whole_);
     while (true) {
@@ -177,21 +166,16 @@ class Pipeline {
     changed_.notify_all();
   }
 
-  // Reads one event into the chunk; publishes the chunk when full.
-  bool Read(FileBatch* f, Chunk* chunk, learn::EventReader& reader, od::object o) {
-    learn::EventViews* event = chunk->Next();
-    if (!reader.ReadDurable(o, &chunk->escaped, event)) {
-      chunk->Unread();
-      return false;
-    }
+  // A view of the chunk filled: prepares it and publishes the chunk when full.
+  void Keep(FileBatch* f, Chunk* chunk, learn::EventViews* event) {
     if (prepare_) prepare_(event);
     if (chunk->used >= kEventsPerChunk) Publish(f, chunk);
-    return true;
   }
 
-  // Reads one file into chunks of views. A file with a malformed line is read on line by line
-  // from the first event the stream could not read, so each bad line costs only itself and is
-  // reported with its place.
+  // Reads one file into chunks of views, a line at a time. A line of a kind not read whole,
+  // written as ingest writes it, is read to its timestamp without a parser
+  // (EventReader::ReadHeaderOnly): most of the log, for a verb that folds some kinds. Any other
+  // line is parsed in place. A bad line costs only itself and is reported with its place.
   void ReadFile(od::parser& parser, learn::EventReader& reader, FileBatch* f) {
     Chunk chunk;
     {
@@ -212,59 +196,43 @@ class Pipeline {
     end = end == std::string_view::npos ? 0 : end + 1;
     f->bytes = end;
     std::fill(d.begin() + static_cast<std::ptrdiff_t>(end), d.end(), ' ');
-    std::string_view text(d.data(), end);
 
-    od::document_stream stream;
-    bool clean = end == 0 || parser.iterate_many(d.data(), end, kStreamBatchBytes).get(stream) ==
-                                 simdjson::SUCCESS;
-    // Where the last event read from the stream starts (npos: none yet).
-    size_t last_start = std::string_view::npos;
-    size_t failed_at = std::string_view::npos;
-    if (clean && end != 0) {
-      for (auto it = stream.begin(); it != stream.end(); ++it) {
-        auto doc = *it;
-        od::object o;
-        if (doc.get_object().get(o) != simdjson::SUCCESS || !Read(f, &chunk, reader, o)) {
-          clean = false;
-          failed_at = it.current_index();
-          break;
-        }
-        last_start = it.current_index();
+    const char* buffer_end = d.data() + d.size();  // the file's padding included
+    uint64_t line_number = 0;
+    for (size_t pos = 0; pos < end;) {
+      // Every line up to `end` ends in a newline. JSON text holds none inside a value, so a
+      // stored event is exactly one line.
+      const char* start = d.data() + pos;
+      const auto* nl = static_cast<const char*>(std::memchr(start, '\n', end - pos));
+      const std::string_view line(start, static_cast<size_t>(nl - start));
+      pos += line.size() + 1;
+      ++line_number;
+      if (line.empty()) continue;
+      learn::EventViews* event = chunk.Next();
+      if (reader.ReadHeaderOnly(line, event)) {
+        Keep(f, &chunk, event);
+        continue;
       }
-      if (clean && stream.truncated_bytes() != 0) clean = false;
-    }
-    if (!clean) {
-      // On from the line after the one where the last event read ends. The stream splits the
-      // text where the brackets balance, not at newlines, so a damaged event may have spanned
-      // lines or shared one: counting lines read would start over inside it and read an event
-      // twice.
-      size_t pos = 0;
-      if (last_start != std::string_view::npos) {
-        const size_t last_end = ingest::MinifiedValueEnd(text, last_start);
-        const size_t nl = text.find('\n', last_end);
-        pos = nl == std::string_view::npos ? text.size() : nl + 1;
-        // The value that failed began on that line, after the event: the line holds more than
-        // one value, and the rest of it is not read again.
-        if (failed_at != std::string_view::npos && failed_at > last_start && failed_at < pos) {
-          chunk.bad.push_back({f->rel, LineNumberAt(text, failed_at),
-                               "more than one JSON value on the line (the first was read)"});
-        }
+      // Parsed in place: the rest of the file and its padding follow the line, so its strings
+      // point into the file's data.
+      od::document doc;
+      od::object o;
+      if (parser.iterate(line.data(), line.size(), static_cast<size_t>(buffer_end - start))
+              .get(doc) ||
+          doc.get_object().get(o) || !reader.ReadDurable(o, &chunk.escaped, event)) {
+        chunk.Unread();
+        chunk.bad.push_back(
+            {f->rel, line_number, "not a stored event (malformed JSON, or no kind/timestamp)"});
+        continue;
       }
-      const char* buffer_end = d.data() + d.size();  // the file's padding included
-      store::ForEachLine(
-          text.substr(pos), LineNumberAt(text, pos), [&](std::string_view line, uint64_t n) {
-            if (line.empty()) return;
-            // Parsed in place: the rest of the file and its padding follow the line, so its
-            // strings point into the file's data like the stream's do.
-            od::document doc;
-            od::object o;
-            size_t capacity = static_cast<size_t>(buffer_end - line.data());
-            if (parser.iterate(line.data(), line.size(), capacity).get(doc) ||
-                doc.get_object().get(o) || !Read(f, &chunk, reader, o)) {
-              chunk.bad.push_back(
-                  {f->rel, n, "not a stored event (malformed JSON, or no kind/timestamp)"});
-            }
-          });
+      // Read whole, the object ends where the parser stands; anything after it is a second value
+      // (a line of a kind read only to its timestamp is not looked at past it).
+      if (read_whole_.Has(event->kind) &&
+          doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
+        chunk.bad.push_back(
+            {f->rel, line_number, "more than one JSON value on the line (the first was read)"});
+      }
+      Keep(f, &chunk, event);
     }
     Finish(f, &chunk, Status::Ok());
   }
@@ -289,6 +257,9 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
                     learn::KindSet read_whole) {
   std::vector<std::pair<std::string, uint64_t>> listed;
+  // A home that does not exist holds no events. Reading it creates nothing: a mistyped --home
+  // leaves no directory behind.
+  if (!log.fs()->Exists(log.home())) return Status::Ok();
   {
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
     KZ_RETURN_IF_ERROR(log.EnsureLayout());

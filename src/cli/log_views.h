@@ -1,7 +1,6 @@
 // Reads the raw log as the learning rules' event views, fast: a snapshot of the files' sizes is
 // taken under the writer lock, then the files are read without it (appends past the snapshot are
-// not seen; acknowledged bytes never change), and each file goes through simdjson's document
-// stream in one pass.
+// not seen; acknowledged bytes never change), a line at a time on several threads.
 #pragma once
 
 #include <cstdint>

@@ -677,6 +677,135 @@ std::vector<std::string_view> WorkRegistry::Versions(std::string_view artifact_i
   return out;
 }
 
+namespace {
+
+// Empties the view of `kind` for a new event (the vectors keep their capacity).
+void StartView(model::EventKind kind, EventViews* out) {
+  out->kind = kind;
+  switch (kind) {
+    case model::EventKind::kFeedback:
+      ResetReview(&out->review);
+      break;
+    case model::EventKind::kWork:
+      out->work = WorkView();
+      break;
+    case model::EventKind::kOutcome:
+      out->outcome.files_touched.clear();
+      out->outcome.criteria.clear();
+      out->outcome.patterns.clear();
+      out->outcome = OutcomeView{0,
+                                 {},
+                                 {},
+                                 {},
+                                 {},
+                                 {},
+                                 {},
+                                 0,
+                                 0,
+                                 0,
+                                 false,
+                                 std::move(out->outcome.files_touched),
+                                 std::move(out->outcome.criteria),
+                                 std::move(out->outcome.patterns)};
+      break;
+    case model::EventKind::kError:
+      out->error = ErrorView();
+      break;
+    case model::EventKind::kReward:
+      out->reward = RewardView();
+      break;
+    case model::EventKind::kCorrection:
+      out->correction = CorrectionView();
+      break;
+    case model::EventKind::kLoop:
+      out->loop = LoopView();
+      break;
+    case model::EventKind::kAdmin:
+      out->admin = AdminView();
+      break;
+  }
+}
+
+// Sets the time of the kind's view.
+void SetEventTime(int64_t at, EventViews* out) {
+  switch (out->kind) {
+    case model::EventKind::kFeedback:
+      out->review.at_ms = at;
+      break;
+    case model::EventKind::kWork:
+      out->work.at_ms = at;
+      break;
+    case model::EventKind::kOutcome:
+      out->outcome.at_ms = at;
+      break;
+    case model::EventKind::kError:
+      out->error.at_ms = at;
+      break;
+    case model::EventKind::kReward:
+      out->reward.at_ms = at;
+      break;
+    case model::EventKind::kCorrection:
+      out->correction.at_ms = at;
+      break;
+    case model::EventKind::kLoop:
+      out->loop.at_ms = at;
+      break;
+    case model::EventKind::kAdmin:
+      out->admin.at_ms = at;
+      break;
+  }
+}
+
+// The string value of `"<key>":` at *pos, when it has no escape sequence and only printable ASCII
+// (what ingest writes for kind, id and timestamp), and *pos moved past its closing quote.
+std::optional<std::string_view> PlainStringField(std::string_view line, std::string_view key,
+                                                 size_t* pos) {
+  // key, with its quotes and colon, then the value's opening quote.
+  if (line.size() < *pos + key.size() + 3 || line[*pos] != '"' ||
+      line.compare(*pos + 1, key.size(), key) != 0 || line[*pos + 1 + key.size()] != '"' ||
+      line[*pos + 2 + key.size()] != ':' || line[*pos + 3 + key.size()] != '"') {
+    return std::nullopt;
+  }
+  const size_t start = *pos + key.size() + 4;
+  for (size_t i = start; i < line.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    if (c == '"') {
+      *pos = i + 1;
+      return line.substr(start, i - start);
+    }
+    if (c == '\\' || c < 0x20 || c >= 0x7f) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool EventReader::ReadHeaderOnly(std::string_view line, EventViews* out) const {
+  // {"kind":K,["id":I,]"timestamp":T then `,` or `}` (the order ingest writes), on a line that
+  // ends with `}`: a torn or truncated one is left to the parser, which reports it.
+  const size_t last = line.find_last_not_of(" \t\r");
+  if (line.empty() || line[0] != '{' || last == std::string_view::npos || line[last] != '}') {
+    return false;
+  }
+  size_t pos = 1;
+  const std::optional<std::string_view> kind_name = PlainStringField(line, "kind", &pos);
+  if (!kind_name) return false;
+  const std::optional<model::EventKind> kind = model::ParseKind(*kind_name);
+  if (!kind || read_whole_.Has(*kind)) return false;
+  if (pos >= line.size() || line[pos++] != ',') return false;
+  if (PlainStringField(line, "id", &pos)) {
+    if (pos >= line.size() || line[pos++] != ',') return false;
+  }
+  const std::optional<std::string_view> time = PlainStringField(line, "timestamp", &pos);
+  if (!time || pos >= line.size() || (line[pos] != ',' && line[pos] != '}')) return false;
+  Result<model::Timestamp> ts = model::ParseTimestamp(*time);
+  if (!ts.ok()) return false;
+  out->prepared.by = nullptr;
+  StartView(*kind, out);
+  SetEventTime(ts.value().unix_ms, out);
+  return true;
+}
+
 bool EventReader::ReadDurable(od::object event, std::deque<std::string>* escaped, EventViews* out) {
   std::deque<std::string>* saved = tls_escaped;
   tls_escaped = escaped;
@@ -701,49 +830,7 @@ bool EventReader::Read(od::object event, EventViews* out) {
       if (key != "kind") return false;
       kind = model::ParseKind(Str(x));
       if (!kind) return false;
-      out->kind = *kind;
-      switch (*kind) {
-        case model::EventKind::kFeedback:
-          ResetReview(&out->review);
-          break;
-        case model::EventKind::kWork:
-          out->work = WorkView();
-          break;
-        case model::EventKind::kOutcome:
-          out->outcome.files_touched.clear();
-          out->outcome.criteria.clear();
-          out->outcome.patterns.clear();
-          out->outcome = OutcomeView{0,
-                                     {},
-                                     {},
-                                     {},
-                                     {},
-                                     {},
-                                     {},
-                                     0,
-                                     0,
-                                     0,
-                                     false,
-                                     std::move(out->outcome.files_touched),
-                                     std::move(out->outcome.criteria),
-                                     std::move(out->outcome.patterns)};
-          break;
-        case model::EventKind::kError:
-          out->error = ErrorView();
-          break;
-        case model::EventKind::kReward:
-          out->reward = RewardView();
-          break;
-        case model::EventKind::kCorrection:
-          out->correction = CorrectionView();
-          break;
-        case model::EventKind::kLoop:
-          out->loop = LoopView();
-          break;
-        case model::EventKind::kAdmin:
-          out->admin = AdminView();
-          break;
-      }
+      StartView(*kind, out);
       first = false;
       continue;
     }
@@ -789,32 +876,7 @@ bool EventReader::Read(od::object event, EventViews* out) {
     if (!ok) return false;
   }
   if (!kind || !have_time) return false;
-  switch (*kind) {
-    case model::EventKind::kFeedback:
-      out->review.at_ms = at;
-      break;
-    case model::EventKind::kWork:
-      out->work.at_ms = at;
-      break;
-    case model::EventKind::kOutcome:
-      out->outcome.at_ms = at;
-      break;
-    case model::EventKind::kError:
-      out->error.at_ms = at;
-      break;
-    case model::EventKind::kReward:
-      out->reward.at_ms = at;
-      break;
-    case model::EventKind::kCorrection:
-      out->correction.at_ms = at;
-      break;
-    case model::EventKind::kLoop:
-      out->loop.at_ms = at;
-      break;
-    case model::EventKind::kAdmin:
-      out->admin.at_ms = at;
-      break;
-  }
+  SetEventTime(at, out);
   return true;
 }
 

@@ -81,6 +81,68 @@ TEST(EventReader, TheFirstOfTwoTimestampsCountsWhetherTheLineIsReadWholeOrNot) {
   EXPECT_EQ(b.error.at_ms, a.error.at_ms);
 }
 
+TEST(EventReader, AStoredLineOfAKindNotReadWholeIsReadToItsTimestampWithoutAParser) {
+  EventReader reader;
+  reader.set_read_whole(KindSet{model::EventKind::kFeedback});
+  EventViews fast, parsed;
+  constexpr std::string_view kLines[] = {
+      kWork,
+      R"({"kind":"error","id":"e1","timestamp":"2025-08-01T00:00:00.000Z"})",
+      // No id: Read does not need one either.
+      R"({"kind":"loop","timestamp":"2025-08-01T00:00:00Z","loop_id":"l"})",
+      // Past the timestamp nothing is looked at, as with Read.
+      R"({"kind":"reward","id":"r","timestamp":"2025-08-01T00:01:01.189Z","signal_value":1 "source"})",
+      // Whitespace after the object, as a CRLF file has.
+      "{\"kind\":\"error\",\"id\":\"e1\",\"timestamp\":\"2025-08-01T00:00:00.000Z\"}\r",
+  };
+  for (std::string_view line : kLines) {
+    SCOPED_TRACE(line);
+    ASSERT_TRUE(reader.ReadHeaderOnly(line, &fast));
+    ASSERT_TRUE(reader.ReadJson(line, &parsed));
+    EXPECT_EQ(fast.kind, parsed.kind);
+    EXPECT_EQ(EventTime(fast), EventTime(parsed));
+  }
+  // A view reused from a whole read carries nothing over.
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &fast));
+  ASSERT_TRUE(reader.ReadHeaderOnly(kWork, &fast));
+  EXPECT_EQ(fast.kind, model::EventKind::kWork);
+  EXPECT_EQ(fast.work.at_ms, 1751328000000);
+  EXPECT_EQ(fast.work.artifact_id, "");
+}
+
+TEST(EventReader, LinesNotWrittenAsIngestWritesThemAreLeftToTheParser) {
+  EventReader reader;
+  reader.set_read_whole(KindSet{model::EventKind::kFeedback});
+  EventViews v;
+  // Read whole: the parser reads it.
+  EXPECT_FALSE(reader.ReadHeaderOnly(kFeedbackByReference, &v));
+  constexpr std::string_view kOthers[] = {
+      R"( {"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z"})",   // leading space
+      R"({ "kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z"})",   // space inside
+      R"({"id":"w","kind":"work","timestamp":"2025-07-01T00:00:00Z"})",    // kind not first
+      R"({"kind":"work","type":"t","timestamp":"2025-07-01T00:00:00Z"})",  // another key first
+      R"({"kind":"work","id":"w\"","timestamp":"2025-07-01T00:00:00Z"})",  // an escape
+      R"({"kind":"w\u006frk","id":"w","timestamp":"2025-07-01T00:00:00Z"})",
+      R"({"kind":"work","id":7,"timestamp":"2025-07-01T00:00:00Z"})",          // not a string
+      R"({"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z" "a":1})",  // no separator
+      R"({"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z")",         // ends there
+      R"({"kind":"work","id":"w","timestamp":"yesterday"})",
+      R"({"kind":"nonsense","id":"w","timestamp":"2025-07-01T00:00:00Z"})",
+      R"({"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z)",
+      "{\"kind\":\"work\",\"id\":\"w\xc3\xa9\",\"timestamp\":\"2025-07-01T00:00:00Z\"}",  // not
+                                                                                          // ASCII
+      "{\"kind\":\"work\",\"id\":\"w\t\",\"timestamp\":\"2025-07-01T00:00:00Z\"}",  // a control
+      R"({"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z","type":"t")",   // torn
+      R"({"kind":"work","id":"w","timestamp":"2025-07-01T00:00:00Z",garbage)",
+      "{",
+      "",
+  };
+  for (std::string_view line : kOthers) {
+    SCOPED_TRACE(line);
+    EXPECT_FALSE(reader.ReadHeaderOnly(line, &v));
+  }
+}
+
 TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
   EventReader reader;
   WorkRegistry registry;

@@ -714,6 +714,40 @@ class DamagedLog(AnalyzeTest):
         a = self.analyze_run("--json")
         self.assertEqual(strict_loads(a.out_bytes)["events"]["total"], 1)
 
+    def test_two_events_on_one_line_are_reported_and_the_first_is_read(self):
+        self.import_events(review("approved", server="github", at="2025-12-20T10:00:00Z"))
+        [day] = self.raw_files()
+        with open(day, "rb") as f:
+            line = f.read().rstrip(b"\n")
+        with open(day, "ab") as f:
+            f.write(line + line.replace(b'"approved"', b'"rejected"') + b"\n")
+        r = self.analyze_run("--json")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn(f"feedback/raw/{os.path.basename(day)}:2: more than one JSON value", r.err)
+        a = strict_loads(r.out_bytes)
+        self.assertEqual(a["approval"]["overall"], counts(2, 0, 0, 0, 2, 1.0))
+
+    def test_hand_written_lines_of_kinds_a_section_does_not_read_count_as_when_read_whole(self):
+        # Lines whose keys are spaced, reordered or escaped are not in the order ingest writes;
+        # a reader of some kinds reads them with the parser, and counts them all the same.
+        self.import_events(review("approved", server="github", at="2025-12-20T10:00:00Z"))
+        [day] = self.raw_files()
+        with open(day, "ab") as f:
+            f.write(b'{ "kind" : "outcome", "timestamp" : "2025-12-20T12:00:00Z", "bead_id":"b",'
+                    b'"duration_ms":5,"error_count":0,"retry_count":0,"success":true,'
+                    b'"files_touched":[]}\n'
+                    b'{"kind":"error","id":"e\\u0031","timestamp":"2025-12-20T12:00:01Z",'
+                    b'"bead_id":"b","error_type":"validation","message":"m"}\n'
+                    b'{"kind":"loop","loop_id":"L","timestamp":"2025-12-20T12:00:02Z","id":"x",'
+                    b'"iteration":1,"metrics":{}}\n')
+        whole = self.analyze_run("--json")
+        only = self.analyze_run("--json", "--only", "approval")
+        self.assertEqual(whole.rc, EXIT_OK, whole)
+        self.assertEqual(only.rc, EXIT_OK, only)
+        self.assertEqual(strict_loads(only.out_bytes)["events"],
+                         strict_loads(whole.out_bytes)["events"])
+        self.assertEqual(strict_loads(only.out_bytes)["events"]["total"], 4)
+
     def test_a_hand_edited_huge_number_still_gives_valid_json(self):
         os.makedirs(self.hpath("feedback", "raw"), exist_ok=True)
         self.assertEqual(self.analyze_run("--json").rc, EXIT_OK)  # creates the layout
