@@ -46,22 +46,27 @@ int RebuildCommand(const Common& c) {
 
 int StatsCommand(const Common& c) {
   store::RawLog log(c.home, store::DefaultFileSystem());
-  auto lock = log.Lock();
-  if (!lock.ok()) return Fail("stats", lock.status());
-  if (Status s = log.EnsureLayout(); !s.ok()) return Fail("stats", s);
-  auto files = log.ListRawFiles();
-  if (!files.ok()) return Fail("stats", files.status());
-  uint64_t bytes = 0;
-  for (const auto& f : *files) bytes += f.second;
+  std::vector<std::pair<std::string, uint64_t>> files;
   ingest::DerivedBuilder builder;
-  uint64_t written = 0;
-  Status s = DerivedAreStale(log) ? RebuildDerived(log, &builder, &written)
-                                  : ScanLog(
-                                        log,
-                                        [&](simdjson::dom::element e, std::string_view,
-                                            std::string_view, uint64_t) { builder.Add(e); },
-                                        [](const BadLine&) {});
-  if (!s.ok()) return Fail("stats", s);
+  // A home that does not exist has no events, and stats creates nothing there.
+  if (log.fs()->Exists(c.home)) {
+    auto lock = log.Lock();
+    if (!lock.ok()) return Fail("stats", lock.status());
+    if (Status s = log.EnsureLayout(); !s.ok()) return Fail("stats", s);
+    auto listed = log.ListRawFiles();
+    if (!listed.ok()) return Fail("stats", listed.status());
+    files = std::move(*listed);
+    uint64_t written = 0;
+    Status s = DerivedAreStale(log) ? RebuildDerived(log, &builder, &written)
+                                    : ScanLog(
+                                          log,
+                                          [&](simdjson::dom::element e, std::string_view,
+                                              std::string_view, uint64_t) { builder.Add(e); },
+                                          [](const BadLine&) {});
+    if (!s.ok()) return Fail("stats", s);
+  }
+  uint64_t bytes = 0;
+  for (const auto& f : files) bytes += f.second;
   const ingest::PeriodStats& all = builder.all_time();
   ingest::PeriodStats rolling = builder.Rolling30d();
   if (c.json) {
@@ -71,7 +76,7 @@ int StatsCommand(const Common& c) {
     fmt::print(
         "{{\"home\":{},\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
         "\"rolling30d\":{}}}\n",
-        JsonQuote(c.home), builder.events(), files->size(), bytes, a, r);
+        JsonQuote(c.home), builder.events(), files.size(), bytes, a, r);
     return kExitOk;
   }
   fmt::print("home        {}\n", c.home);
@@ -82,9 +87,9 @@ int StatsCommand(const Common& c) {
     sep = ", ";
   }
   fmt::print("{}\n", builder.events() ? ")" : "");
-  if (!files->empty()) {
-    fmt::print("raw files   {} days, {} .. {}, {:.1f} MB\n", files->size(),
-               files->front().first.substr(0, 10), files->back().first.substr(0, 10),
+  if (!files.empty()) {
+    fmt::print("raw files   {} days, {} .. {}, {:.1f} MB\n", files.size(),
+               files.front().first.substr(0, 10), files.back().first.substr(0, 10),
                static_cast<double>(bytes) / 1e6);
   }
   fmt::print("approval    all time {}; last 30 days {}\n", Percent(all), Percent(rolling));
@@ -125,6 +130,7 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
     since_ms = ts->unix_ms;
   }
   store::RawLog log(c.home, store::DefaultFileSystem());
+  if (!log.fs()->Exists(c.home)) return kExitOk;  // no home, no events; nothing is created
   auto lock = log.Lock();  // so a concurrent writer's half-written tail is never exported
   if (!lock.ok()) return Fail("export", lock.status());
   std::string out;

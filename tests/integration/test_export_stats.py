@@ -190,6 +190,18 @@ class ExportStatsEdges(KaizenTest):
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(r.out_bytes, b"")
 
+    def test_reading_verbs_on_a_home_that_does_not_exist_answer_empty_and_create_nothing(self):
+        for verb in (["stats", "--json"], ["stats"], ["export"], ["analyze", "--json"],
+                     ["analyze", "--only", "gates"], ["rules"], ["corrections"], ["dashboard"],
+                     ["context"]):
+            with self.subTest(verb=verb):
+                r = self.kz(*verb, "--home", self.home)
+                self.assertEqual(r.rc, EXIT_OK, r)
+                self.assertFalse(os.path.exists(self.home), "the verb created the home")
+        self.assertEqual(json.loads(self.kz("stats", "--json", "--home", self.home).out)["events"],
+                         0)
+        self.assertEqual(self.kz("export", "--home", self.home).out_bytes, b"")
+
     def test_export_prints_stored_lines_byte_exact(self):
         text = "naïve — 日本 🚀 \"q\" \\ \t"
         self.record_ok("outcome", outcome_event(description=text))
