@@ -761,7 +761,7 @@ void SetEventTime(int64_t at, EventViews* out) {
 std::optional<std::string_view> PlainStringField(std::string_view line, std::string_view key,
                                                  size_t* pos) {
   // key, with its quotes and colon, then the value's opening quote.
-  if (line.size() < *pos + key.size() + 3 || line[*pos] != '"' ||
+  if (line.size() < *pos + key.size() + 4 || line[*pos] != '"' ||
       line.compare(*pos + 1, key.size(), key) != 0 || line[*pos + 1 + key.size()] != '"' ||
       line[*pos + 2 + key.size()] != ':' || line[*pos + 3 + key.size()] != '"') {
     return std::nullopt;
