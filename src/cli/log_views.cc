@@ -257,9 +257,7 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
                     learn::KindSet read_whole) {
   std::vector<std::pair<std::string, uint64_t>> listed;
-  // A home that does not exist holds no events. Reading it creates nothing: a mistyped --home
-  // leaves no directory behind.
-  if (!log.fs()->Exists(log.home())) return Status::Ok();
+  if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
   {
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
     KZ_RETURN_IF_ERROR(log.EnsureLayout());

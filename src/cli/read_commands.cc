@@ -48,8 +48,7 @@ int StatsCommand(const Common& c) {
   store::RawLog log(c.home, store::DefaultFileSystem());
   std::vector<std::pair<std::string, uint64_t>> files;
   ingest::DerivedBuilder builder;
-  // A home that does not exist has no events, and stats creates nothing there.
-  if (log.fs()->Exists(c.home)) {
+  if (log.HomeExists()) {
     auto lock = log.Lock();
     if (!lock.ok()) return Fail("stats", lock.status());
     if (Status s = log.EnsureLayout(); !s.ok()) return Fail("stats", s);
@@ -130,7 +129,7 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
     since_ms = ts->unix_ms;
   }
   store::RawLog log(c.home, store::DefaultFileSystem());
-  if (!log.fs()->Exists(c.home)) return kExitOk;  // no home, no events; nothing is created
+  if (!log.HomeExists()) return kExitOk;
   auto lock = log.Lock();  // so a concurrent writer's half-written tail is never exported
   if (!lock.ok()) return Fail("export", lock.status());
   std::string out;

@@ -46,6 +46,9 @@ class RawLog {
 
   // REQUIRES: the lock is held. Creates the directory layout if missing.
   Status EnsureLayout();
+  // Whether the home exists. One that does not holds no events: a verb that only reads it answers
+  // as for an empty log and creates nothing (Lock would create the home).
+  bool HomeExists() const { return fs_->Exists(home_); }
 
   // REQUIRES: the lock is held. Cuts a torn last line (no final '\n') from `file` and saves the cut
   // bytes under feedback/recovered/. Returns true if it cut anything.
