@@ -47,7 +47,7 @@ Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& hom
 
 Status LoadLearnedState(const Common& c, LearnedState* out,
                         const std::function<void(const learn::EventViews&)>& also,
-                        learn::Parts parts, learn::KindSet also_reads) {
+                        learn::Parts parts, const learn::ReadScope& also_reads) {
   learn::LearnConfig config;
   KZ_RETURN_IF_ERROR(LoadLearnConfig(c.home, &config));
   KZ_ASSIGN_OR_RETURN(out->taxonomy, LoadTaxonomy(c.home));
@@ -60,15 +60,15 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
       std::make_unique<learn::Learner>(config, out->taxonomy ? &*out->taxonomy : nullptr, parts);
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
-  learn::KindSet read_whole = learner.kinds();
-  if (also) read_whole |= also_reads;
+  learn::ReadScope scope = learner.scope();
+  if (also) scope |= also_reads;
   KZ_RETURN_IF_ERROR(ReadLogViews(
       log,
       [&](learn::EventViews& e) {
         learner.Add(e);
         if (also) also(e);
       },
-      &out->scan, [&](learn::EventViews* e) { learner.Prepare(e); }, read_whole));
+      &out->scan, [&](learn::EventViews* e) { learner.Prepare(e); }, scope));
   if (at_end) out->now_ms = learner.newest_ms();
   return Status::Ok();
 }

@@ -34,12 +34,12 @@ struct LearnedState {
 
 // Folds the home's log into a learner of `parts` (the events of kinds no part reads are only
 // counted). `c.now == "end"` answers as of the newest event. `also`, when given, sees each event
-// right after the learner folded it (one read of the log for a verb's own fold): those of the
-// kinds in `also_reads` read whole, the others as the learner read them.
+// right after the learner folded it (one read of the log for a verb's own fold): read as
+// `also_reads` asks, and whatever more the learner reads.
 Status LoadLearnedState(const Common& c, LearnedState* out,
                         const std::function<void(const learn::EventViews&)>& also = nullptr,
                         learn::Parts parts = learn::Parts::All(),
-                        learn::KindSet also_reads = learn::KindSet::All());
+                        const learn::ReadScope& also_reads = {});
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).

@@ -3,6 +3,7 @@
 // a learner of every part gives, on a generated history of every kind.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "cli/gen_history.h"
 #include "cli/self_check_run.h"
+#include "ingest/ingestor.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
 #include "learn/self_check.h"
@@ -17,6 +19,8 @@
 #include "render/context.h"
 #include "render/correction_patterns.h"
 #include "render/hints.h"
+#include "store/file_system.h"
+#include "store/test_files.h"
 
 namespace kaizen::cli {
 namespace {
@@ -27,9 +31,23 @@ using learn::Parts;
 
 class LearnerParts : public ::testing::Test {
  protected:
+  // The history as the log stores it: enriched by ingest (fatigue, time of day, themes,
+  // sentiment), so a part that reads an enriched field but does not ask for it shows.
   static void SetUpTestSuite() {
+    std::string generated;
+    GenerateHistory({.events = 6000, .seed = 11}, &generated);
     history_ = new std::string;
-    GenerateHistory({.events = 6000, .seed = 11}, history_);
+    const std::string home = store::test_files::MakeTempDir("kaizen-learner-parts");
+    ingest::Ingestor ingestor(home, store::DefaultFileSystem());
+    ingest::IngestOptions options;
+    options.now_ms = model::ParseTimestamp("2026-01-01T00:00:00Z").value().unix_ms;
+    // One group commit: the raw files' appends come in file-name order, which is log order.
+    options.on_appended = [](const ingest::AppendedLines& a) { history_->append(a.text); };
+    ingest::IngestSummary summary;
+    ASSERT_TRUE(ingestor.Ingest(generated, options, &summary).ok());
+    ASSERT_EQ(summary.stored, 6000u);
+    std::error_code ec;
+    std::filesystem::remove_all(home, ec);
   }
   static void TearDownTestSuite() {
     delete history_;
@@ -42,7 +60,7 @@ class LearnerParts : public ::testing::Test {
     auto learner = std::make_unique<Learner>(learn::LearnConfig{}, nullptr, parts);
     std::string_view rest = *history_;
     learn::EventReader reader;
-    reader.set_read_whole(reviews ? learn::KindSet::All() : learner->kinds());
+    reader.set_scope(reviews ? learn::ReadScope() : learner->scope());
     learn::EventViews views;
     while (!rest.empty()) {
       const size_t nl = rest.find('\n');

@@ -81,14 +81,14 @@ constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file
 class Pipeline {
  public:
   Pipeline(store::RawLog& log, std::vector<FileBatch>& files,
-           const std::function<void(learn::EventViews*)>& prepare, learn::KindSet read_whole)
-      : log_(log), files_(files), prepare_(prepare), read_whole_(read_whole) {}
+           const std::function<void(learn::EventViews*)>& prepare, const learn::ReadScope& scope)
+      : log_(log), files_(files), prepare_(prepare), scope_(scope) {}
 
   void Worker() {
     YieldToTheFold();
     od::parser parser;
     learn::EventReader reader;
-    reader.set_read_whole(read_whole_);
+    reader.set_scope(scope_);
     while (true) {
       size_t i;
       {
@@ -227,7 +227,7 @@ class Pipeline {
       }
       // Read whole, the object ends where the parser stands; anything after it is a second value
       // (a line of a kind read only to its timestamp is not looked at past it).
-      if (read_whole_.Has(event->kind) &&
+      if (scope_.kinds.Has(event->kind) &&
           doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
         chunk.bad.push_back(
             {f->rel, line_number, "more than one JSON value on the line (the first was read)"});
@@ -240,7 +240,7 @@ class Pipeline {
   store::RawLog& log_;
   std::vector<FileBatch>& files_;
   const std::function<void(learn::EventViews*)>& prepare_;
-  const learn::KindSet read_whole_;
+  const learn::ReadScope scope_;
   std::mutex mu_;
   std::condition_variable changed_;
   size_t next_ = 0, folded_ = 0;
@@ -255,7 +255,7 @@ class Pipeline {
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
-                    learn::KindSet read_whole) {
+                    const learn::ReadScope& scope) {
   std::vector<std::pair<std::string, uint64_t>> listed;
   if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
   {
@@ -270,7 +270,7 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   }
   // Workers read and parse files ahead (at most a few files and a few chunks each are in
   // memory, however long the log); this thread folds events in log order.
-  Pipeline pipeline(log, files, prepare, read_whole);
+  Pipeline pipeline(log, files, prepare, scope);
   const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   std::vector<std::thread> threads;
   for (size_t w = 0; w < workers; ++w) threads.emplace_back([&] { pipeline.Worker(); });

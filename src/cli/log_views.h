@@ -29,9 +29,10 @@ struct LogScan {
 // Calls `fn` with every stored event of the log, in log order. `prepare`, when given, is called
 // first on each event by the thread that read it (several threads at once, ahead of `fn`): work
 // that depends on the event alone (learn::Learner::Prepare) moves off the ordered fold. Events of
-// kinds outside `read_whole` are read up to their timestamp only (EventReader::set_read_whole).
+// kinds outside `scope.kinds` are read up to their timestamp only, and reviews without the
+// optional fields outside `scope.review` (EventReader::set_scope).
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare = nullptr,
-                    learn::KindSet read_whole = learn::KindSet::All());
+                    const learn::ReadScope& scope = {});
 
 }  // namespace kaizen::cli

@@ -59,7 +59,7 @@ Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHisto
         if (e.kind != model::EventKind::kFeedback) return;
         history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
       },
-      kSelfCheckParts, learn::KindSet{model::EventKind::kFeedback});
+      kSelfCheckParts, learn::ReadScope{.kinds = {model::EventKind::kFeedback}});
 }
 
 // BLAKE2b, length-prefixed fields so no two file sets hash alike by concatenation.

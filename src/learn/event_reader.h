@@ -129,6 +129,13 @@ class EventReader {
   // rest of the view is empty, and the rest of the line is not looked at (so a line malformed
   // past its timestamp still reads). For a reader that folds only some kinds (Learner::kinds).
   void set_read_whole(KindSet kinds) { read_whole_ = kinds; }
+  // Of a review read whole, the optional fields outside `fields` are skipped, not parsed; their
+  // views stay empty. For a reader whose rules read only some (Parts::FieldsOfReviews).
+  void set_review_fields(ReviewFields fields) { review_fields_ = fields; }
+  void set_scope(const ReadScope& scope) {
+    read_whole_ = scope.kinds;
+    review_fields_ = scope.review;
+  }
 
   // Reads a line of a kind not read whole without a JSON parser, as Read would, when it starts
   // the way ingest writes one: `{"kind":K,"id":I,"timestamp":T` then `,` or `}` (the id optional;
@@ -144,6 +151,10 @@ class EventReader {
   simdjson::ondemand::parser parser_;
   std::string padded_;
   KindSet read_whole_ = KindSet::All();
+  ReviewFields review_fields_ = ReviewFields::All();
+  // For a `meta` written other than as ingest writes it, read for its sessionFatigue alone.
+  simdjson::ondemand::parser meta_parser_;
+  std::string meta_padded_;
 };
 
 // The event's timestamp, whatever its kind.

@@ -47,6 +47,74 @@ TEST(EventReader, ReadsEveryFieldTheRulesUseFromAStoredFeedback) {
   EXPECT_EQ(r.work.artifact_id, "shopify-1");
 }
 
+TEST(EventReader, OptionalReviewFieldsOutsideTheSetAreSkippedAndLeftEmpty) {
+  EventReader reader;
+  reader.set_review_fields({});
+  EventViews v;
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
+  const ReviewView& r = v.review;
+  EXPECT_TRUE(r.scores.empty());
+  EXPECT_FALSE(r.has_free_text);
+  EXPECT_TRUE(r.themes.empty());
+  EXPECT_EQ(r.free_text_chars, 0u);
+  EXPECT_EQ(r.time_to_decision_ms, 0);
+  EXPECT_EQ(r.time_of_day, "");
+  EXPECT_EQ(r.session_fatigue, 0);
+  // What is always read.
+  EXPECT_EQ(r.reviewer, "jake");
+  EXPECT_EQ(r.stage, "review");
+  EXPECT_EQ(r.decision, Decision::kNeedsWork);
+  EXPECT_EQ(r.blockers.size(), 1u);
+  EXPECT_EQ(r.confidence, ConfidenceLevel::kVerySure);
+  EXPECT_EQ(r.override_weight, Override::kStrong);
+  EXPECT_TRUE(r.prediction_delta.has_value());
+  EXPECT_EQ(r.work.artifact_id, "shopify-1");
+
+  reader.set_review_fields({ReviewField::kScores, ReviewField::kFatigue});
+  ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
+  EXPECT_EQ(v.review.scores.size(), 2u);
+  EXPECT_EQ(v.review.session_fatigue, 6);
+  EXPECT_EQ(v.review.time_of_day, "");  // the rest of meta stays unread
+  EXPECT_TRUE(v.review.themes.empty());
+}
+
+// A reader of meta.sessionFatigue alone takes it from the end of `meta` when ingest wrote it
+// there, and walks any other meta: either way it reads what reading all of meta reads.
+TEST(EventReader, FatigueAloneReadsWhatTheWholeMetaReadsHoweverMetaIsWritten) {
+  const std::string head =
+      R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c2db","timestamp":"2025-07-01T09:05:24.207Z","decision":{"decision":"approved"},"meta":)";
+  for (std::string_view meta : {
+           R"({"timeOfDay":"morning","sessionFatigue":7})",         // as ingest writes it
+           R"({"sessionFatigue":7,"timeOfDay":"morning"})",         // not last
+           R"({ "timeOfDay" : "morning", "sessionFatigue" : 7 })",  // spaced
+           R"({"a":{"sessionFatigue":9},"sessionFatigue":3})",      // nested before
+           R"({"sessionFatigue":3,"a":{"sessionFatigue":9}})",      // nested after
+           R"({"x":"a,\"sessionFatigue\":5"})",                     // inside a string
+           R"({"sessionFatigue":12345678901234567})",               // 17 digits
+           R"({"sessionFatigue":99999999999999999999})",            // past int64_t
+           R"({"sessionFatigue":0})",
+           R"({"sessionFatigue":-4})",
+           R"({"sessionFatigue":2.5})",
+           R"({"timeOfDay":"morning"})",
+           R"({})",
+       }) {
+    const std::string line = head + std::string(meta) + "}";
+    EventReader whole, fatigue;
+    fatigue.set_review_fields({ReviewField::kFatigue});
+    EventViews w, f;
+    ASSERT_TRUE(whole.ReadJson(line, &w)) << meta;
+    ASSERT_TRUE(fatigue.ReadJson(line, &f)) << meta;
+    EXPECT_EQ(f.review.session_fatigue, w.review.session_fatigue) << meta;
+  }
+  EventReader fatigue;
+  fatigue.set_review_fields({ReviewField::kFatigue});
+  EventViews f;
+  ASSERT_TRUE(fatigue.ReadJson(head + R"({"timeOfDay":"morning","sessionFatigue":7}})", &f));
+  EXPECT_EQ(f.review.session_fatigue, 7);
+  ASSERT_TRUE(fatigue.ReadJson(head + R"({"sessionFatigue":7,"timeOfDay":"morning"}})", &f));
+  EXPECT_EQ(f.review.session_fatigue, 7);
+}
+
 TEST(EventReader, AKindNotReadWholeHasOnlyItsKindAndTime) {
   EventReader reader;
   reader.set_read_whole(KindSet{model::EventKind::kFeedback});

@@ -107,6 +107,8 @@ class Learner {
   const Parts& parts() const { return parts_; }
   // The kinds the folded parts read.
   const KindSet& kinds() const { return kinds_; }
+  // All that the folded parts read of the log.
+  ReadScope scope() const { return {kinds_, parts_.FieldsOfReviews()}; }
   // The newest event's timestamp (0 for an empty log): `--now end` analyzes as of it.
   int64_t newest_ms() const { return newest_ms_; }
   const LearnConfig& config() const { return config_; }

@@ -161,7 +161,7 @@ TEST(Learner, EachSectionFromItsOwnPartsEqualsTheSameSectionOfTheWholeFold) {
     const Sections only{section};
     Learner part{LearnConfig(), nullptr, only.Needs()};
     EventReader reader;
-    reader.set_read_whole(part.kinds());
+    reader.set_scope(part.scope());
     EventViews views;
     for (const std::string& line : lines) {
       ASSERT_TRUE(reader.ReadJson(line, &views)) << line;

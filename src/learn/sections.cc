@@ -79,6 +79,46 @@ KindSet Parts::Kinds() const {
   return kinds;
 }
 
+ReviewFields Parts::FieldsOfReviews() const {
+  using F = ReviewField;
+  ReviewFields fields;
+  for (size_t i = 0; i < kPartCount; ++i) {
+    const auto p = static_cast<Part>(i);
+    if (!Has(p)) continue;
+    switch (p) {
+      case Part::kApproval:     // decision, reviewer, stage, server type
+      case Part::kCalibration:  // decision, the work's confidence, _predictionDelta
+        break;
+      case Part::kGates:  // scores, weighted by confidence, fatigue and override
+        fields |= {F::kScores, F::kFatigue};
+        break;
+      case Part::kSpeed:     // meta.timeToDecisionMs, blockers
+      case Part::kAutonomy:  // meta.timeToDecisionMs
+        fields |= {F::kMeta};
+        break;
+      case Part::kBias:
+        fields |= {F::kScores};
+        break;
+      case Part::kOutcomes:
+      case Part::kErrors:
+      case Part::kLoops:
+      case Part::kCorrections:
+        break;           // no reviews
+      case Part::kKpis:  // folded only beside kEvidence, which reads every field
+      case Part::kPreferences:
+      case Part::kCommunication:
+      case Part::kEvidence:
+      case Part::kRules:
+      case Part::kScoreBands:
+      case Part::kProfiles:
+      case Part::kRecent:
+      case Part::kQueue:
+        return ReviewFields::All();
+    }
+  }
+  return fields;
+}
+
 bool Parts::NeedsThemes() const {
   return Has(Part::kEvidence) || Has(Part::kRules) || Has(Part::kScoreBands) ||
          Has(Part::kProfiles) || Has(Part::kRecent);

@@ -69,12 +69,45 @@ class KindSet : public EnumSet<KindSet, model::EventKind, model::kEventKindCount
   using EnumSet::EnumSet;
 };
 
+// The costly, optional fields of a review. Its ids, reviewer, stage, server type, work product,
+// decision, confidence, override and `_predictionDelta` are always read; a field outside the set
+// a reader is given is skipped, not parsed. Reading `meta` whole is most of a review's cost.
+enum class ReviewField : uint8_t {
+  kScores,
+  kFreeText,
+  kComparison,
+  kAnnotations,
+  kMeta,     // the whole `meta` object
+  kFatigue,  // `meta.sessionFatigue` alone (kMeta reads it too)
+};
+inline constexpr size_t kReviewFieldCount = 6;
+
+class ReviewFields : public EnumSet<ReviewFields, ReviewField, kReviewFieldCount> {
+ public:
+  using EnumSet::EnumSet;
+};
+
+// What a reader reads of each line: events of `kinds` whole (the others up to their timestamp)
+// and, of a review, the optional `review` fields.
+struct ReadScope {
+  KindSet kinds = KindSet::All();
+  ReviewFields review = ReviewFields::All();
+
+  ReadScope& operator|=(const ReadScope& other) {
+    kinds |= other.kinds;
+    review |= other.review;
+    return *this;
+  }
+};
+
 class Parts : public EnumSet<Parts, Part, kPartCount> {
  public:
   using EnumSet::EnumSet;
   // The kinds these parts read. A review names its work product by reference, so any part that
   // reads reviews reads `work` events too.
   KindSet Kinds() const;
+  // The optional review fields these parts read (every one for a part not narrowed down here).
+  ReviewFields FieldsOfReviews() const;
   // Whether Learner::Prepare has work for them: a review's themes, a correction's change.
   bool NeedsThemes() const;
   bool NeedsCorrectionChange() const { return Has(Part::kCorrections); }

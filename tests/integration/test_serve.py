@@ -526,6 +526,10 @@ class ServeTest(KaizenTest):
         for sock in held:
             sock.close()
         self.assertEqual(s.request("GET", "/healthz", token=None)[0], 200)
+        # stderr is collected by a reader thread: the line may trail the answer by a moment.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "accepting connections again" not in s.stderr:
+            time.sleep(0.05)
         self.assertIn("accepting connections again", s.stderr)
         self.assertEqual(s.stop(), 0)
 
