@@ -1,12 +1,8 @@
 #include "cli/log_views.h"
 
-#include <fmt/format.h>
 #include <simdjson.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -22,34 +18,33 @@ namespace od = simdjson::ondemand;
 
 constexpr size_t kMaxBadLinesKept = 10;
 
-// The folding thread is the critical path: it folds every event in log order and has work for a
-// whole core, while the workers, together, need a little less than the rest of the machine (1M
-// events on 2 cores: about 2.0 s of CPU for the fold, 1.9 s for the two workers). At equal
-// priority the scheduler shares the cores among all three threads and the fold waits its turn.
-// Five nice levels down (CFS weight 335 against 1024) the workers take what the fold leaves:
-// `kaizen analyze` of 1M events went from 2.05-2.13 s to 1.95-2.01 s (docs/performance.md,
-// "Compiler"). Relative to the thread's own niceness, so `nice kaizen ...` keeps the whole process
-// lower.
-void YieldToTheFold() {
-  constexpr int kWorkerNiceness = 5;
-  const auto tid = static_cast<id_t>(gettid());
-  errno = 0;
-  const int nice = getpriority(PRIO_PROCESS, tid);
-  if (nice == -1 && errno != 0) return;
-  // Linux: PRIO_PROCESS with a thread id sets that thread's niceness alone. A failure leaves
-  // the thread at the process's priority, which is only slower.
-  (void)setpriority(PRIO_PROCESS, tid, std::min(nice + kWorkerNiceness, 19));
-}
+// One raw file, read whole by the first worker that needs it and freed once its last slice is
+// folded (the views of a slice point into its data until then).
+struct RawFile {
+  std::string rel;             // feedback/raw/NAME
+  std::string name;            // as ListRawFiles names it
+  uint64_t snapshot_size = 0;  // read up to here, then up to the last complete line
+  size_t first_slice = 0;      // the log-wide number of its slice 0
+  size_t slices = 0;
+  enum class State { kUnread, kReading, kRead } state = State::kUnread;  // GUARDED_BY(mu)
+  std::string data;  // then SIMDJSON_PADDING spaces
+  size_t end = 0;    // through the last complete line
+  Status status;     // set before kRead
+};
 
-// A run of consecutive events of one file, read by a worker and folded by the caller's thread.
-// Their views point into the file's data and into `escaped`. Chunks are recycled: their views
-// keep the capacity of their vectors, so reading an event allocates nothing once the pool is
-// warm.
-struct Chunk {
-  std::vector<learn::EventViews> events;  // the first `used` are this chunk's
+// The events of one slice, read by a worker and folded by it. Kept by the worker from slice to
+// slice: its views keep the capacity of their vectors, so reading an event allocates nothing
+// once warm.
+struct Slice {
+  std::vector<learn::EventViews> events;  // the first `used` are this slice's
   size_t used = 0;
   std::deque<std::string> escaped;
-  std::vector<BadLine> bad;
+  struct Bad {
+    uint64_t line;  // within the slice, 1-based
+    const char* why;
+  };
+  std::vector<Bad> bad;
+  uint64_t lines = 0;  // newlines in the slice: where the next slice's line numbers start
 
   learn::EventViews* Next() {
     if (used == events.size()) events.emplace_back();
@@ -60,163 +55,116 @@ struct Chunk {
     used = 0;
     escaped.clear();
     bad.clear();
+    lines = 0;
   }
 };
 
-// One raw file in flight. The worker appends chunks; the folding thread takes them in order.
-// `data` must outlive every chunk, so it is freed only once the file is folded.
-struct FileBatch {
-  std::string rel;
-  uint64_t snapshot_size = 0;
-  std::string data;
-  uint64_t bytes = 0;
-  std::deque<Chunk> chunks;  // GUARDED_BY(mu)
-  bool done = false;         // GUARDED_BY(mu): no more chunks will come
-  Status status;             // set before done
-};
-
-constexpr size_t kEventsPerChunk = 1024;
-constexpr size_t kChunksAhead = 4;  // per file: bounds memory whatever the file size
-
-class Pipeline {
+class Reading {
  public:
-  Pipeline(store::RawLog& log, std::vector<FileBatch>& files,
-           const std::function<void(learn::EventViews*)>& prepare, const learn::ReadScope& scope)
-      : log_(log), files_(files), prepare_(prepare), scope_(scope) {}
+  Reading(store::RawLog& log, std::vector<RawFile>& files, uint64_t slice_bytes, size_t slices,
+          const std::function<void(learn::EventViews&)>& fn,
+          const std::function<void(learn::EventViews*)>& prepare, const learn::ReadScope& scope,
+          LogScan* scan)
+      : log_(log),
+        files_(files),
+        slice_bytes_(slice_bytes),
+        slices_(slices),
+        fn_(fn),
+        prepare_(prepare),
+        scope_(scope),
+        scan_(scan) {}
 
+  // Takes slices in log order, reads each, and folds it once every slice before it is folded.
   void Worker() {
-    YieldToTheFold();
     od::parser parser;
     learn::EventReader reader;
     reader.set_scope(scope_);
+    Slice slice;
+    slice.events.reserve(1024);
+    size_t file = 0;
     while (true) {
-      size_t i;
+      size_t n;
       {
-        std::unique_lock<std::mutex> l(mu_);
-        changed_.wait(
-            l, [&] { return stop_ || next_ >= files_.size() || next_ < folded_ + kFilesAhead; });
-        if (stop_ || next_ >= files_.size()) return;
-        i = next_++;
+        std::lock_guard<std::mutex> l(mu_);
+        if (stop_ || next_ >= slices_) return;
+        n = next_++;
       }
-      ReadFile(parser, reader, &files_[i]);
+      while (file + 1 < files_.size() && files_[file + 1].first_slice <= n) ++file;
+      RawFile& f = files_[file];
+      slice.Clear();
+      if (Load(&f)) Parse(parser, reader, f, n - f.first_slice, &slice);
+      if (!Fold(f, n, &slice)) return;
     }
   }
 
-  // Waits for the next chunk of file i; false when the file is finished. `out`'s previous
-  // contents go back to the pool.
-  bool NextChunk(size_t i, Chunk* out) {
-    std::unique_lock<std::mutex> l(mu_);
-    if (out->events.capacity() != 0) {
-      out->Clear();
-      pool_.push_back(std::move(*out));
-    }
-    changed_.wait(l, [&] { return !files_[i].chunks.empty() || files_[i].done; });
-    if (files_[i].chunks.empty()) return false;
-    *out = std::move(files_[i].chunks.front());
-    files_[i].chunks.pop_front();
-    changed_.notify_all();
-    return true;
-  }
-
-  void FileFolded(size_t i) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      // The buffer goes back to the workers: reading a file then touches no fresh pages.
-      if (buffers_.size() < kFilesAhead + 2) buffers_.push_back(std::move(files_[i].data));
-      files_[i].data = std::string();
-      ++folded_;
-    }
-    changed_.notify_all();
-  }
-
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      stop_ = true;
-    }
-    changed_.notify_all();
-  }
+  Status result() const { return result_; }
 
  private:
-  static constexpr size_t kFilesAhead = 3;
-
-  // Hands a full chunk to the folding thread, waiting while it is kChunksAhead behind, and
-  // takes a recycled one to fill next.
-  void Publish(FileBatch* f, Chunk* chunk) {
-    std::unique_lock<std::mutex> l(mu_);
-    changed_.wait(l, [&] { return stop_ || f->chunks.size() < kChunksAhead; });
-    f->chunks.push_back(std::move(*chunk));
-    *chunk = TakeFromPool();
-    changed_.notify_all();
-  }
-
-  // REQUIRES: mu_ held.
-  Chunk TakeFromPool() {
-    if (pool_.empty()) {
-      // Whole at once: grown a view at a time, a chunk's vector reallocated ten times and
-      // touched twice its final size in fresh pages.
-      Chunk c;
-      c.events.reserve(kEventsPerChunk);
-      return c;
-    }
-    Chunk c = std::move(pool_.back());
-    pool_.pop_back();
-    return c;
-  }
-
-  void Finish(FileBatch* f, Chunk* chunk, Status status) {
-    std::lock_guard<std::mutex> l(mu_);
-    if (chunk->used != 0 || !chunk->bad.empty()) f->chunks.push_back(std::move(*chunk));
-    f->status = std::move(status);
-    f->done = true;
-    changed_.notify_all();
-  }
-
-  // A view of the chunk filled: prepares it and publishes the chunk when full.
-  void Keep(FileBatch* f, Chunk* chunk, learn::EventViews* event) {
-    if (prepare_) prepare_(event);
-    if (chunk->used >= kEventsPerChunk) Publish(f, chunk);
-  }
-
-  // Reads one file into chunks of views, a line at a time. A line of a kind not read whole,
-  // written as ingest writes it, is read to its timestamp without a parser
-  // (EventReader::ReadHeaderOnly): most of the log, for a verb that folds some kinds. Any other
-  // line is parsed in place. A bad line costs only itself and is reported with its place.
-  void ReadFile(od::parser& parser, learn::EventReader& reader, FileBatch* f) {
-    Chunk chunk;
+  // Reads the file unless another worker is reading it, waiting for it then. False when it could
+  // not be read (f->status says why).
+  bool Load(RawFile* f) {
     {
-      std::lock_guard<std::mutex> l(mu_);
-      chunk = TakeFromPool();
-      if (!buffers_.empty()) {
-        f->data = std::move(buffers_.back());
-        buffers_.pop_back();
+      std::unique_lock<std::mutex> l(mu_);
+      if (f->state == RawFile::State::kUnread) {
+        f->state = RawFile::State::kReading;
+        if (!buffers_.empty()) {
+          f->data = std::move(buffers_.back());
+          buffers_.pop_back();
+        }
+      } else {
+        changed_.wait(l, [&] { return f->state == RawFile::State::kRead; });
+        return f->status.ok();
       }
     }
     std::string& d = f->data;
-    Status status = log_.ReadRawPrefix(f->rel.substr(f->rel.rfind('/') + 1), f->snapshot_size,
-                                       simdjson::SIMDJSON_PADDING, &d);
-    if (!status.ok()) return Finish(f, &chunk, status);
-    // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
-    const size_t size = d.size() - simdjson::SIMDJSON_PADDING;
-    size_t end = std::string_view(d.data(), size).rfind('\n');
-    end = end == std::string_view::npos ? 0 : end + 1;
-    f->bytes = end;
-    std::fill(d.begin() + static_cast<std::ptrdiff_t>(end), d.end(), ' ');
+    f->status = log_.ReadRawPrefix(f->name, f->snapshot_size, simdjson::SIMDJSON_PADDING, &d);
+    if (f->status.ok()) {
+      // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
+      const size_t size = d.size() - simdjson::SIMDJSON_PADDING;
+      const size_t nl = std::string_view(d.data(), size).rfind('\n');
+      f->end = nl == std::string_view::npos ? 0 : nl + 1;
+      std::fill(d.begin() + static_cast<std::ptrdiff_t>(f->end), d.end(), ' ');
+    }
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      f->state = RawFile::State::kRead;
+    }
+    changed_.notify_all();
+    return f->status.ok();
+  }
 
+  // Where slice k of the file starts: the first line start at or after k * slice_bytes_ (its
+  // end is where slice k + 1 starts), so neighbouring slices agree without talking.
+  size_t SliceStart(const RawFile& f, size_t k) const {
+    const uint64_t at = k * slice_bytes_;
+    if (at == 0) return 0;
+    if (at >= f.end) return f.end;
+    if (f.data[at - 1] == '\n') return at;
+    const auto* nl = static_cast<const char*>(std::memchr(f.data.data() + at, '\n', f.end - at));
+    return nl == nullptr ? f.end : static_cast<size_t>(nl - f.data.data()) + 1;
+  }
+
+  // Reads slice k of a read file into views, a line at a time. A line of a kind not read whole,
+  // written as ingest writes it, is read to its timestamp without a parser
+  // (EventReader::ReadHeaderOnly): most of the log, for a verb that folds some kinds. Any other
+  // line is parsed in place. A bad line costs only itself and is reported with its place.
+  void Parse(od::parser& parser, learn::EventReader& reader, const RawFile& f, size_t k,
+             Slice* slice) {
+    const std::string& d = f.data;
+    const size_t end = k + 1 == f.slices ? f.end : SliceStart(f, k + 1);
     const char* buffer_end = d.data() + d.size();  // the file's padding included
-    uint64_t line_number = 0;
-    for (size_t pos = 0; pos < end;) {
+    for (size_t pos = SliceStart(f, k); pos < end;) {
       // Every line up to `end` ends in a newline. JSON text holds none inside a value, so a
       // stored event is exactly one line.
       const char* start = d.data() + pos;
       const auto* nl = static_cast<const char*>(std::memchr(start, '\n', end - pos));
       const std::string_view line(start, static_cast<size_t>(nl - start));
       pos += line.size() + 1;
-      ++line_number;
+      const uint64_t line_number = ++slice->lines;
       if (line.empty()) continue;
-      learn::EventViews* event = chunk.Next();
+      learn::EventViews* event = slice->Next();
       if (reader.ReadHeaderOnly(line, event)) {
-        Keep(f, &chunk, event);
+        if (prepare_) prepare_(event);
         continue;
       }
       // Parsed in place: the rest of the file and its padding follow the line, so its strings
@@ -225,43 +173,93 @@ class Pipeline {
       od::object o;
       if (parser.iterate(line.data(), line.size(), static_cast<size_t>(buffer_end - start))
               .get(doc) ||
-          doc.get_object().get(o) || !reader.ReadDurable(o, &chunk.escaped, event)) {
-        chunk.Unread();
-        chunk.bad.push_back(
-            {f->rel, line_number, "not a stored event (malformed JSON, or no kind/timestamp)"});
+          doc.get_object().get(o) || !reader.ReadDurable(o, &slice->escaped, event)) {
+        slice->Unread();
+        slice->bad.push_back(
+            {line_number, "not a stored event (malformed JSON, or no kind/timestamp)"});
         continue;
       }
       // Read whole, the object ends where the parser stands; anything after it is a second value
       // (a line of a kind read only to its timestamp is not looked at past it).
       if (scope_.kinds.Has(event->kind) &&
           doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
-        chunk.bad.push_back(
-            {f->rel, line_number, "more than one JSON value on the line (the first was read)"});
+        slice->bad.push_back(
+            {line_number, "more than one JSON value on the line (the first was read)"});
       }
-      Keep(f, &chunk, event);
+      if (prepare_) prepare_(event);
     }
-    Finish(f, &chunk, Status::Ok());
+  }
+
+  // Waits for slice n's turn and folds it: its events in order, its bad lines with their place
+  // in the file. After a file's last slice the file is done: counted, and its buffer reused.
+  // False when reading stops (a file could not be read).
+  bool Fold(RawFile& f, size_t n, Slice* slice) {
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      changed_.wait(l, [&] { return stop_ || folded_ == n; });
+      if (stop_) return false;
+    }
+    // This thread alone folds until it moves folded_ on: the turns are handed over under mu_.
+    bool more = true;
+    if (!f.status.ok()) {
+      result_ = f.status;
+      more = false;
+    } else {
+      for (size_t i = 0; i < slice->used; ++i) {
+        ++scan_->events;
+        fn_(slice->events[i]);
+      }
+      for (const Slice::Bad& bad : slice->bad) {
+        ++scan_->unreadable;
+        if (scan_->first_unreadable.size() < kMaxBadLinesKept) {
+          scan_->first_unreadable.push_back({f.rel, line_base_ + bad.line, bad.why});
+        }
+      }
+      line_base_ += slice->lines;
+    }
+    const bool last = n + 1 == f.first_slice + f.slices;
+    if (more && last) {
+      scan_->bytes += f.end;
+      scan_->files.emplace_back(f.name, f.end);
+      line_base_ = 0;
+    }
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (!more) stop_ = true;
+      if (last || !more) {
+        buffers_.push_back(std::move(f.data));
+        f.data = std::string();
+      }
+      ++folded_;
+    }
+    changed_.notify_all();
+    return more;
   }
 
   store::RawLog& log_;
-  std::vector<FileBatch>& files_;
+  std::vector<RawFile>& files_;
+  const uint64_t slice_bytes_;
+  const size_t slices_;
+  const std::function<void(learn::EventViews&)>& fn_;
   const std::function<void(learn::EventViews*)>& prepare_;
   const learn::ReadScope scope_;
+  LogScan* scan_;  // written by the folding turn only
   std::mutex mu_;
   std::condition_variable changed_;
-  size_t next_ = 0, folded_ = 0;
-  bool stop_ = false;
-  // A deque: a Chunk's move may throw (its deque member), so a growing vector would copy every
-  // pooled chunk's events.
-  std::deque<Chunk> pool_;            // GUARDED_BY(mu_)
+  size_t next_ = 0;                   // GUARDED_BY(mu_): the next slice to take
+  size_t folded_ = 0;                 // GUARDED_BY(mu_): slices folded
+  bool stop_ = false;                 // GUARDED_BY(mu_)
   std::vector<std::string> buffers_;  // GUARDED_BY(mu_): file buffers to reuse
+  uint64_t line_base_ = 0;            // the folding turn's: lines of the file before the slice
+  Status result_;                     // the folding turn's
 };
 
 }  // namespace
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
-                    const learn::ReadScope& scope) {
+                    const learn::ReadScope& scope, uint64_t slice_bytes) {
+  slice_bytes = std::max<uint64_t>(1, slice_bytes);
   std::vector<std::pair<std::string, uint64_t>> listed;
   if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
   {
@@ -269,44 +267,29 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
     KZ_RETURN_IF_ERROR(log.EnsureLayout());
     KZ_ASSIGN_OR_RETURN(listed, log.ListRawFiles());
   }
-  std::vector<FileBatch> files(listed.size());
+  std::vector<RawFile> files(listed.size());
+  size_t slices = 0;
   for (size_t i = 0; i < listed.size(); ++i) {
-    files[i].rel = std::string(store::kRawDir) + "/" + listed[i].first;
-    files[i].snapshot_size = listed[i].second;
+    RawFile& f = files[i];
+    f.name = listed[i].first;
+    f.rel = std::string(store::kRawDir) + "/" + f.name;
+    f.snapshot_size = listed[i].second;
+    f.first_slice = slices;
+    f.slices = std::max<uint64_t>(1, (f.snapshot_size + slice_bytes - 1) / slice_bytes);
+    slices += f.slices;
   }
-  // Workers read and parse files ahead (at most a few files and a few chunks each are in
-  // memory, however long the log); this thread folds events in log order.
-  Pipeline pipeline(log, files, prepare, scope);
+  // Each thread, this one included, takes the next slice, reads it and folds it in its turn: at
+  // most one slice per thread and the files they fall in are in memory, however long the log.
+  // Handing views to a separate folding thread, as until 2026-11-23, cost about as much CPU again
+  // as the work (1M events, three sections: 0.64-0.69 s of CPU on one thread, 0.94-1.09 s on
+  // three), the folding thread missing the cache on every view and string it touched.
+  Reading reading(log, files, slice_bytes, slices, fn, prepare, scope, scan);
   const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   std::vector<std::thread> threads;
-  for (size_t w = 0; w < workers; ++w) threads.emplace_back([&] { pipeline.Worker(); });
-
-  Status result;
-  Chunk chunk;
-  for (size_t i = 0; i < files.size() && result.ok(); ++i) {
-    while (pipeline.NextChunk(i, &chunk)) {
-      for (size_t k = 0; k < chunk.used; ++k) {
-        ++scan->events;
-        fn(chunk.events[k]);
-      }
-      for (BadLine& bad : chunk.bad) {
-        ++scan->unreadable;
-        if (scan->first_unreadable.size() < kMaxBadLinesKept) {
-          scan->first_unreadable.push_back(std::move(bad));
-        }
-      }
-    }
-    // Done: the status is final (set before `done`, read after NextChunk saw it).
-    result = files[i].status;
-    if (result.ok()) {
-      scan->bytes += files[i].bytes;
-      scan->files.emplace_back(listed[i].first, files[i].bytes);
-    }
-    pipeline.FileFolded(i);
-  }
-  pipeline.Stop();
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back([&] { reading.Worker(); });
+  reading.Worker();
   for (std::thread& t : threads) t.join();
-  return result;
+  return reading.result();
 }
 
 }  // namespace kaizen::cli

@@ -26,13 +26,18 @@ struct LogScan {
   std::vector<std::pair<std::string, uint64_t>> files;
 };
 
-// Calls `fn` with every stored event of the log, in log order. `prepare`, when given, is called
-// first on each event by the thread that read it (several threads at once, ahead of `fn`): work
-// that depends on the event alone (learn::Learner::Prepare) moves off the ordered fold. Events of
-// kinds outside `scope.kinds` are read up to their timestamp only, and reviews without the
+// The log is read in slices of about this many bytes, cut at line starts: a thread reads a slice
+// and folds it itself in its turn, while its bytes and views are still in that core's cache.
+inline constexpr uint64_t kLogSliceBytes = 256 << 10;
+
+// Calls `fn` with every stored event of the log, in log order. `fn` runs on several threads, one
+// slice at a time, never two at once: each call happens after the previous one. `prepare`, when
+// given, is called first on each event by the thread that read it (several threads at once, ahead
+// of `fn`): work that depends on the event alone (learn::Learner::Prepare) runs in parallel. Events
+// of kinds outside `scope.kinds` are read up to their timestamp only, and reviews without the
 // optional fields outside `scope.review` (EventReader::set_scope).
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare = nullptr,
-                    const learn::ReadScope& scope = {});
+                    const learn::ReadScope& scope = {}, uint64_t slice_bytes = kLogSliceBytes);
 
 }  // namespace kaizen::cli

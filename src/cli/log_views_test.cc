@@ -1,0 +1,137 @@
+// ReadLogViews cuts the log into slices at line starts and folds them in order on several
+// threads. Whatever the slice size (here down to one byte, so that slices start inside lines,
+// right after newlines and deep inside a long line), every event is folded once, in log order,
+// and every bad line is reported with its place in its file.
+#include "cli/log_views.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "store/file_system.h"
+#include "store/log_format.h"
+#include "store/raw_log.h"
+#include "store/test_files.h"
+
+namespace kaizen::cli {
+namespace {
+
+std::string Outcome(int day, int n, size_t description_bytes) {
+  return "{\"kind\":\"outcome\",\"id\":\"0198" + std::to_string(1000000 + n) +
+         "\",\"timestamp\":\"2025-07-0" + std::to_string(day) + "T10:00:00.000Z\",\"bead_id\":\"b" +
+         std::to_string(n) + "\",\"duration_ms\":5,\"error_count\":0,\"retry_count\":0," +
+         "\"success\":true,\"files_touched\":[],\"strategy\":\"s\",\"description\":\"" +
+         std::string(description_bytes, 'x') + "\"}";
+}
+
+struct Folded {
+  std::vector<std::string> beads;  // in the order folded
+  std::vector<std::tuple<std::string, uint64_t, std::string>> bad;
+  uint64_t events = 0, bytes = 0, unreadable = 0;
+  std::vector<std::pair<std::string, uint64_t>> files;
+
+  bool operator==(const Folded&) const = default;
+};
+
+class LogViewsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    home_ = store::test_files::MakeTempDir("kaizen-log-views");
+    ASSERT_FALSE(home_.empty());
+    std::filesystem::create_directories(home_ + "/" + std::string(store::kRawDir));
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(home_, ec);
+  }
+
+  void Write(const std::string& name, const std::string& text) {
+    std::ofstream(home_ + "/" + std::string(store::kRawDir) + "/" + name, std::ios::binary) << text;
+  }
+
+  Folded Read(uint64_t slice_bytes) {
+    store::RawLog log(home_, store::DefaultFileSystem());
+    Folded out;
+    LogScan scan;
+    Status s = ReadLogViews(
+        log,
+        [&](learn::EventViews& e) {
+          EXPECT_EQ(e.kind, model::EventKind::kOutcome);
+          out.beads.emplace_back(e.outcome.bead_id);
+        },
+        &scan, nullptr, {}, slice_bytes);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    for (const BadLine& b : scan.first_unreadable) out.bad.emplace_back(b.file, b.line, b.why);
+    out.events = scan.events;
+    out.bytes = scan.bytes;
+    out.unreadable = scan.unreadable;
+    out.files = scan.files;
+    return out;
+  }
+
+  std::string home_;
+};
+
+TEST_F(LogViewsTest, AnySliceSizeFoldsEveryEventOnceInLogOrderAndPlacesEveryBadLine) {
+  // Day 1: short and long lines, blank lines, a malformed line and a line with two values.
+  std::string day1;
+  std::vector<std::string> beads;
+  int n = 0;
+  for (int i = 0; i < 40; ++i) {
+    // Lengths from 200 bytes to 5 KB: a slice of a few hundred bytes starts inside most lines.
+    day1 += Outcome(1, n, static_cast<size_t>((i * 397) % 5000)) + "\n";
+    beads.push_back("b" + std::to_string(n++));
+    if (i == 7) day1 += "\n\n";                                 // lines 9 and 10
+    if (i == 20) day1 += "not json\n";                          // line 24
+    if (i == 30) day1 += Outcome(1, 999, 10) + " {\"a\":1}\n";  // line 35: read, and reported
+    if (i == 30) beads.push_back("b999");
+  }
+  Write("2025-07-01.jsonl", day1);
+  // Day 2: a line longer than many slices, a line that is not an event, and a torn last line
+  // (no newline: not an event, and not reported).
+  std::string day2 = Outcome(2, n, 20000) + "\n[]\n" + Outcome(2, n + 1, 3) + "\n";
+  beads.push_back("b" + std::to_string(n));
+  beads.push_back("b" + std::to_string(n + 1));
+  day2 += "{\"broken";
+  Write("2025-07-02.jsonl", day2);
+
+  const Folded whole = Read(kLogSliceBytes);
+  EXPECT_EQ(whole.beads, beads);
+  EXPECT_EQ(whole.events, beads.size());
+  EXPECT_EQ(whole.unreadable, 3u);
+  using Bad = std::tuple<std::string, uint64_t, std::string>;
+  EXPECT_EQ(whole.bad,
+            (std::vector<Bad>{{"feedback/raw/2025-07-01.jsonl", 24,
+                               "not a stored event (malformed JSON, or no kind/timestamp)"},
+                              {"feedback/raw/2025-07-01.jsonl", 35,
+                               "more than one JSON value on the line (the first was read)"},
+                              {"feedback/raw/2025-07-02.jsonl", 2,
+                               "not a stored event (malformed JSON, or no kind/timestamp)"}}));
+  const uint64_t day2_read = day2.size() - std::string("{\"broken").size();
+  EXPECT_EQ(whole.files, (std::vector<std::pair<std::string, uint64_t>>{
+                             {"2025-07-01.jsonl", day1.size()}, {"2025-07-02.jsonl", day2_read}}));
+  EXPECT_EQ(whole.bytes, day1.size() + day2_read);
+
+  for (uint64_t slice : {7, 64, 300, 1000, 4096, 65536}) {
+    EXPECT_EQ(Read(slice), whole) << "slices of " << slice << " bytes";
+  }
+}
+
+TEST_F(LogViewsTest, AnEmptyLogAndEmptyFilesFoldNothing) {
+  EXPECT_EQ(Read(kLogSliceBytes), Folded{});
+  Write("2025-07-01.jsonl", "");
+  Write("2025-07-02.jsonl", "\n\n");
+  for (uint64_t slice : {uint64_t{1}, uint64_t{5}, kLogSliceBytes}) {
+    const Folded f = Read(slice);
+    EXPECT_TRUE(f.beads.empty());
+    EXPECT_EQ(f.unreadable, 0u);
+    EXPECT_EQ(f.bytes, 2u) << slice;
+  }
+}
+
+}  // namespace
+}  // namespace kaizen::cli
