@@ -148,6 +148,13 @@ std::string WithoutCounts(const std::string& text, std::string_view begin, std::
 }
 
 // The sections of an '@' line, or some picked by the input's bytes (FNV-1a).
+// Whether the line is one JSON value, validated whole (simdjson's DOM parser checks every byte).
+bool IsValidJson(std::string_view line) {
+  static simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  return parser.parse(simdjson::padded_string(line)).get(root) == simdjson::SUCCESS;
+}
+
 Sections PickSections(std::string_view* input) {
   if (!input->empty() && input->front() == '@') {
     const size_t nl = input->find('\n');
@@ -196,7 +203,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   part_reader.set_scope(part_learner.scope());
   EventViews part_views;
   bool same_lines = true;  // every line the part reader read, the whole reader read too
-  // A review one reader read and the other refused (below).
+  // A review damaged where the part reader skips (below): the learners may differ.
   bool damaged_where_skipped = false;
   const bool skips_review_fields = part_learner.kinds().Has(model::EventKind::kFeedback) &&
                                    !(part_learner.scope().review == ReviewFields::All());
@@ -232,12 +239,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       part_read = part_reader.ReadJson(line, &part_views);
     }
     // A review damaged inside a field the parts skip (Parts::FieldsOfReviews) is not looked into
-    // by the part reader: it may read a line the whole reader refuses, or, where the damage
-    // throws the parser's skipping off (a `[` closed by `}`), refuse one the whole reader reads.
+    // by the part reader: where the line is not valid JSON, the two readers may take or refuse it
+    // differently, or read different values (broken JSON throws the skipping off, a `[` closed by
+    // `}`, and the next key read is not the one the walk reads); where it is valid, the part
+    // reader may read a line whose skipped field has the wrong type, but never refuse one the
+    // whole reader reads.
     const bool review = (read && views.kind == model::EventKind::kFeedback) ||
                         (part_read && part_views.kind == model::EventKind::kFeedback);
-    if (read != part_read && review && skips_review_fields) {
-      damaged_where_skipped = true;
+    if (review && skips_review_fields) {
+      const bool valid = IsValidJson(line);
+      if (read && !part_read && valid) std::abort();
+      if (read != part_read || !valid) damaged_where_skipped = true;
     } else if (read && !part_read) {
       std::abort();
     }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "store/log_format.h"
@@ -134,14 +135,18 @@ class Reading {
   }
 
   // Where slice k of the file starts: the first line start at or after k * slice_bytes_ (its
-  // end is where slice k + 1 starts), so neighbouring slices agree without talking.
-  size_t SliceStart(const RawFile& f, size_t k) const {
+  // end is where slice k + 1 starts), so neighbouring slices agree without talking. Searched no
+  // further than `limit`: nullopt when no line starts before it.
+  std::optional<size_t> SliceStart(const RawFile& f, size_t k, size_t limit) const {
     const uint64_t at = k * slice_bytes_;
     if (at == 0) return 0;
     if (at >= f.end) return f.end;
     if (f.data[at - 1] == '\n') return at;
-    const auto* nl = static_cast<const char*>(std::memchr(f.data.data() + at, '\n', f.end - at));
-    return nl == nullptr ? f.end : static_cast<size_t>(nl - f.data.data()) + 1;
+    limit = std::min(limit, f.end);
+    if (at >= limit) return std::nullopt;
+    const auto* nl = static_cast<const char*>(std::memchr(f.data.data() + at, '\n', limit - at));
+    if (nl == nullptr) return limit == f.end ? std::optional<size_t>(f.end) : std::nullopt;
+    return static_cast<size_t>(nl - f.data.data()) + 1;
   }
 
   // Reads slice k of a read file into views, a line at a time. A line of a kind not read whole,
@@ -151,9 +156,14 @@ class Reading {
   void Parse(od::parser& parser, learn::EventReader& reader, const RawFile& f, size_t k,
              Slice* slice) {
     const std::string& d = f.data;
-    const size_t end = k + 1 == f.slices ? f.end : SliceStart(f, k + 1);
+    // A slice in which no line starts (inside a line longer than a slice) is empty: its search
+    // stops at its own end, so a long line costs a scan of itself, not one per slice it spans.
+    const std::optional<size_t> begin = SliceStart(f, k, (k + 1) * slice_bytes_);
+    if (!begin || *begin >= std::min<uint64_t>(f.end, (k + 1) * slice_bytes_)) return;
+    // The end is the next line start after the slice: the slice's last line, read below anyway.
+    const size_t end = k + 1 == f.slices ? f.end : *SliceStart(f, k + 1, f.end);
     const char* buffer_end = d.data() + d.size();  // the file's padding included
-    for (size_t pos = SliceStart(f, k); pos < end;) {
+    for (size_t pos = *begin; pos < end;) {
       // Every line up to `end` ends in a newline. JSON text holds none inside a value, so a
       // stored event is exactly one line.
       const char* start = d.data() + pos;

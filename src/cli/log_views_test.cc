@@ -1,17 +1,19 @@
 // ReadLogViews cuts the log into slices at line starts and folds them in order on several
-// threads. Whatever the slice size (here down to one byte, so that slices start inside lines,
+// threads. Whatever the slice size (here down to 7 bytes, so that slices start inside lines,
 // right after newlines and deep inside a long line), every event is folded once, in log order,
-// and every bad line is reported with its place in its file.
+// one at a time, and every bad line is reported with its place in its file.
 #include "cli/log_views.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "store/fault_injection_file_system.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 #include "store/raw_log.h"
@@ -53,18 +55,29 @@ class LogViewsTest : public ::testing::Test {
     std::ofstream(home_ + "/" + std::string(store::kRawDir) + "/" + name, std::ios::binary) << text;
   }
 
-  Folded Read(uint64_t slice_bytes) {
-    store::RawLog log(home_, store::DefaultFileSystem());
+  // The log read in slices of `slice_bytes`; *status, when given, gets what ReadLogViews
+  // returned (else it must be OK).
+  Folded Read(uint64_t slice_bytes, store::FileSystem* fs = store::DefaultFileSystem(),
+              Status* status = nullptr) {
+    store::RawLog log(home_, fs);
     Folded out;
     LogScan scan;
+    std::atomic<int> folding{0};
     Status s = ReadLogViews(
         log,
         [&](learn::EventViews& e) {
+          // One fold at a time, whichever thread runs it.
+          EXPECT_EQ(folding.fetch_add(1), 0);
           EXPECT_EQ(e.kind, model::EventKind::kOutcome);
           out.beads.emplace_back(e.outcome.bead_id);
+          folding.fetch_sub(1);
         },
         &scan, nullptr, {}, slice_bytes);
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (status != nullptr) {
+      *status = s;
+    } else {
+      EXPECT_TRUE(s.ok()) << s.ToString();
+    }
     for (const BadLine& b : scan.first_unreadable) out.bad.emplace_back(b.file, b.line, b.why);
     out.events = scan.events;
     out.bytes = scan.bytes;
@@ -118,6 +131,28 @@ TEST_F(LogViewsTest, AnySliceSizeFoldsEveryEventOnceInLogOrderAndPlacesEveryBadL
 
   for (uint64_t slice : {7, 64, 300, 1000, 4096, 65536}) {
     EXPECT_EQ(Read(slice), whole) << "slices of " << slice << " bytes";
+  }
+}
+
+TEST_F(LogViewsTest, AFileThatCannotBeReadStopsTheReadingWithItsErrorAfterTheFilesBeforeIt) {
+  std::string text;
+  for (int day = 1; day <= 3; ++day) {
+    text.clear();
+    for (int i = 0; i < 30; ++i) text += Outcome(day, day * 100 + i, 300) + "\n";
+    Write("2025-07-0" + std::to_string(day) + ".jsonl", text);
+  }
+  store::FaultInjectionFileSystem fs;
+  fs.FailReadsOf(home_ + "/" + std::string(store::kRawDir) + "/2025-07-02.jsonl");
+  for (uint64_t slice : {uint64_t{7}, uint64_t{1000}, kLogSliceBytes}) {
+    Status status;
+    const Folded f = Read(slice, &fs, &status);
+    EXPECT_EQ(status.code(), StatusCode::kIoError) << slice;
+    EXPECT_NE(status.message().find("2025-07-02.jsonl"), std::string::npos) << status.ToString();
+    ASSERT_EQ(f.beads.size(), 30u) << slice;  // the first day's, and nothing after the failure
+    EXPECT_EQ(f.beads.front(), "b100");
+    EXPECT_EQ(f.beads.back(), "b129");
+    EXPECT_EQ(f.files.size(), 1u);
+    EXPECT_EQ(f.files[0].first, "2025-07-01.jsonl");
   }
 }
 

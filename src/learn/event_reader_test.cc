@@ -91,7 +91,11 @@ TEST(EventReader, FatigueAloneReadsWhatTheWholeMetaReadsHoweverMetaIsWritten) {
            R"({"sessionFatigue":3,"a":{"sessionFatigue":9}})",      // nested after
            R"({"x":"a,\"sessionFatigue\":5"})",                     // inside a string
            R"({"sessionFatigue":12345678901234567})",               // 17 digits
-           R"({"sessionFatigue":99999999999999999999})",            // past int64_t
+           R"({"sessionFatigue":123456789012345678})",              // 18 digits: read from the end
+           R"({"sessionFatigue":1234567890123456789})",             // 19 digits: walked
+           R"({"sessionFatigue":07})",                    // a leading zero: not a JSON number
+           R"({"a\"sessionFatigue":5})",                  // a key that ends with the name
+           R"({"sessionFatigue":99999999999999999999})",  // past int64_t
            R"({"sessionFatigue":0})",
            R"({"sessionFatigue":-4})",
            R"({"sessionFatigue":2.5})",

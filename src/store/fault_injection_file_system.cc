@@ -53,6 +53,7 @@ void FaultInjectionFileSystem::ClearFaults() {
   fail_sync_at_.reset();
   append_budget_.reset();
   fail_sync_dir_ = false;
+  failing_reads_.clear();
 }
 
 Status FaultInjectionFileSystem::OnSync(const std::string& path) {
@@ -85,6 +86,9 @@ Result<std::unique_ptr<AppendableFile>> FaultInjectionFileSystem::OpenAppendable
 }
 
 Result<std::string> FaultInjectionFileSystem::ReadFrom(const std::string& path, uint64_t offset) {
+  if (std::find(failing_reads_.begin(), failing_reads_.end(), path) != failing_reads_.end()) {
+    return IoError("cannot read " + path + ": Input/output error (injected fault)");
+  }
   return base_->ReadFrom(path, offset);
 }
 

@@ -23,9 +23,11 @@ namespace kaizen::store {
 //     ResourceExhausted ("No space left on device"), as write(2) does on a full disk. Later
 //     appends write nothing and fail the same way. Truncate does not refund the budget.
 //   - FailSyncDir(true): SyncDir fails with IoError.
-// ClearFaults() heals all three. Counters report how often each operation was called (including
-// failed calls). Only AppendableFile::Sync/Append and FileSystem::SyncDir are faulted:
-// WriteFileAtomic, reads, locks and the rest are passed through untouched.
+//   - FailReadsOf(path): reading that file (ReadFrom, ReadPrefixPadded) fails with IoError, as a
+//     bad sector does. Safe while other threads read: set it before they start.
+// ClearFaults() heals all four. Counters report how often each operation was called (including
+// failed calls). Only AppendableFile::Sync/Append, FileSystem::SyncDir and the reads of
+// the files named are faulted: WriteFileAtomic, locks and the rest are passed through untouched.
 //
 // Thread-compatible: const methods are safe concurrently; anything else (including using files
 // opened from it) needs external synchronization. REQUIRES: *base outlives this object, and this
@@ -37,6 +39,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   void FailSyncFrom(uint64_t n);
   void SetAppendBudget(std::optional<uint64_t> bytes);  // nullopt: unlimited
   void FailSyncDir(bool fail) { fail_sync_dir_ = fail; }
+  void FailReadsOf(const std::string& path) { failing_reads_.push_back(path); }
   void ClearFaults();
 
   uint64_t sync_calls() const { return sync_calls_; }
@@ -74,6 +77,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::optional<uint64_t> fail_sync_at_;  // the value of sync_calls_ from which Sync fails
   std::optional<uint64_t> append_budget_;
   bool fail_sync_dir_ = false;
+  std::vector<std::string> failing_reads_;  // paths
 };
 
 }  // namespace kaizen::store
