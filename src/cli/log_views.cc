@@ -22,7 +22,6 @@ constexpr size_t kMaxBadLinesKept = 10;
 // One raw file, read whole by the first worker that needs it and freed once its last slice is
 // folded (the views of a slice point into its data until then).
 struct RawFile {
-  std::string rel;             // feedback/raw/NAME
   std::string name;            // as ListRawFiles names it
   uint64_t snapshot_size = 0;  // read up to here, then up to the last complete line
   size_t first_slice = 0;      // the log-wide number of its slice 0
@@ -222,7 +221,8 @@ class Reading {
       for (const Slice::Bad& bad : slice->bad) {
         ++scan_->unreadable;
         if (scan_->first_unreadable.size() < kMaxBadLinesKept) {
-          scan_->first_unreadable.push_back({f.rel, line_base_ + bad.line, bad.why});
+          scan_->first_unreadable.push_back(
+              {std::string(store::kRawDir) + "/" + f.name, line_base_ + bad.line, bad.why});
         }
       }
       line_base_ += slice->lines;
@@ -282,7 +282,6 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   for (size_t i = 0; i < listed.size(); ++i) {
     RawFile& f = files[i];
     f.name = listed[i].first;
-    f.rel = std::string(store::kRawDir) + "/" + f.name;
     f.snapshot_size = listed[i].second;
     f.first_slice = slices;
     f.slices = std::max<uint64_t>(1, (f.snapshot_size + slice_bytes - 1) / slice_bytes);

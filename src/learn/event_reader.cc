@@ -310,17 +310,15 @@ bool ReadFatigue(od::value v, const ReviewReading& how, ReviewView* r) {
   padded.assign(raw);
   padded.append(simdjson::SIMDJSON_PADDING, ' ');
   od::document doc;
-  od::object meta;
+  od::value meta;
   if (how.meta_parser->iterate(padded.data(), raw.size(), padded.size()).get(doc) != SUCCESS ||
-      doc.get_object().get(meta) != SUCCESS) {
+      doc.get_value().get(meta) != SUCCESS) {
     return false;
   }
-  for (auto result : meta) {
-    od::field field;
-    if (std::move(result).get(field) != SUCCESS) return false;
-    if (RawKey(field) == "sessionFatigue") r->session_fatigue = IntOr0(field.value());
-  }
-  return true;
+  return ForFields(meta, [&](std::string_view k, od::value x) {
+    if (k == "sessionFatigue") r->session_fatigue = IntOr0(x);
+    return true;
+  });
 }
 
 bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, ReviewView* r) {
