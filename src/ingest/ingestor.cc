@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include <sodium.h>
@@ -258,7 +259,10 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   // Read once: glibc opens /sys/devices/system/cpu/online on every call, and a server calls
   // Ingest for every group commit.
   static const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
-  if (scratch_.size() != threads) scratch_ = std::vector<PrepareScratch>(threads);
+  // One scratch per preparing thread, and one for the thread that commits, which prepares too
+  // once its chunk is written.
+  if (scratch_.size() != threads + 1) scratch_ = std::vector<PrepareScratch>(threads + 1);
+  PrepareScratch& committer_scratch = scratch_[threads];
   ValidateOptions vopts;
   vopts.now_ms = options.now_ms;
   vopts.expected_kind = options.expected_kind;
@@ -267,11 +271,41 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   struct Chunk {
     LineChunk cut;
     std::vector<PreparedLine> lines;
+    // The lines are prepared by whichever threads are free: each claims the next block of
+    // lines until none is left. Splitting a chunk evenly between threads left a core idle
+    // whenever one half took longer, or the thread committing the chunk before got the core.
+    std::atomic<size_t> next_block{0};
+    std::atomic<bool> claimable{false};  // `lines` are cut and reset: blocks may be claimed
   };
-  // Cuts the next chunk and runs the stateless stages on it, in parallel: contiguous slices, one
-  // parser each.
+  auto help_prepare = [&](Chunk* chunk, PrepareScratch& scratch) {
+    constexpr size_t kBlock = 32;  // lines: a few hundred microseconds of work
+    std::vector<PreparedLine>& lines = chunk->lines;
+    for (size_t begin = chunk->next_block.fetch_add(kBlock); begin < lines.size();
+         begin = chunk->next_block.fetch_add(kBlock)) {
+      for (size_t i = begin, end = std::min(lines.size(), begin + kBlock); i < end; ++i) {
+        Prepare(chunk->cut.lines[i], scratch.parser, scratch.writer, vopts, taxonomy,
+                options.now_ms, *redactor_, placeholder_nonce_, &lines[i]);
+      }
+    }
+  };
+  // Cuts the next chunk and runs the stateless stages on it, in parallel. The thread that
+  // commits may join in (help_prepare) once `claimable` is set; it is set on every return, so
+  // nobody waits for a chunk that failed to be read.
+  // REQUIRES: chunk->claimable is false and chunk->next_block 0, set before the thread that
+  // runs this started, so that no helper can see the chunk's last round as claimable.
   auto next_chunk = [&](Chunk* chunk) -> Status {
-    KZ_RETURN_IF_ERROR(source.Next(options.chunk_events, options.chunk_bytes, &chunk->cut));
+    struct Publish {  // an early return must not leave a helper waiting
+      Chunk* chunk;
+      ~Publish() {
+        chunk->claimable.store(true);
+        chunk->claimable.notify_all();
+      }
+    } publish{chunk};
+    if (Status read = source.Next(options.chunk_events, options.chunk_bytes, &chunk->cut);
+        !read.ok()) {
+      chunk->lines.clear();
+      return read;
+    }
     chunk->lines.resize(chunk->cut.lines.size());
     for (size_t i = 0; i < chunk->lines.size(); ++i) {
       // A line from a chunk before: every field reset, but its stored line's buffer kept (a
@@ -288,21 +322,17 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     for (auto& s : scratch_) {
       if (s.parser.capacity() >= capacity) continue;
       if (s.parser.allocate(capacity, model::kMaxDepth) != simdjson::SUCCESS) {
+        chunk->lines.clear();
         return ResourceExhausted("cannot allocate the JSON parser");
       }
     }
-    std::vector<PreparedLine>& lines = chunk->lines;
-    const size_t workers = std::min(threads, std::max<size_t>(1, lines.size() / 64));
-    auto prepare_slice = [&](size_t w) {
-      size_t begin = lines.size() * w / workers, end = lines.size() * (w + 1) / workers;
-      for (size_t i = begin; i < end; ++i) {
-        Prepare(chunk->cut.lines[i], scratch_[w].parser, scratch_[w].writer, vopts, taxonomy,
-                options.now_ms, *redactor_, placeholder_nonce_, &lines[i]);
-      }
-    };
+    chunk->claimable.store(true);
+    chunk->claimable.notify_all();
+    const size_t workers = std::min(threads, std::max<size_t>(1, chunk->lines.size() / 64));
     std::vector<std::thread> pool;
-    for (size_t w = 1; w < workers; ++w) pool.emplace_back(prepare_slice, w);
-    prepare_slice(0);
+    for (size_t w = 1; w < workers; ++w)
+      pool.emplace_back([&, w] { help_prepare(chunk, scratch_[w]); });
+    help_prepare(chunk, scratch_[0]);
     for (auto& t : pool) t.join();
     return Status::Ok();
   };
@@ -312,11 +342,13 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   std::vector<std::string> spare_days;
   // Two chunks in turn, each reused with its buffers: one checked and written while the other is
   // read and prepared.
-  Chunk chunk, next;
-  KZ_RETURN_IF_ERROR(next_chunk(&chunk));
-  while (!chunk.lines.empty()) {
-    std::vector<PreparedLine>& lines = chunk.lines;
-    summary->blank += chunk.cut.blank;
+  Chunk chunks[2];
+  Chunk* chunk = &chunks[0];
+  Chunk* next = &chunks[1];
+  KZ_RETURN_IF_ERROR(next_chunk(chunk));
+  while (!chunk->lines.empty()) {
+    std::vector<PreparedLine>& lines = chunk->lines;
+    summary->blank += chunk->cut.blank;
     // Pipelined: the next chunk is read and prepared while this one is checked, written and
     // fsynced. No thread when the input is known to be over: most inputs (a server's batch, a
     // `record`) are one chunk.
@@ -324,11 +356,13 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     std::thread preparer;
     if (source.Done()) {
       // Nothing left: `next` (the chunk before this one) must not come round again.
-      next.lines.clear();
-      next.cut.lines.clear();
-      next.cut.blank = 0;
+      next->lines.clear();
+      next->cut.lines.clear();
+      next->cut.blank = 0;
     } else {
-      preparer = std::thread([&] { next_status = next_chunk(&next); });
+      next->claimable.store(false);
+      next->next_block.store(0);
+      preparer = std::thread([&] { next_status = next_chunk(next); });
     }
     struct JoinOnExit {  // an early return must not leave the thread running
       std::thread& t;
@@ -508,13 +542,18 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       }
       if (options.on_line) options.on_line(r);
     }
-    if (options.on_progress) options.on_progress(chunk.cut.end);
+    if (options.on_progress) options.on_progress(chunk->cut.end);
     for (auto& [day, data] : by_day) spare_days.push_back(std::move(data));
-    if (preparer.joinable()) preparer.join();
+    if (preparer.joinable()) {
+      // This chunk is done: help prepare the next one rather than wait for it.
+      next->claimable.wait(false);
+      help_prepare(next, committer_scratch);
+      preparer.join();
+    }
     KZ_RETURN_IF_ERROR(next_status);  // a read error: the chunks before are stored
     std::swap(chunk, next);
   }
-  summary->blank += chunk.cut.blank;  // blank lines after the last event
+  summary->blank += chunk->cut.blank;  // blank lines after the last event
   return Status::Ok();
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <set>
+#include <span>
 
 #include "ingest/ascii_case.h"
 #include "ingest/enrich.h"
@@ -399,31 +400,51 @@ std::optional<ConsentChange> ConsentOf(element event, model::EventKind kind) {
   return c;
 }
 
-bool IsFreeTextPath(model::EventKind kind, std::string_view path) {
+namespace {
+
+// The free-text paths of each kind: what the redactor scans. A correction's `context` is free-form:
+// every string in it, at any depth, may be text from the document.
+struct FreeTextPaths {
+  std::span<const std::string_view> exact;
+  bool context_subtree = false;
+};
+
+FreeTextPaths FreeTextPathsOf(model::EventKind kind) {
   using model::EventKind;
-  auto in = [&](std::initializer_list<std::string_view> paths) {
-    return std::find(paths.begin(), paths.end(), path) != paths.end();
-  };
+  static constexpr std::string_view kFeedback[] = {
+      "freeText.liked",     "freeText.disliked",   "freeText.generalNotes",
+      "decision.reason",    "decision.blockers[]", "decision.suggestions[]",
+      "annotations[].text", "comparison.reason",   "scores[].comment"};
+  static constexpr std::string_view kCorrection[] = {"original", "corrected"};
+  static constexpr std::string_view kLoop[] = {"feedback"};
+  static constexpr std::string_view kOutcome[] = {"description", "failure_details"};
+  static constexpr std::string_view kError[] = {"message", "context", "stack_trace"};
+  static constexpr std::string_view kAdmin[] = {"note"};
   switch (kind) {
     case EventKind::kFeedback:
-      return in({"freeText.liked", "freeText.disliked", "freeText.generalNotes", "decision.reason",
-                 "decision.blockers[]", "decision.suggestions[]", "annotations[].text",
-                 "comparison.reason", "scores[].comment"});
+      return {kFeedback};
     case EventKind::kCorrection:
-      // `context` is free-form: every string in it may be text from the document.
-      return in({"original", "corrected"}) || path == "context" || path.starts_with("context.") ||
-             path.starts_with("context[");
+      return {kCorrection, true};
     case EventKind::kLoop:
-      return path == "feedback";
+      return {kLoop};
     case EventKind::kOutcome:
-      return in({"description", "failure_details"});
+      return {kOutcome};
     case EventKind::kError:
-      return in({"message", "context", "stack_trace"});
+      return {kError};
     case EventKind::kAdmin:
-      return path == "note";
+      return {kAdmin};
     default:
-      return false;
+      return {};
   }
+}
+
+}  // namespace
+
+bool IsFreeTextPath(model::EventKind kind, std::string_view path) {
+  const FreeTextPaths paths = FreeTextPathsOf(kind);
+  return std::find(paths.exact.begin(), paths.exact.end(), path) != paths.exact.end() ||
+         (paths.context_subtree &&
+          (path == "context" || path.starts_with("context.") || path.starts_with("context[")));
 }
 
 namespace {
@@ -462,6 +483,63 @@ bool WalkStrings(element v, std::string& path, Fn& fn) {
     default:
       return false;
   }
+}
+
+// The strings of `v` at `path` (keys joined by '.', "[]" for each element of an array): those
+// WalkStrings gives `fn` with that path, found without walking the rest of the event. REQUIRES: no
+// object on the way has a key twice (validation refuses duplicate keys at every depth).
+template <typename Fn>
+bool StringsAt(element v, std::string_view path, Fn& fn) {
+  if (path.empty()) {
+    std::string_view s;
+    return v.get_string().get(s) == simdjson::SUCCESS && fn(s);
+  }
+  if (path.starts_with("[]")) {
+    simdjson::dom::array a;
+    if (v.get_array().get(a) != simdjson::SUCCESS) return false;
+    path.remove_prefix(path.starts_with("[].") ? 3 : 2);
+    for (element child : a) {
+      if (StringsAt(child, path, fn)) return true;
+    }
+    return false;
+  }
+  const size_t end = std::min(path.find_first_of(".["), path.size());
+  simdjson::dom::object o;
+  element child;
+  if (v.get_object().get(o) != simdjson::SUCCESS ||
+      o.at_key(path.substr(0, end)).get(child) != simdjson::SUCCESS) {
+    return false;
+  }
+  path.remove_prefix(end < path.size() && path[end] == '.' ? end + 1 : end);
+  return StringsAt(child, path, fn);
+}
+
+// Whether any free-text string of `event` holds PII, or an id that must be stored as a pseudonym
+// is not one yet: RewriteForPrivacy's question, asked of the few paths that can answer yes (a
+// walk of every string, paths built for each, cost a twentieth of the whole import).
+bool NeedsRewrite(element event, model::EventKind kind, const Redactor& redactor) {
+  std::vector<PiiMatch> matches;
+  auto has_pii = [&](std::string_view s) {
+    redactor.Find(s, &matches);
+    return !matches.empty();
+  };
+  const FreeTextPaths paths = FreeTextPathsOf(kind);
+  for (std::string_view path : paths.exact) {
+    if (StringsAt(event, path, has_pii)) return true;
+  }
+  if (paths.context_subtree) {
+    element context;
+    std::string path = "context";
+    auto any = [&](std::string_view, std::string_view s) { return has_pii(s); };
+    if (event["context"].get(context) == simdjson::SUCCESS && WalkStrings(context, path, any)) {
+      return true;
+    }
+  }
+  for (std::string_view key : {"user_id", "session_id"}) {
+    auto not_pseudonym = [](std::string_view s) { return !IsPseudonym(s); };
+    if (IsPseudonymizedId(kind, event, key) && StringsAt(event, key, not_pseudonym)) return true;
+  }
+  return false;
 }
 
 struct PrivacyWriter {
@@ -521,16 +599,7 @@ struct PrivacyWriter {
 
 bool RewriteForPrivacy(element event, model::EventKind kind, const Redactor& redactor,
                        const Redactor::TokenFn& token, std::string* out) {
-  std::string path;
-  std::vector<PiiMatch> matches;
-  auto needs_rewrite = [&](std::string_view p, std::string_view s) {
-    if (IsFreeTextPath(kind, p)) {
-      redactor.Find(s, &matches);
-      return !matches.empty();
-    }
-    return IsPseudonymizedId(kind, event, p) && !IsPseudonym(s);
-  };
-  if (!WalkStrings(event, path, needs_rewrite)) return false;
+  if (!NeedsRewrite(event, kind, redactor)) return false;
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   PrivacyWriter writer{kind, event, redactor, token, w, {}};

@@ -2,12 +2,15 @@
 // on a real temporary home: the consent gate and redaction before anything is written.
 #include "ingest/privacy.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -206,6 +209,70 @@ TEST(RewriteForPrivacyTest, RedactsFreeTextFieldsOnlyAndKeepsKeyOrder) {
                     model::EventKind::kCorrection, *r),
             R"({"kind":"correction","original":"[EMAIL]","corrected":"z",)"
             R"("context":{"section":"mail [EMAIL]"}})");
+}
+
+// Every string value "sN" of `json` with its path, as IsFreeTextPath names paths.
+void PathsOfStrings(simdjson::dom::element v, const std::string& path,
+                    std::map<std::string, std::string>* out) {
+  if (v.is_object()) {
+    for (auto [key, child] : v.get_object().value_unsafe()) {
+      PathsOfStrings(child, path.empty() ? std::string(key) : path + "." + std::string(key), out);
+    }
+  } else if (v.is_array()) {
+    for (simdjson::dom::element child : v.get_array().value_unsafe()) {
+      PathsOfStrings(child, path + "[]", out);
+    }
+  } else if (v.is_string() && v.get_string().value_unsafe().starts_with('s')) {
+    (*out)[std::string(v.get_string().value_unsafe())] = path;
+  }
+}
+
+// RewriteForPrivacy looks only where the PII might be (the free-text paths), not at every string;
+// an email put in each string of an event in turn must be redacted exactly where IsFreeTextPath
+// says the string is free text: deep or shallow, in arrays, beside decoys with similar names.
+TEST(RewriteForPrivacyTest, AnEmailAnywhereIsRedactedExactlyWhereThePathIsFreeText) {
+  auto r = MakeRedactor();
+  const std::pair<model::EventKind, std::string> events[] = {
+      {model::EventKind::kFeedback,
+       R"({"kind":"feedback","reviewerId":"s1","freeText":{"liked":"s2","disliked":"s3",)"
+       R"("generalNotes":"s4","likedx":"s5"},"decision":{"decision":"s6","reason":"s7",)"
+       R"("blockers":["s8",["s9"]],"suggestions":["s10"]},"annotations":[{"text":"s11",)"
+       R"("category":"s12"},["s13"]],"comparison":{"reason":"s14","preferred":"s15"},)"
+       R"("scores":[{"dimension":"s16","comment":"s17"}],"meta":{"reason":"s18"},"text":"s19"})"},
+      {model::EventKind::kCorrection,
+       R"({"kind":"correction","original":"s1","corrected":"s2","user_id":"s3",)"
+       R"("context":{"a":"s4","b":["s5",{"c":"s6"}]},"contextual":"s7"})"},
+      {model::EventKind::kCorrection, R"({"kind":"correction","context":"s1","original":"s2"})"},
+      {model::EventKind::kError,
+       R"({"kind":"error","message":"s1","context":"s2","stack_trace":"s3","tool_name":"s4"})"},
+      {model::EventKind::kError, R"({"kind":"error","context":{"message":"s1"},"message":"s2"})"},
+      {model::EventKind::kOutcome,
+       R"({"kind":"outcome","description":"s1","failure_details":"s2","strategy":"s3",)"
+       R"("criteria":["s4"]})"},
+      {model::EventKind::kLoop, R"({"kind":"loop","feedback":"s1","loop_id":"s2"})"},
+      {model::EventKind::kAdmin,
+       R"({"kind":"admin","action":"rule_audit","note":"s1","rule_id":"s2","user_id":"s3"})"},
+      {model::EventKind::kWork, R"({"kind":"work","workProduct":{"summary":"s1","id":"s2"}})"},
+      {model::EventKind::kReward, R"({"kind":"reward","raw_value":"s1","task_id":"s2"})"},
+  };
+  int free_text = 0, other = 0;
+  for (const auto& [kind, json] : events) {
+    Parsed p(json);
+    std::map<std::string, std::string> paths;
+    PathsOfStrings(p.e, "", &paths);
+    ASSERT_FALSE(paths.empty()) << json;
+    for (const auto& [value, path] : paths) {
+      std::string planted = json;
+      const std::string quoted = "\"" + value + "\"";
+      planted.replace(planted.find(quoted), quoted.size(), "\"mail a@b.io\"");
+      const bool expected = IsFreeTextPath(kind, path);
+      EXPECT_EQ(Rewrite(planted, kind, *r) != "(unchanged)", expected)
+          << "the email at " << path << " in " << planted;
+      ++(expected ? free_text : other);
+    }
+  }
+  EXPECT_EQ(free_text, 24);  // the test covers both answers, many times each
+  EXPECT_EQ(other, 23);
 }
 
 TEST(RewriteForPrivacyTest, StoresConsentAndDeletionIdsAsPseudonyms) {
