@@ -1,4 +1,5 @@
 #include "ingest/enrich.h"
+#include "ingest/minified_json.h"
 #include "ingest/stored_line.h"
 
 #include <gtest/gtest.h>
@@ -329,6 +330,41 @@ TEST_F(EnrichStored, EscapedKeysAreRecognizedByTheirValue) {
                            kStoredTs +
                            R"(","\u006deta":{"a":1,"timeOfDay":"morning","dayOfWeek":"friday",)"
                            R"("sessionFatigue":0}})");
+}
+
+TEST_F(EnrichStored, EveryMemberIsCopiedWholeWhateverItsValueHolds) {
+  // The writer finds members with simdjson On-Demand; ForEachMinifiedMember, the scanner it
+  // replaced, is the reference: every member it finds (but kind, id, timestamp) must be in the
+  // stored line, whole and in order. Values that could end a scan early or late: brackets, quotes
+  // and backslashes inside strings, a backslash ending a string, nesting, empty containers,
+  // numbers and literals last.
+  const std::string values[] = {R"("a}b]c{d[e")",
+                                R"("quote \" inside")",
+                                R"("ends in a backslash \\")",
+                                R"("\\\"")",
+                                R"({"x":{"y":[1,[2,{"z":"}"}]]}})",
+                                R"([[],{},[{}],""])",
+                                R"({})",
+                                R"([])",
+                                R"(-1.5e-7)",
+                                R"(true)",
+                                R"(null)",
+                                R"(false)",
+                                R"("caf\u00e9 \ud83d\ude00")",
+                                R"([1,"],",{"k,":"v:"}])"};
+  for (const std::string& value : values) {
+    for (bool last : {false, true}) {
+      const std::string input = last ? R"({"kind":"work","before":1,"v":)" + value + "}"
+                                     : R"({"kind":"work","v":)" + value + R"(,"after":"x"})";
+      const std::string stored = Write(input, Base("work")).text;
+      std::string expected =
+          std::string(R"({"kind":"work","id":")") + kId + R"(","timestamp":")" + kStoredTs + "\"";
+      ForEachMinifiedMember(input, [&](const MinifiedMember& m) {
+        if (m.key != "kind") expected += "," + std::string(m.text);
+      });
+      EXPECT_EQ(stored, expected + "}") << input;
+    }
+  }
 }
 
 }  // namespace

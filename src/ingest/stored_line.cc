@@ -107,15 +107,51 @@ void StoredLineWriter::CopyMembers(std::string_view object, Skip skip, std::stri
   });
 }
 
+// Calls f(const MinifiedMember&) for each member of the minified `object`, in order, found with
+// simdjson On-Demand: its stage 1 finds every quote and bracket of the event at once (with the
+// widest vectors the CPU has), where scanning for them 16 bytes at a time, string after string,
+// cost half a microsecond an event. False when the text is not one JSON object.
+template <typename F>
+bool ForEachTopMember(simdjson::ondemand::parser& parser, std::vector<char>& padded, size_t size,
+                      F&& f) {
+  namespace od = simdjson::ondemand;
+  od::document doc;
+  od::object object;
+  if (parser.iterate(padded.data(), size, padded.size()).get(doc) || doc.get_object().get(object)) {
+    return false;
+  }
+  for (auto member : object) {
+    od::field field;
+    od::json_type type;
+    if (std::move(member).get(field) || field.value().type().get(type)) return false;
+    const char* key = field.key().raw();  // just past the key's opening quote
+    std::string_view value;
+    if (type == od::json_type::object) {
+      od::object o;
+      if (field.value().get_object().get(o) || o.raw_json().get(value)) return false;
+    } else if (type == od::json_type::array) {
+      od::array a;
+      if (field.value().get_array().get(a) || a.raw_json().get(value)) return false;
+    } else {
+      value = field.value().raw_json_token();
+    }
+    MinifiedMember m;
+    m.key = std::string_view(key, static_cast<size_t>(value.data() - 2 - key));  // before '":'
+    m.text = std::string_view(key - 1, static_cast<size_t>(value.data() + value.size() - key + 1));
+    m.value = value;
+    f(m);
+  }
+  return true;
+}
+
 bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
                              const Enrichment& e, StoredLine* out) {
-  minified_.resize(text.size() + 1);
+  minified_.resize(text.size() + simdjson::SIMDJSON_PADDING);
   size_t size = 0;
   if (simdjson::minify(text.data(), text.size(), minified_.data(), size) || size < 2 ||
       minified_[0] != '{') {
     return false;
   }
-  const std::string_view object(minified_.data(), size);
   const CorrectionProposal correction =
       e.kind == "correction" ? ProposeCorrectionType(event) : CorrectionProposal{};
 
@@ -129,7 +165,7 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
   StringMember("id", e.id, &s);
   s.push_back(',');
   StringMember("timestamp", e.timestamp, &s);
-  ForEachMinifiedMember(object, [&](const MinifiedMember& m) {
+  const bool read = ForEachTopMember(member_parser_, minified_, size, [&](const MinifiedMember& m) {
     const std::string_view key = Key(m.key);
     if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) return;
     if (key == "signal_value" && e.signal_value) return;
@@ -166,6 +202,7 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
       s += m.text;
     }
   });
+  if (!read) return false;
   if (e.signal_value) {
     s += ",\"signal_value\":";
     AppendDouble(Round6(*e.signal_value), &s);

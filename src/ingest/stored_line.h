@@ -47,7 +47,8 @@ class StoredLineWriter {
   void StringMember(std::string_view key, std::string_view value, std::string* out);
   void StringArray(const std::vector<std::string>& items, std::string* out);
 
-  std::vector<char> minified_;  // the event, minified
+  std::vector<char> minified_;                // the event, minified, and SIMDJSON_PADDING bytes
+  simdjson::ondemand::parser member_parser_;  // finds the members of minified_
   std::string quoted_key_;
   simdjson::dom::parser key_parser_;
   rapidjson::StringBuffer fragment_;  // strings kaizen adds, escaped by RapidJSON
