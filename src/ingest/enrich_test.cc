@@ -3,10 +3,13 @@
 #include "ingest/stored_line.h"
 
 #include <gtest/gtest.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 #include <simdjson.h>
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kaizen::ingest {
 namespace {
@@ -300,6 +303,29 @@ TEST_F(EnrichStored, StringsAreEscapedInTheStoredLine) {
   EXPECT_EQ(original, "say \"hi\"\n");
   EXPECT_EQ(doc["corrected"].get_string().get(corrected), simdjson::SUCCESS);
   EXPECT_EQ(corrected, "é\\");
+}
+
+TEST_F(EnrichStored, KaizensOwnStringsAreWrittenAsRapidJsonWritesThem) {
+  // Plain strings are copied between quotes without RapidJSON; every other string goes through
+  // it. Both ways must give RapidJSON's bytes: the stored line of a theme or an item with any
+  // byte in it is the same as before the shortcut.
+  std::vector<std::string> items = {"plain", "say \"hi\"", "back\\slash", "é ü", "\x7f", ""};
+  for (unsigned byte = 0; byte < 0x20; ++byte) items.push_back("x" + std::string(1, char(byte)));
+  Enrichment e = FeedbackEnrichment();
+  e.themes = items;
+  e.actionable_items = items;
+  const std::string stored = Write(R"({"kind":"feedback","freeText":{"liked":"a"}})", e).text;
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartArray();
+  for (const std::string& item : items) {
+    w.String(item.data(), static_cast<rapidjson::SizeType>(item.size()));
+  }
+  w.EndArray();
+  const std::string array = buffer.GetString();
+  EXPECT_NE(stored.find("\"_extractedThemes\":" + array + ","), std::string::npos) << stored;
+  EXPECT_NE(stored.find("\"_actionableItems\":" + array + "}"), std::string::npos) << stored;
+  EXPECT_EQ(ParseOutput(stored)["freeText"]["_actionableItems"].get_array().size(), items.size());
 }
 
 TEST_F(EnrichStored, FieldsAreKeptAsTheClientWroteThemButMinified) {

@@ -381,8 +381,12 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       // Size each day's buffer once: appending a chunk's 40 MB by doubling copies it again and
       // again.
       std::map<std::string, size_t> day_bytes;
+      size_t* bytes = nullptr;  // the last line's day: lines in log order mostly share it
+      const std::string* day = nullptr;
       for (const PreparedLine& l : lines) {
-        if (l.errors.empty()) day_bytes[l.day] += l.stored.text.size() + 64;
+        if (!l.errors.empty()) continue;
+        if (day == nullptr || *day != l.day) bytes = &day_bytes[*(day = &l.day)];
+        *bytes += l.stored.text.size() + 64;
       }
       for (const auto& [day, bytes] : day_bytes) {
         std::string& buffer = by_day[day];
@@ -395,6 +399,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       }
     }
     std::vector<CacheRecord> records;
+    std::string* day_buffer = nullptr;  // by_day's buffer for day_of_buffer
+    std::string_view day_of_buffer;
     std::optional<PiiVault> vault;  // loaded under the lock by the first line with PII
     for (size_t i = 0; i < lines.size(); ++i) {
       PreparedLine& l = lines[i];
@@ -470,7 +476,11 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       if (prediction && l.mean_score) delta = *l.mean_score - *prediction;
       int64_t fatigue =
           l.kind == model::EventKind::kFeedback ? state.SessionReviews(l.record.session) + 1 : 0;
-      FinishStoredEvent(l.stored, fatigue, delta, &by_day.find(l.day)->second);
+      if (day_buffer == nullptr || day_of_buffer != l.day) {
+        day_of_buffer = l.day;
+        day_buffer = &by_day.find(l.day)->second;
+      }
+      FinishStoredEvent(l.stored, fatigue, delta, day_buffer);
       state.Apply(l.record);
       records.push_back(l.record);
     }

@@ -1,5 +1,6 @@
 #include "ingest/validate.h"
 
+#include <absl/container/inlined_vector.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -364,7 +365,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
       if (event.at_key("scores").get_array().get(scores) == simdjson::SUCCESS) {
         double sum = 0;
         size_t n = 0, i = 0;
-        std::vector<std::string_view> seen;
+        absl::InlinedVector<std::string_view, 16> seen;  // 13 dimensions: no allocation
         for (element s : scores) {
           object so;
           if (s.get_object().get(so) != simdjson::SUCCESS) continue;
