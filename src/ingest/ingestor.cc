@@ -1,5 +1,6 @@
 #include "ingest/ingestor.h"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -337,6 +338,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     return Status::Ok();
   };
 
+  absl::flat_hash_map<std::string, Key128> user_keys;  // UserKey(user), as met
   // Day files' buffers, kept from chunk to chunk: a fresh buffer per chunk cost a page fault per
   // 4 KiB written into it.
   std::vector<std::string> spare_days;
@@ -410,7 +412,10 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       // switch learning back on.
       if (!l.consent && state.AnyLearningOff()) {
         for (const std::string& user : l.users) {
-          l.skipped = l.skipped || !state.LearningOn(UserKey(user));
+          // A user's key is two BLAKE2b hashes; a batch has few users and many events each.
+          auto [known, added] = user_keys.try_emplace(user);
+          if (added) known->second = UserKey(user);
+          l.skipped = l.skipped || !state.LearningOn(known->second);
         }
         if (l.skipped) continue;
       }
