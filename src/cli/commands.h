@@ -42,5 +42,8 @@ int HintsCommand(const Common& c, const std::string& file);
 // `kaizen simulate`: cli/simulate.h.
 int SimulateCommand(uint64_t seed, int days, bool learning, bool json, const std::string& out_file);
 std::string SchemaMarkdown();
+// What `verify` and `rebuild` say of a home that does not exist: they repair a log, and a home
+// that is not there is most likely a mistyped --home, which they must not create.
+std::string NoHomeMessage(const std::string& home);
 
 }  // namespace kaizen::cli

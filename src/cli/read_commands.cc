@@ -27,8 +27,19 @@ std::string Percent(const ingest::PeriodStats& s) {
 
 }  // namespace
 
+std::string NoHomeMessage(const std::string& home) {
+  return fmt::format(
+      "no kaizen home at {} (no such directory); nothing to check or rebuild. Name the home with "
+      "--home or KAIZEN_HOME",
+      home);
+}
+
 int RebuildCommand(const Common& c) {
   store::RawLog log(c.home, store::DefaultFileSystem());
+  if (!log.HomeExists()) {
+    fmt::print(stderr, "kaizen rebuild: {}\n", NoHomeMessage(c.home));
+    return kExitUsage;
+  }
   auto lock = log.Lock();
   if (!lock.ok()) return Fail("rebuild", lock.status());
   if (Status s = log.EnsureLayout(); !s.ok()) return Fail("rebuild", s);

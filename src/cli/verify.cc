@@ -24,6 +24,10 @@ int VerifyCommand(const Common& c) {
     return kExitUsage;
   }
   store::RawLog log(c.home, store::DefaultFileSystem());
+  if (!log.HomeExists()) {
+    fmt::print(stderr, "kaizen verify: {}\n", NoHomeMessage(c.home));
+    return kExitUsage;
+  }
   auto lock = log.Lock();
   if (!lock.ok()) {
     fmt::print(stderr, "kaizen verify: {}\n", lock.status().message());

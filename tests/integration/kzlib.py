@@ -57,13 +57,15 @@ class Run:
                 f"--- stdout ---\n{self.out[:3000]}\n--- stderr ---\n{self.err[:3000]}")
 
 
-def kaizen(*args, input=None, timeout=300, cwd=None):
-    """Runs the binary; `input` is bytes or str for standard input (None: empty stdin)."""
+def kaizen(*args, input=None, timeout=300, cwd=None, env=None):
+    """Runs the binary; `input` is bytes or str for standard input (None: empty stdin); `env`
+    adds to (or overrides) this process's environment."""
     if isinstance(input, str):
         input = input.encode("utf-8")
     args = [str(a) for a in args]
     proc = subprocess.run([BIN] + args, input=input if input is not None else b"",
-                          capture_output=True, timeout=timeout, cwd=cwd)
+                          capture_output=True, timeout=timeout, cwd=cwd,
+                          env=dict(os.environ, **env) if env else None)
     return Run(args, proc)
 
 

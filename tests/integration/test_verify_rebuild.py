@@ -7,7 +7,7 @@ import shutil
 import unittest
 import uuid
 
-from kzlib import (EXIT_OK, EXIT_REJECTED, KaizenTest, feedback_event, jsonl, kaizen,
+from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, KaizenTest, feedback_event, jsonl, kaizen,
                    outcome_event, work_event)
 
 _HISTORY = {}
@@ -215,6 +215,10 @@ class IngestCacheIsOnlyACache(KaizenTest):
 
 class EmptyHome(KaizenTest):
 
+    def setUp(self):
+        super().setUp()
+        os.mkdir(self.home)  # there, with nothing in it yet
+
     def test_verify_of_an_empty_home_is_ok(self):
         r = self.verify()
         self.assertEqual(r.rc, EXIT_OK, r)
@@ -224,6 +228,25 @@ class EmptyHome(KaizenTest):
         r = self.kz("rebuild", "--json", "--home", self.home)
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(json.loads(r.out)["events"], 0)
+
+
+class MissingHome(KaizenTest):
+    """verify and rebuild repair a log: a home that is not there is a mistyped --home, which they
+    must refuse by name and not create (they used to create it and report an empty log as ok)."""
+
+    def test_verify_and_rebuild_refuse_a_home_that_does_not_exist_and_create_nothing(self):
+        for verb in ("verify", "rebuild"):
+            r = self.kz(verb, "--home", self.home)
+            self.assertEqual(r.rc, EXIT_USAGE, r)
+            self.assertIn(f"kaizen {verb}: no kaizen home at {self.home}", r.err)
+            self.assertEqual(r.out, "", r)
+            self.assertFalse(os.path.exists(self.home), f"{verb} created the home")
+
+    def test_the_home_from_the_environment_is_refused_the_same_way(self):
+        r = kaizen("verify", env={"KAIZEN_HOME": self.home})
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn(f"no kaizen home at {self.home}", r.err)
+        self.assertFalse(os.path.exists(self.home))
 
 
 if __name__ == "__main__":
