@@ -498,6 +498,41 @@ TEST_F(IngestorTest, LargeChunkKeepsLineOrderAndRefusesDuplicatesAcrossPreparati
   EXPECT_EQ(StoredFatigue(Id(1300)), 300);
 }
 
+TEST_F(IngestorTest, ManyChunksPreparedByWhicheverThreadIsFreeAreStoredInInputOrder) {
+  // The lines of a chunk are prepared in blocks by the preparing threads and by the thread that
+  // committed the chunk before: whoever prepares a line, the log gets the lines in input order
+  // and the checks against the log see them in that order. Chunk sizes from one thread's worth
+  // to several chunks, with a chunk boundary inside the duplicates.
+  std::vector<std::string> lines, ids;
+  for (int i = 1; i <= 300; ++i) {
+    lines.push_back(Outcome(i));
+    ids.push_back(Id(i));
+    lines.push_back(FreeFeedback(1000 + i, "s-big", "m" + std::to_string(i)));
+    ids.push_back(Id(1000 + i));
+  }
+  for (int i = 1; i <= 300; i += 7) lines.push_back(Outcome(i));  // duplicates, late in the batch
+  for (size_t chunk_events : {size_t{64}, size_t{130}, size_t{200}, size_t{631}}) {
+    SCOPED_TRACE("chunk_events = " + std::to_string(chunk_events));
+    fs::remove_all(home_);
+    fs::create_directories(home_);
+    Ingestor ingestor(home_, store::DefaultFileSystem());
+    IngestRun run = IngestText(ingestor, Jsonl(lines), chunk_events);
+    ASSERT_TRUE(run.status.ok()) << run.status.ToString();
+    ASSERT_EQ(run.lines.size(), lines.size());
+    for (size_t i = 0; i < run.lines.size(); ++i) {
+      EXPECT_EQ(run.lines[i].line_number, i + 1);
+      EXPECT_EQ(run.lines[i].stored, i < 600) << "line " << i + 1;
+    }
+    std::vector<std::string> stored_ids;
+    for (const std::string& line : StoredLines()) {
+      const size_t at = line.find("\"id\":\"") + 6;
+      stored_ids.push_back(line.substr(at, 36));
+    }
+    EXPECT_EQ(stored_ids, ids);
+    EXPECT_EQ(StoredFatigue(Id(1300)), 300);
+  }
+}
+
 // What `kaizen verify` and the derived-file rebuild (src/cli/verify.cc, derived_files.cc) do with
 // a stored line: refuse it if it is longer than kMaxStoredEventBytes, else parse and validate it.
 // Returns the problems found; none for a good line.
