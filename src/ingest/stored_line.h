@@ -23,7 +23,8 @@ struct StoredLine {
 };
 
 // Writes stored lines. The event's own fields are copied as the client wrote them, minified
-// (simdjson::minify; ingest/minified_json.h finds where each field ends): re-serializing every
+// (simdjson::minify; simdjson On-Demand finds where each top-level field ends, and
+// ingest/minified_json.h the fields of `meta` and `freeText`): re-serializing every
 // value from the DOM cost more than parsing and validating the event together. Only what kaizen
 // adds or replaces is written here. One per thread: it keeps its buffers between events.
 class StoredLineWriter {
