@@ -2,8 +2,6 @@
 // on a real temporary home: the consent gate and redaction before anything is written.
 #include "ingest/privacy.h"
 
-#include <map>
-
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <stdlib.h>

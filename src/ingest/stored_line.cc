@@ -123,10 +123,13 @@ void StoredLineWriter::CopyMembers(std::string_view object, Skip skip, std::stri
   });
 }
 
-// Calls f(const MinifiedMember&) for each member of the minified `object`, in order, found with
-// simdjson On-Demand: its stage 1 finds every quote and bracket of the event at once (with the
-// widest vectors the CPU has), where scanning for them 16 bytes at a time, string after string,
-// cost half a microsecond an event. False when the text is not one JSON object.
+namespace {
+
+// Calls f(const MinifiedMember&) for each member of the minified object in padded[0, size) (the
+// buffer holds SIMDJSON_PADDING bytes more), in order, found with simdjson On-Demand: its stage 1
+// finds every quote and bracket of the event at once (with the widest vectors the CPU has), where
+// scanning for them 16 bytes at a time, string after string, cost half a microsecond an event.
+// False when the text is not one JSON object.
 template <typename F>
 bool ForEachTopMember(simdjson::ondemand::parser& parser, std::vector<char>& padded, size_t size,
                       F&& f) {
@@ -159,6 +162,8 @@ bool ForEachTopMember(simdjson::ondemand::parser& parser, std::vector<char>& pad
   }
   return true;
 }
+
+}  // namespace
 
 bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
                              const Enrichment& e, StoredLine* out) {
