@@ -212,14 +212,14 @@ TEST(RewriteForPrivacyTest, RedactsFreeTextFieldsOnlyAndKeepsKeyOrder) {
 // Every string value "sN" of `json` with its path, as IsFreeTextPath names paths.
 void PathsOfStrings(simdjson::dom::element v, const std::string& path,
                     std::map<std::string, std::string>* out) {
-  if (v.is_object()) {
-    for (auto [key, child] : v.get_object().value_unsafe()) {
+  // The object and the array are copied out of their results: a range-for over value_unsafe() of
+  // a temporary result would iterate a dangling reference.
+  if (simdjson::dom::object o; v.get_object().get(o) == simdjson::SUCCESS) {
+    for (auto [key, child] : o) {
       PathsOfStrings(child, path.empty() ? std::string(key) : path + "." + std::string(key), out);
     }
-  } else if (v.is_array()) {
-    for (simdjson::dom::element child : v.get_array().value_unsafe()) {
-      PathsOfStrings(child, path + "[]", out);
-    }
+  } else if (simdjson::dom::array a; v.get_array().get(a) == simdjson::SUCCESS) {
+    for (simdjson::dom::element child : a) PathsOfStrings(child, path + "[]", out);
   } else if (v.is_string() && v.get_string().value_unsafe().starts_with('s')) {
     (*out)[std::string(v.get_string().value_unsafe())] = path;
   }
