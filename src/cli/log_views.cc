@@ -268,7 +268,7 @@ class Reading {
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
-                    const learn::ReadScope& scope, uint64_t slice_bytes) {
+                    const learn::ReadScope& scope, uint64_t slice_bytes, size_t threads) {
   slice_bytes = std::max<uint64_t>(1, slice_bytes);
   std::vector<std::pair<std::string, uint64_t>> listed;
   if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
@@ -293,11 +293,12 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   // as the work (1M events, three sections: 0.64-0.69 s of CPU on one thread, 0.94-1.09 s on
   // three), the folding thread missing the cache on every view and string it touched.
   Reading reading(log, files, slice_bytes, slices, fn, prepare, scope, scan);
-  const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
-  std::vector<std::thread> threads;
-  for (size_t w = 1; w < workers; ++w) threads.emplace_back([&] { reading.Worker(); });
+  const size_t workers =
+      threads > 0 ? threads : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back([&] { reading.Worker(); });
   reading.Worker();
-  for (std::thread& t : threads) t.join();
+  for (std::thread& t : pool) t.join();
   return reading.result();
 }
 

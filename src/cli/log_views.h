@@ -35,9 +35,11 @@ inline constexpr uint64_t kLogSliceBytes = 256 << 10;
 // given, is called first on each event by the thread that read it (several threads at once, ahead
 // of `fn`): work that depends on the event alone (learn::Learner::Prepare) runs in parallel. Events
 // of kinds outside `scope.kinds` are read up to their timestamp only, and reviews without the
-// optional fields outside `scope.review` (EventReader::set_scope).
+// optional fields outside `scope.review` (EventReader::set_scope). `threads`: how many threads
+// read, this one included; 0 for one per core, at most 4 (tests ask for more than the machine has).
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare = nullptr,
-                    const learn::ReadScope& scope = {}, uint64_t slice_bytes = kLogSliceBytes);
+                    const learn::ReadScope& scope = {}, uint64_t slice_bytes = kLogSliceBytes,
+                    size_t threads = 0);
 
 }  // namespace kaizen::cli

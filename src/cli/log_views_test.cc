@@ -58,7 +58,7 @@ class LogViewsTest : public ::testing::Test {
   // The log read in slices of `slice_bytes`; *status, when given, gets what ReadLogViews
   // returned (else it must be OK).
   Folded Read(uint64_t slice_bytes, store::FileSystem* fs = store::DefaultFileSystem(),
-              Status* status = nullptr) {
+              Status* status = nullptr, size_t threads = 0) {
     store::RawLog log(home_, fs);
     Folded out;
     LogScan scan;
@@ -72,7 +72,7 @@ class LogViewsTest : public ::testing::Test {
           out.beads.emplace_back(e.outcome.bead_id);
           folding.fetch_sub(1);
         },
-        &scan, nullptr, {}, slice_bytes);
+        &scan, nullptr, {}, slice_bytes, threads);
     if (status != nullptr) {
       *status = s;
     } else {
@@ -129,8 +129,12 @@ TEST_F(LogViewsTest, AnySliceSizeFoldsEveryEventOnceInLogOrderAndPlacesEveryBadL
                              {"2025-07-01.jsonl", day1.size()}, {"2025-07-02.jsonl", day2_read}}));
   EXPECT_EQ(whole.bytes, day1.size() + day2_read);
 
-  for (uint64_t slice : {7, 64, 300, 1000, 4096, 65536}) {
-    EXPECT_EQ(Read(slice), whole) << "slices of " << slice << " bytes";
+  // One reader, and more readers than this machine has cores, in turn with the slices.
+  for (size_t threads : {1, 2, 4, 8}) {
+    for (uint64_t slice : {7, 64, 300, 1000, 4096, 65536}) {
+      EXPECT_EQ(Read(slice, store::DefaultFileSystem(), nullptr, threads), whole)
+          << "slices of " << slice << " bytes, " << threads << " threads";
+    }
   }
 }
 
@@ -143,16 +147,19 @@ TEST_F(LogViewsTest, AFileThatCannotBeReadStopsTheReadingWithItsErrorAfterTheFil
   }
   store::FaultInjectionFileSystem fs;
   fs.FailReadsOf(home_ + "/" + std::string(store::kRawDir) + "/2025-07-02.jsonl");
-  for (uint64_t slice : {uint64_t{7}, uint64_t{1000}, kLogSliceBytes}) {
-    Status status;
-    const Folded f = Read(slice, &fs, &status);
-    EXPECT_EQ(status.code(), StatusCode::kIoError) << slice;
-    EXPECT_NE(status.message().find("2025-07-02.jsonl"), std::string::npos) << status.ToString();
-    ASSERT_EQ(f.beads.size(), 30u) << slice;  // the first day's, and nothing after the failure
-    EXPECT_EQ(f.beads.front(), "b100");
-    EXPECT_EQ(f.beads.back(), "b129");
-    EXPECT_EQ(f.files.size(), 1u);
-    EXPECT_EQ(f.files[0].first, "2025-07-01.jsonl");
+  for (size_t threads : {1, 4}) {
+    for (uint64_t slice : {uint64_t{7}, uint64_t{1000}, kLogSliceBytes}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      Status status;
+      const Folded f = Read(slice, &fs, &status, threads);
+      EXPECT_EQ(status.code(), StatusCode::kIoError) << slice;
+      EXPECT_NE(status.message().find("2025-07-02.jsonl"), std::string::npos) << status.ToString();
+      ASSERT_EQ(f.beads.size(), 30u) << slice;  // the first day's, and nothing after the failure
+      EXPECT_EQ(f.beads.front(), "b100");
+      EXPECT_EQ(f.beads.back(), "b129");
+      EXPECT_EQ(f.files.size(), 1u);
+      EXPECT_EQ(f.files[0].first, "2025-07-01.jsonl");
+    }
   }
 }
 
