@@ -147,7 +147,6 @@ std::string WithoutCounts(const std::string& text, std::string_view begin, std::
   return text.substr(0, from) + text.substr(to + end.size());
 }
 
-// The sections of an '@' line, or some picked by the input's bytes (FNV-1a).
 // Whether the line is one JSON value, validated whole (simdjson's DOM parser checks every byte).
 bool IsValidJson(std::string_view line) {
   static simdjson::dom::parser parser;
@@ -155,6 +154,7 @@ bool IsValidJson(std::string_view line) {
   return parser.parse(simdjson::padded_string(line)).get(root) == simdjson::SUCCESS;
 }
 
+// The sections of an '@' line, or some picked by the input's bytes (FNV-1a).
 Sections PickSections(std::string_view* input) {
   if (!input->empty() && input->front() == '@') {
     const size_t nl = input->find('\n');

@@ -14,6 +14,7 @@
 
 #include "cli/xoshiro.h"
 #include "learn/pattern_extraction.h"
+#include "model/json_escape.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -163,7 +164,7 @@ class Json {
   // A string from this file's own tables, which hold no character JSON must escape: skipping
   // the check is a good part of the cost of writing a line.
   [[gnu::always_inline]] void Lit(std::string_view s) {
-    assert(!NeedsEscaping(s));
+    assert(!model::NeedsJsonEscaping(s));
     char* p = Value(p_);
     *p++ = '"';
     p = Copy(p, s);
@@ -313,7 +314,7 @@ class Json {
     --depth_;
   }
   static char* Escaped(char* p, std::string_view s) {
-    if (!NeedsEscaping(s)) return Copy(p, s);
+    if (!model::NeedsJsonEscaping(s)) return Copy(p, s);
     for (char ch : s) {
       const unsigned char c = static_cast<unsigned char>(ch);
       if (c >= 0x20 && c != '"' && c != '\\') {
@@ -342,33 +343,6 @@ class Json {
       }
     }
     return p;
-  }
-  // Generated text almost never needs escaping: test eight bytes at a time for '"', '\\' and
-  // control characters. A word with none of them has no bit set (the borrow trick can only
-  // misfire in a word that really has one).
-  static bool NeedsEscaping(std::string_view s) {
-    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-    const auto special = [](uint64_t v) {
-      const auto zero = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-      return ((v - kOnes * 0x20) & ~v & kHighs) | zero(v ^ (kOnes * '"')) |
-             zero(v ^ (kOnes * '\\'));
-    };
-    const char* d = s.data();
-    const size_t n = s.size();
-    if (n < 8) {
-      for (size_t i = 0; i < n; ++i) {
-        const unsigned char c = static_cast<unsigned char>(d[i]);
-        if (c < 0x20 || c == '"' || c == '\\') return true;
-      }
-      return false;
-    }
-    uint64_t found = 0, v;
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-      std::memcpy(&v, d + i, 8);
-      found |= special(v);
-    }
-    std::memcpy(&v, d + n - 8, 8);
-    return (found | special(v)) != 0;
   }
 
   char* p_ = nullptr;

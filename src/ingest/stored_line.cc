@@ -8,6 +8,7 @@
 
 #include "ingest/correction_classifier.h"
 #include "ingest/minified_json.h"
+#include "model/json_escape.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -61,20 +62,12 @@ CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
   return p;
 }
 
-// A string JSON writes between quotes as it is: no quote, backslash or control byte. kaizen's own
-// values (ids, timestamps, names from its tables) always are, and most themes and items are, so
-// they skip RapidJSON's writer, whose setup cost more than the copy.
-bool WrittenAsIs(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == '"' || c == '\\') return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void StoredLineWriter::String(std::string_view s, std::string* out) {
-  if (WrittenAsIs(s)) {
+  // kaizen's own values (ids, timestamps, names from its tables) and most themes and items need
+  // no escaping: they skip RapidJSON's writer, whose setup cost more than the copy.
+  if (!model::NeedsJsonEscaping(s)) {
     out->push_back('"');
     out->append(s);
     out->push_back('"');
