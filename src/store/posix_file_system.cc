@@ -10,18 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "store/direct_append.h"
+#include "store/errno_status.h"
 #include "store/file_system.h"
 
 namespace kaizen::store {
 namespace {
-
-Status ErrnoStatus(std::string_view what, const std::string& path, int err) {
-  std::string msg = fmt::format("{} {}: {}", what, path, std::strerror(err));
-  if (err == ENOSPC || err == EDQUOT) {
-    return ResourceExhausted(msg + " (free some disk space, then retry; nothing was acknowledged)");
-  }
-  return IoError(msg);
-}
 
 class PosixAppendableFile final : public AppendableFile {
  public:
@@ -30,6 +24,16 @@ class PosixAppendableFile final : public AppendableFile {
   ~PosixAppendableFile() override { ::close(fd_); }
 
   Status Append(std::string_view data) override {
+    if (data.size() >= kDirectAppendMinBytes) {
+      // The size another writer left, not the one seen at open: a direct write goes at an offset,
+      // not at the end as an O_APPEND write does.
+      struct stat st;
+      if (::fstat(fd_, &st) != 0) return ErrnoStatus("cannot stat", path_, errno);
+      size_ = static_cast<uint64_t>(st.st_size);
+      size_t consumed = 0;
+      KZ_RETURN_IF_ERROR(AppendDirect(path_, data, &size_, &consumed));
+      data.remove_prefix(consumed);
+    }
     while (!data.empty()) {
       ssize_t n = ::write(fd_, data.data(), data.size());
       if (n < 0) {
