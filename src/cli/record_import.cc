@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include "cli/input.h"
 #include "cli/learned_state.h"
 #include "ingest/ingestor.h"
+#include "ingest/mapped_line_source.h"
 #include "model/event_kind.h"
 #include "store/file_system.h"
 
@@ -185,8 +187,8 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     }
   };
   ingest::IngestSummary summary;
-  ingest::FdLineSource source(input->fd());
-  Status s = ingestor.Ingest(source, options, &summary);
+  const std::unique_ptr<ingest::LineSource> source = ingest::LinesOf(input->fd());
+  Status s = ingestor.Ingest(*source, options, &summary);
   PrintNotes(ingestor);
   std::fflush(stdout);
   if (!s.ok()) {
@@ -275,8 +277,8 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
                    std::string(static_cast<size_t>(25 - bar), ' '), pct);
       };
     }
-    ingest::FdLineSource source(input->fd());
-    Status s = ingestor.Ingest(source, options, &total);
+    const std::unique_ptr<ingest::LineSource> source = ingest::LinesOf(input->fd());
+    Status s = ingestor.Ingest(*source, options, &total);
     if (tty) fmt::print(stderr, "\n");
     PrintNotes(ingestor);
     if (!s.ok()) {

@@ -17,6 +17,29 @@ bool IsBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
+// Where the line that starts at `pos` ends (its '\n'), or nullptr. Past the line's first
+// `max_line` bytes (all of it that is kept) the search goes a mebibyte at a time and tells
+// `passed` each stretch it is done with, when there is a `passed`.
+const char* FindLineEnd(std::string_view text, size_t pos, size_t max_line,
+                        const MemoryLineSource::Passed& passed) {
+  const size_t size = text.size();
+  if (!passed || size - pos <= max_line) {
+    return static_cast<const char*>(std::memchr(text.data() + pos, '\n', size - pos));
+  }
+  if (const void* found = std::memchr(text.data() + pos, '\n', max_line)) {
+    return static_cast<const char*>(found);
+  }
+  constexpr size_t kWindow = 1 << 20;
+  for (size_t from = pos + max_line; from < size; from += kWindow) {
+    const size_t n = std::min(kWindow, size - from);
+    if (const void* found = std::memchr(text.data() + from, '\n', n)) {
+      return static_cast<const char*>(found);
+    }
+    passed(from, from + n);
+  }
+  return nullptr;
+}
+
 // Cuts lines of `text` from `pos` into `chunk` until the limits; a last line without '\n' is cut
 // only when `final` (the text ends the input). A line longer than `max_line` keeps its first
 // `max_line` bytes. A nonzero `first_length` says the first line is the start of a line that
@@ -24,15 +47,14 @@ bool IsBlank(std::string_view s) {
 // position after the last line cut.
 size_t CutLines(std::string_view text, size_t pos, bool final, size_t max_lines, size_t max_bytes,
                 size_t max_line, uint64_t* line_number, LineChunk* chunk, uint64_t first_length = 0,
-                bool first_blank = false) {
+                bool first_blank = false, const MemoryLineSource::Passed& passed = {}) {
   max_lines = std::max<size_t>(1, max_lines);  // so every call that can cut a line advances
   max_bytes = std::max<size_t>(1, max_bytes);
   size_t bytes = 0;
   while (pos < text.size() && chunk->lines.size() < max_lines && bytes < max_bytes) {
-    const void* found = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    const char* found = FindLineEnd(text, pos, max_line, passed);
     if (found == nullptr && !final) break;
-    const size_t end =
-        found ? static_cast<size_t>(static_cast<const char*>(found) - text.data()) : text.size();
+    const size_t end = found ? static_cast<size_t>(found - text.data()) : text.size();
     std::string_view raw = text.substr(pos, end - pos);
     pos = found ? end + 1 : end;
     ++*line_number;
@@ -79,7 +101,8 @@ ChunkBuffer Grown(ChunkBuffer old, size_t capacity, size_t keep) {
 Status MemoryLineSource::Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) {
   Reset(chunk);
   const size_t start = pos_;
-  pos_ = CutLines(input_, pos_, true, max_lines, max_bytes, max_line_bytes_, &line_number_, chunk);
+  pos_ = CutLines(input_, pos_, true, max_lines, max_bytes, max_line_bytes_, &line_number_, chunk,
+                  0, false, passed_);
   chunk->bytes = pos_ - start;
   chunk->end = pos_;
   return Status::Ok();

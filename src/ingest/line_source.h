@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kaizen/status.h"
@@ -58,15 +60,20 @@ class LineSource {
 // outlives every chunk.
 class MemoryLineSource : public LineSource {
  public:
+  // Told [from, to) (offsets in the input) of a line longer than max_line_bytes, past the part
+  // kept, once it is scanned: a mapped file lets those pages go.
+  using Passed = std::function<void(size_t from, size_t to)>;
   // No line limit unless given: the input is in memory already.
-  explicit MemoryLineSource(std::string_view input, size_t max_line_bytes = SIZE_MAX)
-      : input_(input), max_line_bytes_(max_line_bytes) {}
+  explicit MemoryLineSource(std::string_view input, size_t max_line_bytes = SIZE_MAX,
+                            Passed passed = {})
+      : input_(input), max_line_bytes_(max_line_bytes), passed_(std::move(passed)) {}
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return pos_ >= input_.size(); }
 
  private:
   std::string_view input_;
   size_t max_line_bytes_;
+  Passed passed_;
   size_t pos_ = 0;
   uint64_t line_number_ = 0;
 };

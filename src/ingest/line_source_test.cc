@@ -2,6 +2,8 @@
 // reads, lines longer than a chunk, blank stretches and a missing final newline.
 #include "ingest/line_source.h"
 
+#include <sys/stat.h>
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -14,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "ingest/mapped_line_source.h"
 #include "store/test_files.h"
 
 namespace kaizen::ingest {
@@ -62,6 +65,7 @@ class TempInput {
     std::filesystem::remove_all(dir_);
   }
   int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
 
  private:
   std::string dir_, path_;
@@ -291,6 +295,119 @@ TEST(FdLineSource, AReadErrorNamesTheInputAndTheSystemError) {
   EXPECT_EQ(s.code(), StatusCode::kIoError);
   EXPECT_NE(s.message().find("cannot read the input: Is a directory"), std::string::npos)
       << s.message();
+}
+
+TEST(MappedLineSource, CutsAFileLikeTheSameTextInMemory) {
+  TempInput file(kText);
+  auto source = MappedLineSource::Map(file.fd());
+  ASSERT_NE(source, nullptr);
+  ExpectTextCut(CutAll(*source, 100, 1 << 20));
+}
+
+TEST(MappedLineSource, AFileDescriptorPartWayThroughIsReadFromWhereItStands) {
+  const std::string skipped = "{\"already\":\"read\"}\n";
+  TempInput file(skipped + kText);
+  ASSERT_EQ(::lseek(file.fd(), static_cast<off_t>(skipped.size()), SEEK_SET),
+            static_cast<off_t>(skipped.size()));
+  auto source = MappedLineSource::Map(file.fd());
+  ASSERT_NE(source, nullptr);
+  ExpectTextCut(CutAll(*source, 100, 1 << 20));
+}
+
+// The Ingestor's rhythm: two chunks in turn, each handed back to Next once it is done, which lets
+// its pages go; a page shared with the chunk still in flight must keep its bytes.
+TEST(MappedLineSource, TwoChunksInTurnKeepTheirLinesWhileTheLastOnesPagesAreLetGo) {
+  std::string text;
+  for (int i = 0; i < 4000; ++i) {
+    text += "{\"n\":" + std::to_string(i) + ",\"pad\":\"" +
+            std::string(static_cast<size_t>(i % 91), 'x') + "\"}\n";
+  }
+  simdjson::padded_string in_memory(text);
+  for (size_t max_bytes : {100, 4096, 10000, 65536}) {
+    SCOPED_TRACE("chunks of " + std::to_string(max_bytes) + " bytes");
+    MemoryLineSource expected_source(std::string_view(in_memory.data(), in_memory.size()));
+    const Cut expected = CutAll(expected_source, 1000, max_bytes);
+    TempInput file(text);
+    auto source = MappedLineSource::Map(file.fd());
+    ASSERT_NE(source, nullptr);
+    LineChunk chunks[2];
+    std::vector<std::pair<uint64_t, std::string>> lines;
+    for (size_t turn = 0; !source->Done(); ++turn) {
+      LineChunk& chunk = chunks[turn % 2];
+      ASSERT_TRUE(source->Next(1000, max_bytes, &chunk).ok());
+      // The other chunk, cut before this one and not handed back yet, is intact.
+      const LineChunk& other = chunks[(turn + 1) % 2];
+      if (turn > 0) {
+        ASSERT_FALSE(other.lines.empty());
+        const size_t first = lines.size() - other.lines.size();
+        for (size_t i = 0; i < other.lines.size(); ++i)
+          ASSERT_EQ(other.lines[i].text, lines[first + i].second);
+      }
+      for (const CutLine& line : chunk.lines) lines.emplace_back(line.number, line.text);
+    }
+    EXPECT_EQ(lines, expected.lines);
+  }
+}
+
+TEST(MappedLineSource, AFileOfWholePagesIsFollowedByReadablePaddingForTheParser) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::string text = "{\"a\":\"" + std::string(2 * page - 8, 'y') + "\"}";  // no final newline
+  ASSERT_EQ(text.size(), 2 * page);
+  TempInput file(text);
+  auto source = MappedLineSource::Map(file.fd());
+  ASSERT_NE(source, nullptr);
+  LineChunk chunk;
+  ASSERT_TRUE(source->Next(100, 1 << 20, &chunk).ok());
+  ASSERT_EQ(chunk.lines.size(), 1u);
+  const std::string_view line = chunk.lines[0].text;
+  // The parser reads past the line's end without copying it first.
+  simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  ASSERT_EQ(parser.parse(line.data(), line.size(), false).get(e), simdjson::SUCCESS);
+  for (size_t i = 0; i < simdjson::SIMDJSON_PADDING; ++i)
+    EXPECT_EQ(line.data()[line.size() + i], 0);
+}
+
+TEST(MappedLineSource, IsNotForAPipeOrAnEmptyFileWhichAreReadInstead) {
+  TempInput empty("");
+  EXPECT_EQ(MappedLineSource::Map(empty.fd()), nullptr);
+  auto lines = LinesOf(empty.fd());
+  EXPECT_TRUE(CutAll(*lines, 100, 4096).lines.empty());
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  EXPECT_EQ(MappedLineSource::Map(fds[0]), nullptr);
+  ASSERT_EQ(::write(fds[1], "{\"a\":1}\n", 8), 8);
+  ::close(fds[1]);
+  auto piped = LinesOf(fds[0]);
+  const Cut cut = CutAll(*piped, 100, 4096);
+  ::close(fds[0]);
+  ASSERT_EQ(cut.lines.size(), 1u);
+  EXPECT_EQ(cut.lines[0].second, "{\"a\":1}");
+}
+
+// Truncated while it is imported: the pages past the new end cannot be read (SIGBUS). The next
+// chunk is a read error, not a crash and not lines of zeros.
+TEST(MappedLineSource, AFileThatShrinksWhileMappedIsAReadErrorNotACrash) {
+  std::string text;
+  while (text.size() < (256 << 10)) text += "{\"filler\":\"" + std::string(100, 'z') + "\"}\n";
+  TempInput file(text);
+  auto source = MappedLineSource::Map(file.fd());
+  ASSERT_NE(source, nullptr);
+  LineChunk chunk;
+  ASSERT_TRUE(source->Next(1, 1 << 20, &chunk).ok());
+  ASSERT_EQ(chunk.lines.size(), 1u);
+  ASSERT_EQ(::truncate(file.path().c_str(), 4096), 0);
+  Status s = source->Next(1 << 20, 1 << 20, &chunk);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kIoError);
+  EXPECT_NE(s.message().find("the file shrank while it was being read"), std::string::npos)
+      << s.message();
+  EXPECT_TRUE(chunk.lines.empty());
+  // Another mapping afterwards is not taken for the shrunk one.
+  TempInput other(kText);
+  auto again = MappedLineSource::Map(other.fd());
+  ASSERT_NE(again, nullptr);
+  ExpectTextCut(CutAll(*again, 100, 1 << 20));
 }
 
 }  // namespace
