@@ -1,11 +1,11 @@
 // libFuzzer target for cutting input into lines (ingest/line_source.h), differential: the bytes
 // read by FdLineSource from a pipe, and from a file (read ahead, and opened part way through, after
-// a prefix), must give the same lines, line numbers, lengths and blank count as the same bytes cut
-// in memory by MemoryLineSource, whatever the chunk limits and the line limit (the first three
-// bytes). A line over the limit keeps exactly its first bytes and its whole length. 0xFF then a
-// byte k repeats the byte before (k + 1) * 97 times, so short inputs make lines longer than the
-// reads (4 KiB and up), which the file sources read past instead of holding.
-// Nothing may crash, hang or lose a byte.
+// a prefix), and the same file mapped (MappedLineSource), must give the same lines, line numbers,
+// lengths and blank count as the same bytes cut in memory by MemoryLineSource, whatever the chunk
+// limits and the line limit (the first three bytes). A line over the limit keeps exactly its first
+// bytes and its whole length. 0xFF then a byte k repeats the byte before (k + 1) * 97 times, so
+// short inputs make lines longer than the reads (4 KiB and up), which the file sources read past
+// instead of holding. Nothing may crash, hang or lose a byte.
 //
 //   make fuzz
 #include <simdjson.h>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ingest/line_source.h"
+#include "ingest/mapped_line_source.h"
 
 namespace {
 
@@ -113,9 +114,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   kaizen::ingest::FdLineSource from_file(file, max_line);
   const Cut file_cut = CutAll(from_file, max_lines, max_bytes);
+  // And mapped (what `kaizen import` does with a file), from the same place.
+  if (::lseek(file, static_cast<off_t>(prefix.size()), SEEK_SET) !=
+      static_cast<off_t>(prefix.size())) {
+    std::abort();
+  }
+  const Cut mapped_cut = [&] {
+    if (input.empty()) return expected;  // nothing to map
+    auto source = kaizen::ingest::MappedLineSource::Map(file, max_line);
+    if (source == nullptr) std::abort();
+    return CutAll(*source, max_lines, max_bytes);
+  }();
   ::close(file);
 
-  for (const Cut* c : {&got, &file_cut}) {
+  for (const Cut* c : {&got, &file_cut, &mapped_cut}) {
     if (c->lines != expected.lines || c->blank != expected.blank || c->end != expected.end ||
         c->end != input.size()) {
       std::abort();
