@@ -61,6 +61,25 @@ struct PreparedLine {
   bool skipped = false;
 };
 
+// A line from a chunk before, made ready for the next: every field reset, but the buffers of its
+// strings and lists kept (a kilobyte for the stored line, a few dozen bytes for each id, that
+// would otherwise be allocated, faulted in and freed again for every event).
+void Recycle(PreparedLine& line) {
+  PreparedLine fresh;
+  auto keep = [](auto& from, auto& to) {
+    to = std::move(from);
+    to.clear();
+  };
+  keep(line.stored.text, fresh.stored.text);
+  keep(line.modal_id, fresh.modal_id);
+  keep(line.session_id, fresh.session_id);
+  keep(line.artifact_id, fresh.artifact_id);
+  keep(line.artifact_version, fresh.artifact_version);
+  keep(line.refs, fresh.refs);
+  keep(line.users, fresh.users);
+  line = std::move(fresh);
+}
+
 // The placeholder for pii[index] in a prepared line: "[NAME_<nonce>.<index>]". The nonce is random
 // per Ingestor, so no input can contain it; the tokens replace placeholders under the writer lock,
 // where the PII map is consistent across processes.
@@ -309,12 +328,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     }
     chunk->lines.resize(chunk->cut.lines.size());
     for (size_t i = 0; i < chunk->lines.size(); ++i) {
-      // A line from a chunk before: every field reset, but its stored line's buffer kept (a
-      // kilobyte per event that would otherwise be allocated, faulted in and freed again).
       PreparedLine& line = chunk->lines[i];
-      std::string buffer = std::move(line.stored.text);
-      line = PreparedLine();
-      line.stored.text = std::move(buffer);
+      Recycle(line);
       line.line_number = chunk->cut.lines[i].number;
       line.text = chunk->cut.lines[i].text;
     }
@@ -348,6 +363,17 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   Chunk* chunk = &chunks[0];
   Chunk* next = &chunks[1];
   KZ_RETURN_IF_ERROR(next_chunk(chunk));
+  // The events the input holds, estimated from its first chunk, up to a bound (each costs
+  // about 50 bytes of the state's tables in advance).
+  uint64_t expected_events = 0;
+  if (chunk->cut.bytes > 0) {
+    constexpr uint64_t kMaxExpected = 8'000'000;
+    const double per_byte =
+        static_cast<double>(chunk->lines.size()) / static_cast<double>(chunk->cut.bytes);
+    expected_events =
+        chunk->lines.size() +
+        std::min<uint64_t>(kMaxExpected, static_cast<uint64_t>(per_byte * source.BytesLeft()));
+  }
   while (!chunk->lines.empty()) {
     std::vector<PreparedLine>& lines = chunk->lines;
     summary->blank += chunk->cut.blank;
@@ -377,7 +403,10 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
     KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
     IngestState& state = cache_.state();
-    state.Reserve(lines.size());
+    // Room for the whole input at once when its size is known: growing the tables chunk by
+    // chunk moved every entry several times, on the thread everything else waits for.
+    state.Reserve(std::max<uint64_t>(lines.size(), expected_events));
+    expected_events = 0;
     std::map<std::string, std::string> by_day;
     {
       // Size each day's buffer once: appending a chunk's 40 MB by doubling copies it again and

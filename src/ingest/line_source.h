@@ -54,6 +54,8 @@ class LineSource {
   virtual Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) = 0;
   // True once Next has cut everything.
   virtual bool Done() const = 0;
+  // Input bytes not cut yet, when the source knows (a file, a buffer); 0 when it does not (a pipe).
+  virtual uint64_t BytesLeft() const { return 0; }
 };
 
 // Lines viewed in place. REQUIRES: `input` is followed by SIMDJSON_PADDING readable bytes and
@@ -69,6 +71,7 @@ class MemoryLineSource : public LineSource {
       : input_(input), max_line_bytes_(max_line_bytes), passed_(std::move(passed)) {}
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return pos_ >= input_.size(); }
+  uint64_t BytesLeft() const override { return input_.size() - pos_; }
 
  private:
   std::string_view input_;

@@ -301,7 +301,20 @@ TEST(MappedLineSource, CutsAFileLikeTheSameTextInMemory) {
   TempInput file(kText);
   auto source = MappedLineSource::Map(file.fd());
   ASSERT_NE(source, nullptr);
+  EXPECT_EQ(source->BytesLeft(), kText.size());
   ExpectTextCut(CutAll(*source, 100, 1 << 20));
+  EXPECT_EQ(source->BytesLeft(), 0u);
+}
+
+TEST(LineSource, SaysHowManyBytesAreLeftWhenItKnows) {
+  simdjson::padded_string input(kText);
+  MemoryLineSource memory(std::string_view(input.data(), input.size()));
+  LineChunk chunk;
+  ASSERT_TRUE(memory.Next(1, 1 << 20, &chunk).ok());
+  EXPECT_EQ(memory.BytesLeft(), kText.size() - chunk.end);
+  TempInput file(kText);
+  FdLineSource read(file.fd());
+  EXPECT_EQ(read.BytesLeft(), 0u);  // unknown: it reads as it goes
 }
 
 TEST(MappedLineSource, AFileDescriptorPartWayThroughIsReadFromWhereItStands) {

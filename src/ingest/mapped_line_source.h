@@ -28,6 +28,7 @@ class MappedLineSource : public LineSource {
   // pages past the new end read as zeros, not as lines, and nothing of that chunk is cut.
   Status Next(size_t max_lines, size_t max_bytes, LineChunk* chunk) override;
   bool Done() const override { return lines_.Done(); }
+  uint64_t BytesLeft() const override { return lines_.BytesLeft(); }
 
  private:
   MappedLineSource(char* map, size_t map_bytes, size_t start, size_t size, int slot,

@@ -241,9 +241,9 @@ Result<std::unique_ptr<Redactor>> Redactor::Create(const PrivacyConfig& config) 
 void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
   const RE2& re = *compiled_->re;
   const size_t groups = 2 * compiled_->categories.size();
-  // A handful of categories: the submatches fit inline (a vector per string scanned cost an
-  // allocation for every free-text field of every event).
-  absl::InlinedVector<re2::StringPiece, 16> sub(1 + groups);
+  // A dozen detectors, two groups each: the submatches fit inline (a vector per string scanned
+  // cost an allocation for every free-text field of every event).
+  absl::InlinedVector<re2::StringPiece, 32> sub(1 + groups);
   size_t pos = 0;
   while (pos < text.size()) {
     re2::StringPiece whole(text.data(), text.size());
@@ -359,7 +359,7 @@ bool IsPseudonym(std::string_view s) {
 EventOwners OwnersOf(element event, model::EventKind kind) {
   using model::EventKind;
   EventOwners o;
-  auto add = [&](std::vector<std::string_view>* to, std::string_view key) {
+  auto add = [&](auto* to, std::string_view key) {
     std::string_view v = model::StringAt(event, key);
     if (!v.empty()) to->push_back(v);
   };

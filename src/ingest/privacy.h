@@ -5,6 +5,7 @@
 // learning mode off are not stored at all (the consent gate, in the Ingestor).
 #pragma once
 
+#include <absl/container/inlined_vector.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -86,9 +87,9 @@ bool IsPseudonym(std::string_view s);
 
 // Whose an event is: the user fields (feedback and admin `reviewerId`, correction and admin
 // `user_id`) and session fields (`sessionId`, `session_id`) it carries. Views into `event`.
-struct EventOwners {
-  std::vector<std::string_view> users;
-  std::vector<std::string_view> sessions;
+struct EventOwners {  // an admin event names two users at most, every kind one session
+  absl::InlinedVector<std::string_view, 2> users;
+  absl::InlinedVector<std::string_view, 2> sessions;
 };
 EventOwners OwnersOf(simdjson::dom::element event, model::EventKind kind);
 

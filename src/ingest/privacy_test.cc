@@ -289,8 +289,10 @@ TEST(RewriteForPrivacyTest, StoresConsentAndDeletionIdsAsPseudonyms) {
 TEST(PrivacyFieldsTest, OwnersAndConsentAreReadFromTheSchemaFields) {
   Parsed fb(R"({"kind":"feedback","reviewerId":"jake","sessionId":"s1"})");
   EventOwners o = OwnersOf(fb.e, model::EventKind::kFeedback);
-  EXPECT_EQ(o.users, std::vector<std::string_view>{"jake"});
-  EXPECT_EQ(o.sessions, std::vector<std::string_view>{"s1"});
+  EXPECT_EQ(std::vector<std::string_view>(o.users.begin(), o.users.end()),
+            std::vector<std::string_view>{"jake"});
+  EXPECT_EQ(std::vector<std::string_view>(o.sessions.begin(), o.sessions.end()),
+            std::vector<std::string_view>{"s1"});
   Parsed consent(R"({"kind":"admin","action":"consent","user_id":"u","learning_mode":false})");
   auto c = ConsentOf(consent.e, model::EventKind::kAdmin);
   ASSERT_TRUE(c.has_value());

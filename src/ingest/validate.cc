@@ -524,7 +524,10 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
     }
   }
   facts->kind = *kind;
-  std::string path;
+  // The path of the field being checked grows and shrinks in place; its buffer is kept per
+  // thread (a fresh one cost an allocation or two for every event).
+  thread_local std::string path;
+  path.clear();
   v.Object(event, model::SchemaFor(*kind), path);
   std::string_view id = StringAt(obj, "id");
   if (!id.empty()) facts->id = model::ParseUuid(id);
