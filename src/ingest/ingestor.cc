@@ -363,11 +363,11 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   Chunk* chunk = &chunks[0];
   Chunk* next = &chunks[1];
   KZ_RETURN_IF_ERROR(next_chunk(chunk));
-  // The events the input holds, estimated from its first chunk, up to a bound (each costs
-  // about 50 bytes of the state's tables in advance).
+  // The events the input holds, estimated from its first chunk when it has enough lines to go
+  // by, up to a bound (each costs about 50 bytes of the state's tables in advance).
   uint64_t expected_events = 0;
-  if (chunk->cut.bytes > 0) {
-    constexpr uint64_t kMaxExpected = 8'000'000;
+  if (chunk->lines.size() >= 1000) {
+    constexpr uint64_t kMaxExpected = 4'000'000;
     const double per_byte =
         static_cast<double>(chunk->lines.size()) / static_cast<double>(chunk->cut.bytes);
     expected_events =
