@@ -1,6 +1,7 @@
 // A regular file's lines viewed in place through a read-only mapping: no copy out of the page
-// cache. Read into a buffer, an 800 MB input cost `kaizen import` 0.5-0.65 s of kernel CPU when it
-// was not cached (the copy out of freshly read pages) and 0.08 s when it was; mapped, 0.02-0.06 s.
+// cache. Reading an 800 MB file into a buffer cost 0.57-0.67 s of kernel CPU when it was not cached
+// (the copy out of freshly read pages) and 0.11 s when it was; mapped, 0.05-0.12 s in all
+// (docs/performance.md, 2026-11-24).
 #pragma once
 
 #include <cstddef>
@@ -39,7 +40,7 @@ class MappedLineSource : public LineSource {
   char* map_;         // the mapping: the file, then at least a page of zeros
   size_t map_bytes_;  // the whole mapping's length
   size_t start_;      // the offset the source starts at
-  size_t released_;   // pages before this offset were let go
+  size_t released_;   // the pages wholly before this offset were let go
   int slot_;          // this mapping's entry in the SIGBUS handler's table
   MemoryLineSource lines_;
 };

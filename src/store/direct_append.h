@@ -1,7 +1,7 @@
 // Large appends written around the page cache (O_DIRECT). A buffered write of a bulk import's
 // chunk makes the kernel allocate a page-cache page for every 4 KiB and copy the data into it: on
 // the 2-core VM the import is measured on, that copy was a quarter of the import's CPU samples and
-// varied from 0.3 to 2.3 s for 900 MB (fresh guest pages fault in the hypervisor first). Written
+// varied from 0.2 to 2.5 s for 900 MB (fresh guest pages fault in the hypervisor first). Written
 // directly, the bytes go from one reused buffer to the device and the fdatasync that follows has
 // only metadata left to flush.
 #pragma once
