@@ -27,10 +27,10 @@ inline constexpr size_t kDirectAlign = 4096;
 // follow, up to the last whole block. The caller appends the rest (`data` after `*consumed` bytes,
 // less than a block) with an ordinary write, so no block is ever written twice in one append and
 // nothing past the data is written. Advances `*end` by `*consumed`. Where direct I/O is not
-// available (tmpfs, a file system or device that refuses the alignment), or a short write stops it,
-// `*consumed` is what was written so far and the status is OK: the caller writes the rest. Any
-// other write error is returned. REQUIRES: the caller holds whatever excludes other writers of the
-// file, and `*end` is its size.
+// available (tmpfs before Linux 6.6, a file system or device that refuses the alignment), or a
+// short write stops it, `*consumed` is what was written so far and the status is OK: the caller
+// writes the rest. Any other write error is returned. REQUIRES: the caller holds whatever excludes
+// other writers of the file, and `*end` is its size.
 Status AppendDirect(const std::string& path, std::string_view data, uint64_t* end,
                     size_t* consumed);
 
