@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "store/fd.h"
+
 extern char** environ;
 
 namespace kaizen::cli {
@@ -27,26 +29,7 @@ extern "C" void OnInterrupt(int) {
 
 struct sigaction g_old_int, g_old_term, g_old_pipe;
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { Close(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  void Reset(int fd) {
-    Close();
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
+using store::Fd;
 
 Status Pipe(Fd* read_end, Fd* write_end) {
   int p[2];

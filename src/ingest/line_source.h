@@ -58,6 +58,11 @@ class LineSource {
   virtual uint64_t BytesLeft() const { return 0; }
 };
 
+// How far ahead of the cutting the file sources ask the kernel to read: a few chunks, so the
+// disk's queue stays full (`kaizen import` of an 800 MB file from a cold page cache: 5.2-5.8 s
+// without it, 4.5 s with it, as fast as from a warm one).
+inline constexpr uint64_t kReadAheadBytes = 32 << 20;
+
 // Lines viewed in place. REQUIRES: `input` is followed by SIMDJSON_PADDING readable bytes and
 // outlives every chunk.
 class MemoryLineSource : public LineSource {

@@ -48,8 +48,8 @@ void OnSigbus(int sig, siginfo_t* info, void* context) {
   }
 }
 
-// The slot that now guards [begin, end), or -1 when all are taken.
-int Guard(char* begin, char* end) {
+// Reads the page size and installs the handler, once, before the first mapping.
+void InstallGuard() {
   static std::once_flag installed;
   std::call_once(installed, [] {
     g_page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -59,6 +59,10 @@ int Guard(char* begin, char* end) {
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGBUS, &sa, &g_previous);
   });
+}
+
+// The slot that now guards [begin, end), or -1 when all are taken.
+int Guard(char* begin, char* end) {
   for (int i = 0; i < kSlots; ++i) {
     uintptr_t free = 0;
     if (g_guarded[i].begin.compare_exchange_strong(free, reinterpret_cast<uintptr_t>(begin))) {
@@ -75,9 +79,6 @@ void Unguard(int slot) {
   g_guarded[slot].begin.store(0);
 }
 
-// How far ahead of the cutting the kernel is asked to read the file, as FdLineSource does.
-constexpr size_t kReadAheadBytes = 32 << 20;
-
 }  // namespace
 
 std::unique_ptr<MappedLineSource> MappedLineSource::Map(int fd, size_t max_line_bytes) {
@@ -85,8 +86,9 @@ std::unique_ptr<MappedLineSource> MappedLineSource::Map(int fd, size_t max_line_
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return nullptr;
   const off_t at = ::lseek(fd, 0, SEEK_CUR);
   if (at < 0 || at >= st.st_size) return nullptr;
+  InstallGuard();
   const size_t size = static_cast<size_t>(st.st_size);
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t page = g_page;
   const size_t file_bytes = (size + page - 1) / page * page;
   // A page of zeros after the file (the rest of its last page reads as zeros too): simdjson
   // reads up to SIMDJSON_PADDING bytes past a line.
@@ -148,7 +150,8 @@ Status MappedLineSource::Next(size_t max_lines, size_t max_bytes, LineChunk* chu
   const size_t ahead = (start_ + chunk->end) / g_page * g_page;
   const size_t file_end = map_bytes_ - g_page;
   if (ahead < file_end) {
-    (void)::madvise(map_ + ahead, std::min(kReadAheadBytes, file_end - ahead), MADV_WILLNEED);
+    (void)::madvise(map_ + ahead, std::min<size_t>(kReadAheadBytes, file_end - ahead),
+                    MADV_WILLNEED);
   }
   return Status::Ok();
 }

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "store/errno_status.h"
+#include "store/fd.h"
 
 namespace kaizen::store {
 namespace {
@@ -26,18 +27,6 @@ char* Bounce() {
       static_cast<char*>(std::aligned_alloc(kDirectAlign, kBounceBytes)));
   return buffer.get();
 }
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
