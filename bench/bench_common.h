@@ -59,10 +59,17 @@ inline const Batch& GeneratedBatch() {
 }
 
 // One simdjson DOM document per event of the batch, parsed once.
-inline const std::vector<std::unique_ptr<simdjson::dom::document>>& ParsedBatch() {
-  static const auto* docs = [] {
+// Each generated line parsed into a document of its own, with the token offsets of its parse
+// (what ingest::JsonTokens reads from a parser).
+struct ParsedLines {
+  std::vector<std::unique_ptr<simdjson::dom::document>> docs;
+  std::vector<std::vector<uint32_t>> tokens;
+};
+
+inline const ParsedLines& ParsedBatchWithTokens() {
+  static const auto* parsed = [] {
     const Batch& b = GeneratedBatch();
-    auto* v = new std::vector<std::unique_ptr<simdjson::dom::document>>;
+    auto* p = new ParsedLines;
     simdjson::dom::parser parser;
     for (std::string_view line : b.lines) {
       auto doc = std::make_unique<simdjson::dom::document>();
@@ -71,11 +78,17 @@ inline const std::vector<std::unique_ptr<simdjson::dom::document>>& ParsedBatch(
         std::fprintf(stderr, "a generated line does not parse\n");
         std::abort();
       }
-      v->push_back(std::move(doc));
+      p->docs.push_back(std::move(doc));
+      const uint32_t* at = parser.implementation->structural_indexes.get();
+      p->tokens.emplace_back(at, at + parser.implementation->n_structural_indexes);
     }
-    return v;
+    return p;
   }();
-  return *docs;
+  return *parsed;
+}
+
+inline const std::vector<std::unique_ptr<simdjson::dom::document>>& ParsedBatch() {
+  return ParsedBatchWithTokens().docs;
 }
 
 }  // namespace kaizen::bench

@@ -1,5 +1,5 @@
 #include "ingest/enrich.h"
-#include "ingest/minified_json.h"
+#include "ingest/json_tokens.h"
 #include "ingest/stored_line.h"
 
 #include <gtest/gtest.h>
@@ -88,7 +88,7 @@ class EnrichStored : public ::testing::Test {
     simdjson::dom::object obj;
     EXPECT_EQ(doc.get_object().get(obj), simdjson::SUCCESS);
     StoredLine line;
-    EXPECT_TRUE(writer_.Write(obj, json, e, &line)) << json;
+    EXPECT_TRUE(writer_.Write(obj, JsonTokens::Of(input_parser_, json), e, &line)) << json;
     return line;
   }
 
@@ -359,10 +359,9 @@ TEST_F(EnrichStored, EscapedKeysAreRecognizedByTheirValue) {
 }
 
 TEST_F(EnrichStored, EveryMemberIsCopiedWholeWhateverItsValueHolds) {
-  // The writer finds members with simdjson On-Demand; ForEachMinifiedMember, the scanner it
-  // replaced, is the reference: every member it finds (but kind, id, timestamp) must be in the
-  // stored line, whole and in order. Values that could end a scan early or late: brackets, quotes
-  // and backslashes inside strings, a backslash ending a string, nesting, empty containers,
+  // Every member but kind, id and timestamp must be in the stored line, whole and in order, with
+  // the whitespace between tokens gone. Values that could end a member early or late: brackets,
+  // quotes and backslashes inside strings, a backslash ending a string, nesting, empty containers,
   // numbers and literals last.
   const std::string values[] = {R"("a}b]c{d[e")",
                                 R"("quote \" inside")",
@@ -378,19 +377,37 @@ TEST_F(EnrichStored, EveryMemberIsCopiedWholeWhateverItsValueHolds) {
                                 R"(false)",
                                 R"("caf\u00e9 \ud83d\ude00")",
                                 R"([1,"],",{"k,":"v:"}])"};
+  const std::string prefix =
+      std::string(R"({"kind":"work","id":")") + kId + R"(","timestamp":")" + kStoredTs + "\"";
   for (const std::string& value : values) {
     for (bool last : {false, true}) {
-      const std::string input = last ? R"({"kind":"work","before":1,"v":)" + value + "}"
-                                     : R"({"kind":"work","v":)" + value + R"(,"after":"x"})";
-      const std::string stored = Write(input, Base("work")).text;
-      std::string expected =
-          std::string(R"({"kind":"work","id":")") + kId + R"(","timestamp":")" + kStoredTs + "\"";
-      ForEachMinifiedMember(input, [&](const MinifiedMember& m) {
-        if (m.key != "kind") expected += "," + std::string(m.text);
-      });
-      EXPECT_EQ(stored, expected + "}") << input;
+      const std::string members =
+          last ? R"("before":1,"v":)" + value : R"("v":)" + value + R"(,"after":"x")";
+      const std::string expected = prefix + "," + members + "}";
+      EXPECT_EQ(Write(R"({"kind":"work",)" + members + "}", Base("work")).text, expected);
+      const std::string spaced = last ? " \"before\" :\t1 ,\r\n\"v\" : " + value + " "
+                                      : "\"v\":  " + value + "\n, \"after\" : \"x\"";
+      EXPECT_EQ(Write("{ \"kind\" : \"work\" , " + spaced + " }", Base("work")).text, expected)
+          << spaced;
     }
   }
+}
+
+TEST_F(EnrichStored, TokensOfAnotherTextAreRefused) {
+  simdjson::dom::element doc;
+  ASSERT_EQ(input_parser_.parse(std::string_view(R"({"kind":"work","a":[1,2,3]})")).get(doc),
+            simdjson::SUCCESS);
+  StoredLine line;
+  // Shorter than what was parsed: its tokens run past its end.
+  EXPECT_FALSE(writer_.Write(doc.get_object().value(),
+                             JsonTokens::Of(input_parser_, R"({"kind":"work"})"), Base("work"),
+                             &line));
+  // An array's tokens, not an object's.
+  simdjson::dom::parser other;
+  simdjson::dom::element array;
+  ASSERT_EQ(other.parse(std::string_view("[1,2]")).get(array), simdjson::SUCCESS);
+  EXPECT_FALSE(
+      writer_.Write(doc.get_object().value(), JsonTokens::Of(other, "[1,2]"), Base("work"), &line));
 }
 
 }  // namespace

@@ -231,10 +231,12 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
     default:
       break;
   }
-  if (!writer.Write(event.get_object().value_unsafe(), text, e, &out->stored)) {
+  // `parser` parsed `text` last (the rewritten text when there was PII).
+  if (!writer.Write(event.get_object().value_unsafe(), JsonTokens::Of(parser, text), e,
+                    &out->stored)) {
     refuse("(event)",
-           "could not be copied into its stored form (simdjson::minify failed on "
-           "text it had parsed)");
+           "could not be copied into its stored form (the parser's tokens do not fit the text "
+           "it parsed)");
     return;
   }
   out->id_text = std::move(e.id);

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "ingest/correction_classifier.h"
-#include "ingest/minified_json.h"
+#include "ingest/json_tokens.h"
 #include "model/json_escape.h"
 
 namespace kaizen::ingest {
@@ -106,72 +106,26 @@ std::string_view StoredLineWriter::Key(std::string_view raw_key) {
 }
 
 template <typename Skip>
-void StoredLineWriter::CopyMembers(std::string_view object, Skip skip, std::string* out) {
+void StoredLineWriter::CopyMembers(const JsonTokens& tokens, size_t open, Skip skip,
+                                   std::string* out) {
   bool comma = false;
-  ForEachMinifiedMember(object, [&](const MinifiedMember& m) {
-    if (skip(Key(m.key))) return;
+  tokens.ForEachMember(open, [&](const TokenMember& m) {
+    if (skip(Key(tokens.StringAt(m.key)))) return;
     if (comma) out->push_back(',');
-    out->append(m.text);
+    tokens.AppendMinified(m.key, m.end, out);
     comma = true;
   });
 }
 
-namespace {
-
-// Calls f(const MinifiedMember&) for each member of the minified object in padded[0, size) (the
-// buffer holds SIMDJSON_PADDING bytes more), in order, found with simdjson On-Demand: its stage 1
-// finds every quote and bracket of the event at once (with the widest vectors the CPU has), where
-// scanning for them 16 bytes at a time, string after string, cost half a microsecond an event.
-// False when the text is not one JSON object.
-template <typename F>
-bool ForEachTopMember(simdjson::ondemand::parser& parser, std::vector<char>& padded, size_t size,
-                      F&& f) {
-  namespace od = simdjson::ondemand;
-  od::document doc;
-  od::object object;
-  if (parser.iterate(padded.data(), size, padded.size()).get(doc) || doc.get_object().get(object)) {
-    return false;
-  }
-  for (auto member : object) {
-    od::field field;
-    od::json_type type;
-    if (std::move(member).get(field) || field.value().type().get(type)) return false;
-    const char* key = field.key().raw();  // just past the key's opening quote
-    std::string_view value;
-    if (type == od::json_type::object) {
-      od::object o;
-      if (field.value().get_object().get(o) || o.raw_json().get(value)) return false;
-    } else if (type == od::json_type::array) {
-      od::array a;
-      if (field.value().get_array().get(a) || a.raw_json().get(value)) return false;
-    } else {
-      value = field.value().raw_json_token();
-    }
-    MinifiedMember m;
-    m.key = std::string_view(key, static_cast<size_t>(value.data() - 2 - key));  // before '":'
-    m.text = std::string_view(key - 1, static_cast<size_t>(value.data() + value.size() - key + 1));
-    m.value = value;
-    f(m);
-  }
-  return true;
-}
-
-}  // namespace
-
-bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
+bool StoredLineWriter::Write(simdjson::dom::object event, const JsonTokens& tokens,
                              const Enrichment& e, StoredLine* out) {
-  minified_.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  size_t size = 0;
-  if (simdjson::minify(text.data(), text.size(), minified_.data(), size) || size < 2 ||
-      minified_[0] != '{') {
-    return false;
-  }
+  if (!tokens.ok() || tokens.First(0) != '{') return false;
   const CorrectionProposal correction =
       e.kind == "correction" ? ProposeCorrectionType(event) : CorrectionProposal{};
 
   std::string& s = out->text;
   s.clear();
-  s.reserve(size + 256);
+  s.reserve(tokens.text().size() + 256);
   out->fatigue_at = std::string::npos;
   s.push_back('{');
   StringMember("kind", e.kind, &s);
@@ -179,19 +133,18 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
   StringMember("id", e.id, &s);
   s.push_back(',');
   StringMember("timestamp", e.timestamp, &s);
-  const bool read = ForEachTopMember(member_parser_, minified_, size, [&](const MinifiedMember& m) {
-    const std::string_view key = Key(m.key);
+  tokens.ForEachMember(0, [&](const TokenMember& m) {
+    const std::string_view key = Key(tokens.StringAt(m.key));
     if (key == "kind" || key == "id" || key == "timestamp" || key.starts_with('_')) return;
     if (key == "signal_value" && e.signal_value) return;
     s.push_back(',');
-    const std::string_view key_text = m.text.substr(0, m.text.size() - m.value.size());  // "k":
     if (key == "correction_type" && correction.replace) {
-      s += key_text;
+      tokens.AppendMinified(m.key, m.value, &s);  // "correction_type":
       String(correction.proposal.type, &s);
-    } else if (key == "meta" && m.value.starts_with('{')) {
-      s += key_text;
+    } else if (key == "meta" && tokens.First(m.value) == '{') {
+      tokens.AppendMinified(m.key, m.value, &s);
       s.push_back('{');
-      CopyMembers(m.value, IsComputedMetaField, &s);
+      CopyMembers(tokens, m.value, IsComputedMetaField, &s);
       if (s.back() != '{') s.push_back(',');
       StringMember("timeOfDay", e.time_of_day, &s);
       s.push_back(',');
@@ -199,11 +152,11 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
       s += ",\"sessionFatigue\":0";  // placeholder digit, replaced by FinishStoredEvent
       out->fatigue_at = s.size() - 1;
       s.push_back('}');
-    } else if (key == "freeText" && m.value.starts_with('{') && e.free_text) {
-      s += key_text;
+    } else if (key == "freeText" && tokens.First(m.value) == '{' && e.free_text) {
+      tokens.AppendMinified(m.key, m.value, &s);
       s.push_back('{');
       CopyMembers(
-          m.value, [](std::string_view k) { return k.starts_with('_'); }, &s);
+          tokens, m.value, [](std::string_view k) { return k.starts_with('_'); }, &s);
       if (s.back() != '{') s.push_back(',');
       s += "\"_extractedThemes\":";
       StringArray(e.themes, &s);
@@ -213,10 +166,9 @@ bool StoredLineWriter::Write(simdjson::dom::object event, std::string_view text,
       StringArray(e.actionable_items, &s);
       s.push_back('}');
     } else {
-      s += m.text;
+      tokens.AppendMinified(m.key, m.end, &s);
     }
   });
-  if (!read) return false;
   if (e.signal_value) {
     s += ",\"signal_value\":";
     AppendDouble(Round6(*e.signal_value), &s);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ingest/enrich.h"
+#include "ingest/json_tokens.h"
 
 namespace kaizen::ingest {
 
@@ -22,34 +23,32 @@ struct StoredLine {
   size_t fatigue_at = std::string::npos;  // feedback: offset of the meta.sessionFatigue placeholder
 };
 
-// Writes stored lines. The event's own fields are copied as the client wrote them, minified
-// (simdjson::minify; simdjson On-Demand finds where each top-level field ends, and
-// ingest/minified_json.h the fields of `meta` and `freeText`): re-serializing every
-// value from the DOM cost more than parsing and validating the event together. Only what kaizen
-// adds or replaces is written here. One per thread: it keeps its buffers between events.
+// Writes stored lines. The event's own fields are copied as the client wrote them, minified,
+// found through the tokens simdjson's parse of the event left behind (ingest/json_tokens.h):
+// re-serializing every value from the DOM cost more than parsing and validating the event
+// together. Only what kaizen adds or replaces is written here. One per thread: it keeps its
+// buffers between events.
 class StoredLineWriter {
  public:
-  // The stored form of `event`, which was parsed from `text`: `kind`, `id`, `timestamp` first,
-  // then the event's fields in their order, with enrichment fields (those starting with '_', and
-  // the computed meta fields) replaced by the values in `enrichment`. False only when `text` is
-  // not the JSON object simdjson parsed `event` from.
-  bool Write(simdjson::dom::object event, std::string_view text, const Enrichment& enrichment,
+  // The stored form of `event`, whose text and tokens are `tokens`: `kind`, `id`, `timestamp`
+  // first, then the event's fields in their order, with enrichment fields (those starting with
+  // '_', and the computed meta fields) replaced by the values in `enrichment`. False only when
+  // `tokens` are not those of a JSON object (not the parse `event` came from).
+  bool Write(simdjson::dom::object event, const JsonTokens& tokens, const Enrichment& enrichment,
              StoredLine* out);
 
  private:
-  // `raw_key` unescaped (it points into the minified text).
+  // `raw_key` unescaped (it points into the event's text, between the key's quotes).
   std::string_view Key(std::string_view raw_key);
-  // Appends the members of `object` (minified) comma-separated, except those whose key `skip`
-  // accepts.
+  // Appends the members of the object whose '{' is token `open`, minified and comma-separated,
+  // except those whose key `skip` accepts.
   template <typename Skip>
-  void CopyMembers(std::string_view object, Skip skip, std::string* out);
+  void CopyMembers(const JsonTokens& tokens, size_t open, Skip skip, std::string* out);
   void String(std::string_view s, std::string* out);
   // "key":"value", the value escaped.
   void StringMember(std::string_view key, std::string_view value, std::string* out);
   void StringArray(const std::vector<std::string>& items, std::string* out);
 
-  std::vector<char> minified_;                // the event, minified, and SIMDJSON_PADDING bytes
-  simdjson::ondemand::parser member_parser_;  // finds the members of minified_
   std::string quoted_key_;
   simdjson::dom::parser key_parser_;
   rapidjson::StringBuffer fragment_;  // strings kaizen adds, escaped by RapidJSON
