@@ -4,11 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "ingest/reward_normalize.h"
 #include "model/json_access.h"
+#include "model/json_escape.h"
 #include "model/limits.h"
 #include "model/schema.h"
 
@@ -52,15 +53,36 @@ std::string JoinEnum(const std::vector<std::string_view>& values) {
   return out;
 }
 
+// Where the value being checked is in the event: the keys and indexes above it, linked on the
+// stack and spelled out ("scores[2].score") only for an error. Building the text for every field
+// as the walk went cost more than a tenth of the validation.
+struct Path {
+  const Path* parent = nullptr;  // nullptr: the event itself
+  std::string_view key;          // a member's key, or
+  std::optional<size_t> index;   // an array element's index
+
+  Path Member(std::string_view k) const { return Path{this, k, std::nullopt}; }
+  Path Element(size_t i) const { return Path{this, {}, i}; }
+  bool IsEvent() const { return parent == nullptr; }
+  std::string Text() const {
+    if (IsEvent()) return {};
+    std::string text = parent->Text();
+    if (index) return fmt::format("{}[{}]", text, *index);
+    if (!text.empty()) text += '.';
+    text += key;
+    return text;
+  }
+};
+
 class Validator {
  public:
   Validator(const ValidateOptions& options, EventFacts* facts) : options_(options), facts_(facts) {}
 
-  void Object(element value, const ObjectSpec& spec, std::string& path) {
+  void Object(element value, const ObjectSpec& spec, const Path& path) {
     object obj = value.get_object().value();
     if (spec.open) {
       CheckDuplicateKeys(obj, path);
-      for (auto [key, item] : obj) FreeMember(key, item, path);
+      for (auto [key, item] : obj) Free(item, path.Member(key));
       return;
     }
     // One pass over the keys: each known field validated once; a second occurrence is a
@@ -72,32 +94,30 @@ class Validator {
     for (auto [key, child] : obj) {
       const int index = spec.IndexOf(key, expected);
       if (index >= 0) expected = static_cast<size_t>(index) + 1;
-      size_t mark = path.size();
-      AppendKey(path, key);
+      const Path member = path.Member(key);
       if (index < 0) {
-        Error(path, fmt::format("unknown field (not part of {})", spec.name));
+        Error(member, fmt::format("unknown field (not part of {})", spec.name));
       } else if (const uint64_t bit = uint64_t{1} << index; seen & bit) {
-        if (!(duplicated & bit)) Error(path, "duplicate key (each field may appear once)");
+        if (!(duplicated & bit)) Error(member, "duplicate key (each field may appear once)");
         duplicated |= bit;
       } else {
         seen |= bit;
-        Field(child, spec.fields[static_cast<size_t>(index)], path);
+        Field(child, spec.fields[static_cast<size_t>(index)], member);
       }
-      path.resize(mark);
     }
     // Missing fields are reported first, in the schema's order.
     std::vector<FieldError> missing;
     for (size_t i = 0; i < spec.fields.size(); ++i) {
       const FieldSpec& f = spec.fields[i];
       if (!f.required || (seen & (uint64_t{1} << i)) || reference_form) continue;
-      if (path.empty() && f.name == "kind" && !kind_given) continue;
-      missing.push_back(
-          {Join(path, f.name), fmt::format("missing (required {})", model::JsonTypeName(f.type))});
+      if (path.IsEvent() && f.name == "kind" && !kind_given) continue;
+      missing.push_back({path.Member(f.name).Text(),
+                         fmt::format("missing (required {})", model::JsonTypeName(f.type))});
     }
     errors.insert(errors.begin() + static_cast<long>(first_error), missing.begin(), missing.end());
     if (reference_form) {
       WorkReference ref;
-      ref.path = path.empty() ? "workProduct" : path;
+      ref.path = path.IsEvent() ? "workProduct" : path.Text();
       ref.id = obj["id"].get_string().value_unsafe();
       std::string_view version;
       if (obj["version"].get_string().get(version) == simdjson::SUCCESS) ref.version = version;
@@ -108,6 +128,7 @@ class Validator {
   void Error(std::string path, std::string message) {
     errors.push_back({path.empty() ? "(event)" : std::move(path), std::move(message)});
   }
+  void Error(const Path& path, std::string message) { Error(path.Text(), std::move(message)); }
 
   std::vector<FieldError> errors;
   bool kind_given = true;
@@ -115,7 +136,7 @@ class Validator {
  private:
   // JSON permits duplicate keys, but which one wins is undefined across readers, so the log
   // refuses them, at every depth. Objects are small: a sorted copy on the stack, no allocation.
-  void CheckDuplicateKeys(object obj, const std::string& path) {
+  void CheckDuplicateKeys(object obj, const Path& path) {
     constexpr size_t kInline = 48;
     std::string_view inline_keys[kInline];
     std::vector<std::string_view> heap_keys;
@@ -133,7 +154,7 @@ class Validator {
     std::sort(keys, keys + n);
     for (size_t i = 1; i < n; ++i) {
       if (keys[i] == keys[i - 1] && (i == 1 || keys[i] != keys[i - 2])) {
-        Error(Join(path, keys[i]), "duplicate key (each field may appear once)");
+        Error(path.Member(keys[i]), "duplicate key (each field may appear once)");
       }
     }
   }
@@ -150,15 +171,7 @@ class Validator {
     return has_id;
   }
 
-  static std::string Join(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-  }
-  static void AppendKey(std::string& path, std::string_view key) {
-    if (!path.empty()) path += '.';
-    path += key;
-  }
-
-  bool CheckString(std::string_view s, const std::string& path, size_t cap) {
+  bool CheckString(std::string_view s, const Path& path, size_t cap) {
     if (s.size() > cap) {
       Error(path, fmt::format("a string of {} bytes is longer than the limit of {} bytes", s.size(),
                               cap));
@@ -167,7 +180,7 @@ class Validator {
     return true;
   }
 
-  void Field(element v, const FieldSpec& f, std::string& path) {
+  void Field(element v, const FieldSpec& f, const Path& path) {
     if (v.is_null()) {
       // null for an optional field means "not given"; for a required one it is missing.
       if (f.required)
@@ -208,7 +221,7 @@ class Validator {
     }
   }
 
-  void String(element v, const FieldSpec& f, const std::string& path) {
+  void String(element v, const FieldSpec& f, const Path& path) {
     std::string_view s;
     if (v.get_string().get(s) != simdjson::SUCCESS) {
       Error(path,
@@ -225,11 +238,9 @@ class Validator {
       return;
     }
     if (!CheckString(s, path, model::kMaxIdentifierBytes)) return;
-    for (char c : s) {
-      if (static_cast<unsigned char>(c) < 0x20) {
-        Error(path, fmt::format("{} contains a control character", Show(v)));
-        return;
-      }
+    if (model::HasControlByte(s)) {
+      Error(path, fmt::format("{} contains a control character", Show(v)));
+      return;
     }
     if (!f.one_of.empty() && std::find(f.one_of.begin(), f.one_of.end(), s) == f.one_of.end()) {
       Error(path, fmt::format("{} is not one of {}", Show(v), JoinEnum(f.one_of)));
@@ -251,7 +262,7 @@ class Validator {
     }
   }
 
-  void Number(element v, const FieldSpec& f, const std::string& path) {
+  void Number(element v, const FieldSpec& f, const Path& path) {
     auto d = NumberOf(v);
     if (!d) {
       Error(path, fmt::format("{} is not a number", Show(v)));
@@ -276,7 +287,7 @@ class Validator {
     }
   }
 
-  void Array(element v, const FieldSpec& f, std::string& path) {
+  void Array(element v, const FieldSpec& f, const Path& path) {
     simdjson::dom::array arr;
     if (v.get_array().get(arr) != simdjson::SUCCESS) {
       Error(path, fmt::format("{} is not an array", Show(v)));
@@ -293,46 +304,28 @@ class Validator {
     element_spec.required = true;
     element_spec.object = f.object;
     size_t i = 0;
-    for (element item : arr) {
-      size_t mark = path.size();
-      char index[24];
-      char* end = std::to_chars(index, index + sizeof index, i++).ptr;
-      path += '[';
-      path.append(index, end);
-      path += ']';
-      Field(item, element_spec, path);
-      path.resize(mark);
-    }
+    for (element item : arr) Field(item, element_spec, path.Element(i++));
   }
 
-  // Free-form values (correction.context, reward.raw_value): only the global caps apply. The
-  // path grows and shrinks in place: a fresh copy per member made a wide object under a long
-  // key quadratic (a 520 KB key over 55,000 members: 1.4 s).
-  void Free(element v, std::string& path) {
+  // Free-form values (correction.context, reward.raw_value): only the global caps apply.
+  void Free(element v, const Path& path) {
     switch (v.type()) {
       case element_type::STRING:
         CheckString(v.get_string().value(), path, model::kMaxStringBytes);
         return;
       case element_type::ARRAY:
         for (simdjson::dom::array a = v.get_array().value_unsafe(); element item : a)
-          Free(item, path);
+          Free(item, path);  // elements of free-form arrays are named by the array
         return;
       case element_type::OBJECT: {
         simdjson::dom::object o = v.get_object().value_unsafe();
         CheckDuplicateKeys(o, path);
-        for (auto [key, item] : o) FreeMember(key, item, path);
+        for (auto [key, item] : o) Free(item, path.Member(key));
       }
         return;
       default:
         return;
     }
-  }
-
-  void FreeMember(std::string_view key, element item, std::string& path) {
-    const size_t mark = path.size();
-    AppendKey(path, key);
-    Free(item, path);
-    path.resize(mark);
   }
 
   const ValidateOptions& options_;
@@ -524,11 +517,7 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
     }
   }
   facts->kind = *kind;
-  // The path of the field being checked grows and shrinks in place; its buffer is kept per
-  // thread (a fresh one cost an allocation or two for every event).
-  thread_local std::string path;
-  path.clear();
-  v.Object(event, model::SchemaFor(*kind), path);
+  v.Object(event, model::SchemaFor(*kind), Path());
   std::string_view id = StringAt(obj, "id");
   if (!id.empty()) facts->id = model::ParseUuid(id);
   std::string_view ts = StringAt(obj, "timestamp");

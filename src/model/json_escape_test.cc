@@ -34,5 +34,22 @@ TEST(NeedsJsonEscaping, AgreesWithTheByteRuleForEveryByteAtEveryOffsetAndLength)
   }
 }
 
+TEST(HasControlByte, AgreesWithTheByteRuleForEveryByteAtEveryOffsetAndLength) {
+  for (const char filler : {'x', '\xc3', ' ', '\x7f'}) {
+    for (size_t length = 0; length <= 24; ++length) {
+      const std::string plain(length, filler);
+      EXPECT_FALSE(HasControlByte(plain)) << length;
+      for (size_t at = 0; at < length; ++at) {
+        for (unsigned byte = 0; byte < 256; ++byte) {
+          std::string s = plain;
+          s[at] = static_cast<char>(byte);
+          ASSERT_EQ(HasControlByte(s), byte < 0x20)
+              << "byte " << byte << " at " << at << " of " << length;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kaizen::model

@@ -71,6 +71,30 @@ TEST(Schema, IndexOfFindsEveryFieldFromAnyStartAndNoUnknownOne) {
   }
 }
 
+TEST(Schema, IndexOfMatchesNoNameThatDiffersInOneByteOrInLength) {
+  // Names are compared a word at a time: a difference in any byte, first, middle or last, of a
+  // name of any length must tell it from the field.
+  for (EventKind kind : AllKinds()) {
+    const ObjectSpec& spec = SchemaFor(kind);
+    // `other` is found only as a field of that very name, if there is one.
+    auto found_only_as_itself = [&](const std::string& other) {
+      const int found = spec.IndexOf(other);
+      return found < 0 || spec.fields[static_cast<size_t>(found)].name == other;
+    };
+    for (const FieldSpec& f : spec.fields) {
+      const std::string name(f.name);
+      for (size_t at = 0; at < name.size(); ++at) {
+        std::string changed = name;
+        changed[at] = static_cast<char>(changed[at] ^ 0x01);
+        EXPECT_TRUE(found_only_as_itself(changed)) << KindName(kind) << "." << name << " at " << at;
+      }
+      EXPECT_TRUE(found_only_as_itself(name + "x")) << KindName(kind) << "." << name;
+      EXPECT_TRUE(found_only_as_itself(name.substr(0, name.size() - 1)))
+          << KindName(kind) << "." << name;
+    }
+  }
+}
+
 TEST(Schema, QualityDimensionsMatchSeed000InOrder) {
   const std::vector<std::string_view> seed = {"code-quality",
                                               "design-aesthetics",
