@@ -18,8 +18,8 @@ namespace {
 
 constexpr std::string_view kJournal = "feedback/indexes/ingest.cache";
 constexpr std::string_view kWatermark = "feedback/indexes/ingest.watermark";
-// 2: 80-byte records; 3: consent records.
-constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 3";
+// 2: 80-byte records; 3: consent records; 4: keys hashed with SipHash-128 (BLAKE2b-128 before).
+constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 4";
 
 uint64_t Fnv1a(const uint8_t* p, size_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -36,16 +36,23 @@ using model::StringAt;
 }  // namespace
 
 Key128 HashKey(std::string_view a, std::string_view b) {
-  static const int kSodiumReady = sodium_init();
-  (void)kSodiumReady;
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, 16);
-  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(a.data()), a.size());
-  const unsigned char sep = 0;
-  crypto_generichash_update(&st, &sep, 1);
-  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(b.data()), b.size());
-  unsigned char out[16];
-  crypto_generichash_final(&st, out, 16);
+  // SipHash takes one buffer: `a` NUL `b`, on the stack for the ids it is given (at most
+  // model::kMaxIdentifierBytes each).
+  static constexpr unsigned char kKey[crypto_shorthash_siphashx24_KEYBYTES] = {
+      'k', 'a', 'i', 'z', 'e', 'n', '-', 'i', 'n', 'g', 'e', 's', 't', '-', 'k', '1'};
+  char stack[1024];
+  std::string heap;
+  const size_t n = a.size() + 1 + b.size();
+  char* buffer = stack;
+  if (n > sizeof stack) {
+    heap.resize(n);
+    buffer = heap.data();
+  }
+  std::memcpy(buffer, a.data(), a.size());
+  buffer[a.size()] = '\0';
+  std::memcpy(buffer + a.size() + 1, b.data(), b.size());
+  unsigned char out[crypto_shorthash_siphashx24_BYTES];
+  crypto_shorthash_siphashx24(out, reinterpret_cast<const unsigned char*>(buffer), n, kKey);
   Key128 k;
   std::memcpy(&k.hi, out, 8);
   std::memcpy(&k.lo, out + 8, 8);

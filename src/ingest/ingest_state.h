@@ -34,8 +34,13 @@ struct Key128Hash {
     return static_cast<size_t>(k.hi ^ (k.lo * 0x9E3779B97F4A7C15ull));
   }
 };
-// BLAKE2b-128 of `a` NUL `b`: collisions are not a practical concern, so equal keys mean equal
-// inputs.
+// SipHash-2-4 with a 128-bit output (libsodium's siphashx24) of `a` NUL `b`: equal keys mean
+// equal inputs, since a chance collision in 128 bits is not a practical concern. The key is fixed
+// and not secret (the cache must read the same across processes and builds), so the hash does not
+// stop a writer who sets out to craft a collision; the log trusts its writers anyway, and the
+// most such a collision could do is have that writer's own event refused as a duplicate or
+// given another artifact's prediction. BLAKE2b-128 before: 0.35-0.5 us a key here, against
+// 0.07 us, with two or three keys an event.
 Key128 HashKey(std::string_view a, std::string_view b = {});
 uint64_t HashSession(std::string_view session_id);
 // The consent state's key for a user id, the same for the id and its Pseudonym (consent events
