@@ -273,6 +273,38 @@ TEST(RewriteForPrivacyTest, AnEmailAnywhereIsRedactedExactlyWhereThePathIsFreeTe
   EXPECT_EQ(other, 23);
 }
 
+// The free-text strings of an event are searched as one text (one RE2 search an event, not one a
+// string). PII that only the joined text would show, split across two strings, is no PII; PII
+// that fills a string or starts or ends it is found wherever the string is.
+TEST(RewriteForPrivacyTest, PiiIsSoughtInEachStringAloneThoughTheyAreSearchedTogether) {
+  PrivacyConfig config;
+  config.names = {"Ann Lee"};
+  auto r = MakeRedactor(config);
+  auto feedback = [](std::string_view liked, std::string_view disliked) {
+    return fmt::format(R"({{"kind":"feedback","freeText":{{"liked":"{}","disliked":"{}"}}}})",
+                       liked, disliked);
+  };
+  const std::pair<std::string_view, std::string_view> split[] = {
+      {"write to alice", "@example.com"},       {"alice@", "example.com"},
+      {"call 555-123", "-4567 today"},          {"call +4930", "1234567"},
+      {"the password", ": hunter2secret"},      {"Authorization: Bearer", "abcdefghijklmnop"},
+      {"key AKIAABCDEFGH", "IJKLMNOP"},         {"token sk-", "abcdefghijklmnopqrstuvwx"},
+      {"an eyJhbGciOiJI.eyJzdWIiOiIx", ".sig"}, {"ask Ann", "Lee today"}};
+  for (const auto& [liked, disliked] : split) {
+    EXPECT_EQ(Rewrite(feedback(liked, disliked), model::EventKind::kFeedback, *r), "(unchanged)")
+        << liked << " | " << disliked;
+  }
+  const std::string_view whole[] = {
+      "a@b.io",      "a@b.io is mine",  "555-123-4567", "Ann Lee",
+      "ask Ann Lee", "Ann Lee says no", "pwd=x1y2z3",   "sk-abcdefghijklmnopqrstuvwx"};
+  for (std::string_view pii : whole) {
+    EXPECT_NE(Rewrite(feedback(pii, "fine"), model::EventKind::kFeedback, *r), "(unchanged)")
+        << pii;
+    EXPECT_NE(Rewrite(feedback("fine", pii), model::EventKind::kFeedback, *r), "(unchanged)")
+        << pii;
+  }
+}
+
 TEST(RewriteForPrivacyTest, StoresConsentAndDeletionIdsAsPseudonyms) {
   auto r = MakeRedactor();
   EXPECT_EQ(
