@@ -1,8 +1,9 @@
 // libFuzzer target for the ingest pipeline: the bytes are a JSONL batch as a client would send
-// it. Each line goes through parse + ValidateEvent (+ the cache record and the stored form of a
-// valid event), the whole batch through Ingestor::Ingest into a real home on tmpfs, and the raw
-// bytes through the standalone parsers (timestamps, UUIDs, theme taxonomies) and the free-text
-// analysis. Nothing may crash, leak or hang.
+// it. Each line goes through parse (its members found through its tokens must join up to the
+// minified object) + ValidateEvent (+ the cache record and the stored form of a valid event), the
+// whole batch through Ingestor::Ingest into a real home on tmpfs, and the raw bytes through the
+// standalone parsers (timestamps, UUIDs, theme taxonomies) and the free-text analysis. Nothing may
+// crash, leak or hang.
 //
 //   make fuzz   (or see the Makefile's fuzz target for the full command line)
 #include <simdjson.h>
@@ -21,6 +22,7 @@
 #include "ingest/enrich.h"
 #include "ingest/ingest_state.h"
 #include "ingest/ingestor.h"
+#include "ingest/json_tokens.h"
 #include "ingest/stored_line.h"
 #include "ingest/text_analysis.h"
 #include "ingest/validate.h"
@@ -83,6 +85,27 @@ FuzzHome& Home() {
   return *home;
 }
 
+// The members of a parsed object, found through its tokens and joined again, are the object as
+// simdjson minifies it: nothing lost, added or moved, whatever whitespace and strings it holds.
+void CheckTokens(const simdjson::dom::parser& parser, std::string_view line) {
+  const ingest::JsonTokens tokens = ingest::JsonTokens::Of(parser, line);
+  if (!tokens.ok()) std::abort();
+  if (tokens.First(0) != '{') return;
+  std::string joined = "{";
+  tokens.ForEachMember(0, [&](const ingest::TokenMember& m) {
+    if (joined.size() > 1) joined += ',';
+    tokens.AppendMinified(m.key, m.end, &joined);
+  });
+  joined += '}';
+  std::string minified(line.size(), '\0');
+  size_t size = 0;
+  if (simdjson::minify(line.data(), line.size(), minified.data(), size) != simdjson::SUCCESS) {
+    std::abort();
+  }
+  minified.resize(size);
+  if (joined != minified) std::abort();
+}
+
 // Every line alone: parse, validate, and for a valid event its cache record and stored form.
 // Returns the number of shape-valid events.
 size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxonomy) {
@@ -99,6 +122,7 @@ size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxono
     simdjson::dom::element event;
     // realloc_if_needed: the line is not followed by padding of its own.
     if (parser.parse(line.data(), line.size(), true).get(event) != simdjson::SUCCESS) continue;
+    CheckTokens(parser, line);
     ingest::EventFacts facts;
     std::vector<ingest::FieldError> errors = ingest::ValidateEvent(event, options, &facts);
     for (const auto& e : errors) (void)e.ToString();
@@ -121,7 +145,10 @@ size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxono
     }
     ingest::StoredLine line_form;
     static ingest::StoredLineWriter writer;
-    if (!writer.Write(event.get_object().value_unsafe(), line, e, &line_form)) std::abort();
+    if (!writer.Write(event.get_object().value_unsafe(), ingest::JsonTokens::Of(parser, line), e,
+                      &line_form)) {
+      std::abort();
+    }
     std::string stored;
     ingest::FinishStoredEvent(
         line_form, facts.kind == model::EventKind::kFeedback ? 3 : 0,
