@@ -64,6 +64,9 @@ struct Path {
   Path Member(std::string_view k) const { return Path{this, k, std::nullopt}; }
   Path Element(size_t i) const { return Path{this, {}, i}; }
   bool IsEvent() const { return parent == nullptr; }
+  bool IsEventField(std::string_view name) const {
+    return parent != nullptr && parent->IsEvent() && !index && key == name;
+  }
   std::string Text() const {
     if (IsEvent()) return {};
     std::string text = parent->Text();
@@ -246,11 +249,17 @@ class Validator {
       Error(path, fmt::format("{} is not one of {}", Show(v), JoinEnum(f.one_of)));
       return;
     }
-    if (f.type == JsonType::kUuid && !model::ParseUuid(s)) {
-      Error(path, fmt::format("{} is not a UUID (8-4-4-4-12 hex digits)", Show(v)));
+    if (f.type == JsonType::kUuid) {
+      const std::optional<model::Uuid> id = model::ParseUuid(s);
+      if (!id) {
+        Error(path, fmt::format("{} is not a UUID (8-4-4-4-12 hex digits)", Show(v)));
+      } else if (path.IsEventField("id")) {
+        facts_->id = id;  // parsed once
+      }
     }
     if (f.type == JsonType::kTimestamp) {
       auto ts = model::ParseTimestamp(s);
+      if (ts.ok() && path.IsEventField("timestamp")) facts_->timestamp = *ts;
       if (!ts.ok()) {
         Error(path, fmt::format("{} {}", Show(v), ts.status().message()));
       } else if (ts->unix_ms < options_.min_unix_ms) {
@@ -517,14 +526,7 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
     }
   }
   facts->kind = *kind;
-  v.Object(event, model::SchemaFor(*kind), Path());
-  std::string_view id = StringAt(obj, "id");
-  if (!id.empty()) facts->id = model::ParseUuid(id);
-  std::string_view ts = StringAt(obj, "timestamp");
-  if (!ts.empty()) {
-    auto parsed = model::ParseTimestamp(ts);
-    if (parsed.ok()) facts->timestamp = *parsed;
-  }
+  v.Object(event, model::SchemaFor(*kind), Path());  // sets facts->id and ->timestamp
   if (v.errors.empty()) KindRules(*kind, obj, v, facts);
   return std::move(v.errors);
 }

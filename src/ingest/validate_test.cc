@@ -164,6 +164,9 @@ TEST_F(Validate, ErrorThatResolvesNeedsNoTypeOrMessageAndRecordsResolves) {
             Strings{});
   ASSERT_TRUE(facts_.resolves.has_value());
   EXPECT_EQ(facts_.resolves->ToString(), kId);
+  // Another UUID of the event is not its id, nor a nested timestamp its timestamp.
+  EXPECT_FALSE(facts_.id.has_value());
+  EXPECT_FALSE(facts_.timestamp.has_value());
 }
 
 TEST_F(Validate, MinimalRewardWithSignalValueIsValidWithoutNormalizing) {
