@@ -645,6 +645,29 @@ TEST_F(IngestorTest, DeletedCacheFilesStillRefuseDuplicatesAfterReopen) {
   EXPECT_TRUE(fs::exists(watermark));
 }
 
+TEST_F(IngestorTest, ADamagedCacheRecordIsNoticedAndTheCacheRebuilt) {
+  // One byte of one record's id changed, at each offset of the id in turn: had the checksum let
+  // it through, the state would know the event by the wrong id and store it a second time.
+  const std::string input = Jsonl({Outcome(1), Outcome(2), Outcome(3)});
+  const std::string journal = store::PathIn(home_, "feedback/indexes/ingest.cache");
+  constexpr size_t kId = offsetof(CacheRecord, id);
+  for (size_t at = kId; at < kId + 16; ++at) {
+    fs::remove_all(home_);
+    {
+      Ingestor ingestor(home_, store::DefaultFileSystem());
+      ASSERT_TRUE(IngestText(ingestor, input).status.ok());
+    }
+    std::string records = ReadAll(journal);
+    ASSERT_EQ(records.size(), 3 * sizeof(CacheRecord));
+    records[sizeof(CacheRecord) + at] ^= 0x10;  // the second record's id
+    std::ofstream(journal, std::ios::binary | std::ios::trunc) << records;
+    Ingestor reopened(home_, store::DefaultFileSystem());
+    IngestRun run = IngestText(reopened, input);
+    ASSERT_TRUE(run.status.ok()) << run.status.ToString();
+    EXPECT_TRUE(run.StoredLines().empty()) << "id byte " << at - kId;
+  }
+}
+
 TEST_F(IngestorTest, DeletedCacheFilesUnderALiveIngestorStillRefuseDuplicates) {
   Ingestor ingestor(home_, store::DefaultFileSystem());
   ASSERT_TRUE(IngestText(ingestor, Jsonl({Outcome(1), Outcome(2)})).status.ok());
