@@ -60,6 +60,7 @@ ingest::ValidateOptions MakeValidateOptions() {
 // The enrichment the Ingestor computes. The two values that need the log (the session's review
 // count, the prediction of a referenced work event) come from `sessions` and the event itself.
 struct Enriched {
+  std::string id, timestamp;  // what e.id and e.timestamp view
   ingest::Enrichment e;
   int64_t session_fatigue = 0;
   std::optional<double> prediction_delta;
@@ -72,8 +73,10 @@ void Enrich(simdjson::dom::element event, const ingest::EventFacts& facts, int64
   // Not value_or: it would draw randomness for every event, as the Ingestor does not.
   model::Uuid id = facts.id ? *facts.id : model::NewUuidV7(ts.unix_ms);
   e->kind = model::KindName(facts.kind);
-  e->id = id.ToString();
-  e->timestamp = model::FormatUtc(ts.unix_ms);
+  out->id = id.ToString();
+  out->timestamp = model::FormatUtc(ts.unix_ms);
+  e->id = out->id;
+  e->timestamp = out->timestamp;
   if (facts.kind == model::EventKind::kFeedback) {
     model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
     e->time_of_day = ingest::TimeOfDay(local.hour);

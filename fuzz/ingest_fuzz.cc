@@ -134,8 +134,9 @@ size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxono
     (void)ingest::RecordOf(event, &facts.kind, &id);
     ingest::Enrichment e;
     e.kind = model::KindName(facts.kind);
-    e.id = id.ToString();
-    e.timestamp = model::FormatUtc(ts.unix_ms);
+    const std::string id_text = id.ToString(), timestamp_text = model::FormatUtc(ts.unix_ms);
+    e.id = id_text;
+    e.timestamp = timestamp_text;
     model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
     e.time_of_day = ingest::TimeOfDay(local.hour);
     e.day_of_week = ingest::DayOfWeek(local.weekday);

@@ -93,7 +93,8 @@ std::string_view CorrectionCategory(std::string_view t) {
 
 void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
                      Enrichment* out) {
-  std::string all;
+  thread_local std::string all;  // its buffer kept from event to event
+  all.clear();
   for (std::string_view field : {"liked", "disliked", "generalNotes"}) {
     std::string_view s;
     if (free_text.at_key(field).get_string().get(s) == simdjson::SUCCESS && !s.empty()) {

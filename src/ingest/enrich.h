@@ -16,9 +16,10 @@
 namespace kaizen::ingest {
 
 struct Enrichment {
+  // Views: the caller keeps the text (the Ingestor, in the prepared line and on its stack).
   std::string_view kind;
-  std::string id;         // UUID, generated (v7) when the event had none
-  std::string timestamp;  // normalized to UTC: 2025-07-11T09:30:00.000Z
+  std::string_view id;         // UUID, generated (v7) when the event had none
+  std::string_view timestamp;  // normalized to UTC: 2025-07-11T09:30:00.000Z
   // feedback
   std::string_view time_of_day;  // from the local time the timestamp was written in
   std::string_view day_of_week;

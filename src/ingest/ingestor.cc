@@ -37,11 +37,24 @@ struct PreparedLine {
   CacheRecord record;
   // feedback
   std::string modal_id, session_id;
+  // A reference to a recorded work event. Its path, id and version are kept one after the other
+  // in ref_text, a buffer for all the line's references kept from chunk to chunk (not three
+  // strings each); offsets, not views, since a short string's bytes move with it.
   struct Ref {
-    std::string path, id, version;
     Key128 key;
+    size_t at = 0, path_size = 0, id_size = 0, version_size = 0;
   };
   std::vector<Ref> refs;
+  std::string ref_text;
+  std::string_view RefPath(const Ref& r) const {
+    return std::string_view(ref_text).substr(r.at, r.path_size);
+  }
+  std::string_view RefId(const Ref& r) const {
+    return std::string_view(ref_text).substr(r.at + r.path_size, r.id_size);
+  }
+  std::string_view RefVersion(const Ref& r) const {  // empty: the latest version
+    return std::string_view(ref_text).substr(r.at + r.path_size + r.id_size, r.version_size);
+  }
   std::optional<double> inline_prediction, mean_score;
   // work
   std::string artifact_id, artifact_version;
@@ -71,11 +84,13 @@ void Recycle(PreparedLine& line) {
     to.clear();
   };
   keep(line.stored.text, fresh.stored.text);
+  keep(line.id_text, fresh.id_text);
   keep(line.modal_id, fresh.modal_id);
   keep(line.session_id, fresh.session_id);
   keep(line.artifact_id, fresh.artifact_id);
   keep(line.artifact_version, fresh.artifact_version);
   keep(line.refs, fresh.refs);
+  keep(line.ref_text, fresh.ref_text);
   keep(line.users, fresh.users);
   line = std::move(fresh);
 }
@@ -163,8 +178,6 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
                   model::StringAt(event, "action") == "deletion_request");
   const EventOwners owners = OwnersOf(event, facts.kind);
   for (std::string_view user : owners.users) out->users.emplace_back(user);
-  if (!owners.users.empty()) out->source.user = owners.users.back();  // admin: the subject
-  if (!owners.sessions.empty()) out->source.session = owners.sessions.front();
   std::string rewritten;
   std::string_view text = raw;  // what `event` was parsed from
   auto placeholder = [&](const PiiMatch& m, std::string_view value) {
@@ -172,6 +185,10 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
     return Placeholder(m.category, nonce, out->pii.size() - 1);
   };
   if (RewriteForPrivacy(event, facts.kind, redactor, placeholder, &rewritten)) {
+    // Whose PII it is, for the vault; copied only now (most events have none), and before the
+    // parse below reuses the buffers `owners` views.
+    if (!owners.users.empty()) out->source.user = owners.users.back();  // admin: the subject
+    if (!owners.sessions.empty()) out->source.session = owners.sessions.front();
     out->rewritten = simdjson::padded_string(rewritten);
     text = std::string_view(out->rewritten.data(), out->rewritten.size());
     if (auto err = parser.parse(out->rewritten.data(), out->rewritten.size(), false).get(event)) {
@@ -192,9 +209,11 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
           : model::NewUuidV7(ts.unix_ms);  // not value_or: it would draw randomness for every event
   Enrichment e;
   e.kind = model::KindName(facts.kind);
-  e.id = out->id.ToString();
-  e.timestamp = model::FormatUtc(ts.unix_ms);
-  out->day = e.timestamp.substr(0, 10);
+  char id_text[model::Uuid::kTextSize], timestamp_text[model::kUtcTextMax];
+  out->id_text.assign(out->id.ToChars(id_text));  // its buffer kept from chunk to chunk
+  e.id = out->id_text;
+  e.timestamp = model::FormatUtc(ts.unix_ms, timestamp_text);
+  out->day.assign(e.timestamp.substr(0, 10));
   switch (facts.kind) {
     case model::EventKind::kFeedback: {
       model::CivilTime local = model::ToCivil(ts.unix_ms + int64_t{ts.offset_minutes} * 60000);
@@ -207,8 +226,14 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
       out->modal_id = facts.modal_id;
       out->session_id = facts.session_id;
       for (const WorkReference& ref : facts.references) {
-        out->refs.push_back({ref.path, std::string(ref.id), std::string(ref.version),
-                             ref.version.empty() ? HashKey(ref.id) : HashKey(ref.id, ref.version)});
+        PreparedLine::Ref r;
+        r.key = ref.version.empty() ? HashKey(ref.id) : HashKey(ref.id, ref.version);
+        r.at = out->ref_text.size();
+        r.path_size = ref.path.size();
+        r.id_size = ref.id.size();
+        r.version_size = ref.version.size();
+        out->ref_text.append(ref.path).append(ref.id).append(ref.version);
+        out->refs.push_back(r);
       }
       if (facts.has_work_product_inline) out->inline_prediction = facts.prediction;
       out->mean_score = facts.mean_score;
@@ -239,7 +264,6 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
            "it parsed)");
     return;
   }
-  out->id_text = std::move(e.id);
   // Room for the session count and prediction delta FinishStoredEvent adds.
   if (out->stored.text.size() + 64 > model::kMaxStoredEventBytes) {
     refuse("(event)",
@@ -467,17 +491,17 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
                              model::QuoteForMessage(l.session_id)));
         }
         for (const auto& ref : l.refs) {
+          const std::string_view version = l.RefVersion(ref);
           bool known =
-              ref.version.empty() ? state.HasArtifact(ref.key) : state.HasArtifactVersion(ref.key);
+              version.empty() ? state.HasArtifact(ref.key) : state.HasArtifactVersion(ref.key);
           if (!known) {
             refuse(
-                ref.path + ".id",
-                fmt::format(
-                    "{}{} names no recorded work event (record the work first, or give the "
-                    "full WorkProductRef)",
-                    model::QuoteForMessage(ref.id),
-                    ref.version.empty() ? "" : " version " + model::QuoteForMessage(ref.version)));
-          } else if (ref.path == "workProduct") {
+                std::string(l.RefPath(ref)) + ".id",
+                fmt::format("{}{} names no recorded work event (record the work first, or give "
+                            "the full WorkProductRef)",
+                            model::QuoteForMessage(l.RefId(ref)),
+                            version.empty() ? "" : " version " + model::QuoteForMessage(version)));
+          } else if (l.RefPath(ref) == "workProduct") {
             prediction = state.Prediction(ref.key);
           }
         }
@@ -569,15 +593,18 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
         options.on_appended(a);
       }
     }
-    // Acknowledge only now that the chunk is durable.
+    // Acknowledge only now that the chunk is durable. One result for the chunk, its id's buffer
+    // reused from line to line (the prepared lines keep theirs for the next chunk).
+    LineResult r;
     for (size_t i = 0; i < lines.size(); ++i) {
-      LineResult r;
       r.line_number = lines[i].line_number;
       r.text = lines[i].text;
       r.skipped = lines[i].skipped;
       r.stored = lines[i].errors.empty() && !r.skipped;
-      if (r.stored) r.id = std::move(lines[i].id_text);
+      r.id.clear();
+      if (r.stored) r.id.assign(lines[i].id_text);
       r.errors = std::move(lines[i].errors);
+      r.skip_reason.clear();
       if (r.skipped) {
         r.skip_reason = "learning mode is off for its user (admin consent event); not stored";
         ++summary->skipped;

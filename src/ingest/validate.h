@@ -2,6 +2,7 @@
 // Checks that need the log (duplicates, references) are made by the Ingestor under its lock.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -39,8 +40,8 @@ struct EventFacts {
   // feedback
   std::string_view session_id;
   std::string_view modal_id;
-  std::vector<WorkReference> references;
-  std::optional<double> mean_score;  // mean of scores[].score
+  absl::InlinedVector<WorkReference, 2> references;  // a workProduct and a comparison at most
+  std::optional<double> mean_score;                  // mean of scores[].score
   std::optional<double> prediction;  // workProduct.bubaScorePrediction when given in full
   bool has_work_product_inline = false;
   // work; feedback (the work product given in full, or referenced)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kaizen::model {
 namespace {
 
@@ -117,13 +119,18 @@ char* PutDigits(char* p, int value, int width) {
 }  // namespace
 
 std::string FormatUtc(int64_t unix_ms) {
+  char out[kUtcTextMax];
+  return std::string(FormatUtc(unix_ms, out));
+}
+
+std::string_view FormatUtc(int64_t unix_ms, char (&out)[kUtcTextMax]) {
   CivilTime c = ToCivil(unix_ms);
   if (c.year < 0 || c.year > 9999) {
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", c.year, c.month, c.day, c.hour,
-                       c.minute, c.second, c.millis);
+    const auto r = fmt::format_to_n(out, sizeof out, "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                                    c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis);
+    return std::string_view(out, std::min(r.size, sizeof out));
   }
-  char buf[24];
-  char* p = PutDigits(buf, c.year, 4);
+  char* p = PutDigits(out, c.year, 4);
   *p++ = '-';
   p = PutDigits(p, c.month, 2);
   *p++ = '-';
@@ -137,7 +144,7 @@ std::string FormatUtc(int64_t unix_ms) {
   *p++ = '.';
   p = PutDigits(p, c.millis, 3);
   *p++ = 'Z';
-  return std::string(buf, p);
+  return std::string_view(out, static_cast<size_t>(p - out));
 }
 
 std::string FormatDay(int64_t unix_ms) { return FormatUtc(unix_ms).substr(0, 10); }

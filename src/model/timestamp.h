@@ -25,6 +25,9 @@ Result<Timestamp> ParseTimestamp(std::string_view text);
 
 // 2025-07-11T09:30:00.000Z
 std::string FormatUtc(int64_t unix_ms);
+// The same text, written into `out` without an allocation; returns it.
+inline constexpr size_t kUtcTextMax = 40;  // 24 bytes but for years outside 0..9999
+std::string_view FormatUtc(int64_t unix_ms, char (&out)[kUtcTextMax]);
 // 2025-07-11 (the UTC day: the raw log file an event goes to)
 std::string FormatDay(int64_t unix_ms);
 CivilTime ToCivil(int64_t unix_ms);

@@ -149,6 +149,11 @@ TEST(Timestamp, FormatUtcWritesMillisecondsAndZ) {
   EXPECT_EQ(FormatUtc(kJuly11At0930Utc + 7), "2025-07-11T09:30:00.007Z");
   EXPECT_EQ(FormatUtc(0), "1970-01-01T00:00:00.000Z");
   EXPECT_EQ(FormatUtc(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(FormatUtc(253402300800000), "10000-01-01T00:00:00.000Z");  // past four digits
+  for (int64_t ms : {int64_t{0}, kJuly11At0930Utc, int64_t{253402300800000}}) {
+    char buffer[kUtcTextMax];
+    EXPECT_EQ(FormatUtc(ms, buffer), FormatUtc(ms));  // the text without an allocation
+  }
 }
 
 TEST(Timestamp, FormatUtcRoundTripsThroughParseIncludingMillis) {

@@ -6,16 +6,20 @@
 
 namespace kaizen::model {
 
-std::string Uuid::ToString() const {
+std::string_view Uuid::ToChars(char (&out)[kTextSize]) const {
   static constexpr char kHex[] = "0123456789abcdef";
-  char out[36];
   size_t j = 0;
   for (size_t i = 0; i < 16; ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) out[j++] = '-';
     out[j++] = kHex[bytes[i] >> 4];
     out[j++] = kHex[bytes[i] & 15];
   }
-  return std::string(out, sizeof out);
+  return std::string_view(out, sizeof out);
+}
+
+std::string Uuid::ToString() const {
+  char out[kTextSize];
+  return std::string(ToChars(out));
 }
 
 std::optional<Uuid> ParseUuid(std::string_view s) {

@@ -14,7 +14,10 @@ namespace kaizen::model {
 struct Uuid {
   std::array<uint8_t, 16> bytes{};
   bool operator==(const Uuid&) const = default;
+  static constexpr size_t kTextSize = 36;
   std::string ToString() const;  // lowercase 8-4-4-4-12
+  // The same text, written into `out` without an allocation; returns it.
+  std::string_view ToChars(char (&out)[kTextSize]) const;
 };
 
 std::optional<Uuid> ParseUuid(std::string_view text);
