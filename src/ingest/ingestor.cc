@@ -95,6 +95,17 @@ void Recycle(PreparedLine& line) {
   line = std::move(fresh);
 }
 
+// Asks for the cache lines a prepared line's reset and preparation write first: the struct and
+// the start of its kept buffers (the hardware follows on from there).
+void Prefetch(const PreparedLine& line) {
+  const char* self = reinterpret_cast<const char*>(&line);
+  for (size_t at = 0; at < sizeof line; at += 64) __builtin_prefetch(self + at, 1);
+  for (const std::string* kept : {&line.stored.text, &line.id_text, &line.modal_id,
+                                  &line.session_id, &line.ref_text}) {
+    __builtin_prefetch(kept->data(), 1);
+  }
+}
+
 // The placeholder for pii[index] in a prepared line: "[NAME_<nonce>.<index>]". The nonce is random
 // per Ingestor, so no input can contain it; the tokens replace placeholders under the writer lock,
 // where the PII map is consistent across processes.
@@ -328,9 +339,13 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     std::vector<PreparedLine>& lines = chunk->lines;
     for (size_t begin = chunk->next_block.fetch_add(kBlock); begin < lines.size();
          begin = chunk->next_block.fetch_add(kBlock)) {
-      for (size_t i = begin, end = std::min(lines.size(), begin + kBlock); i < end; ++i) {
-        // Reset here, by the thread that prepares it: the line from two chunks ago is out of
-        // every cache by now, and resetting it where the chunk is cut cost a second miss.
+      const size_t end = std::min(lines.size(), begin + kBlock);
+      for (size_t i = begin; i < end; ++i) {
+        // The next line's memory, from two chunks ago, is out of every cache: fetched while
+        // this one is prepared rather than when it is reset.
+        if (i + 1 < end) Prefetch(lines[i + 1]);
+        // Reset here, by the thread that prepares it: resetting it where the chunk is cut cost
+        // a second miss.
         PreparedLine& line = lines[i];
         Recycle(line);
         line.line_number = chunk->cut.lines[i].number;
