@@ -146,8 +146,10 @@ size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxono
     }
     ingest::StoredLine line_form;
     static ingest::StoredLineWriter writer;
+    static std::string written;  // the writer's buffer
+    written.clear();
     if (!writer.Write(event.get_object().value_unsafe(), ingest::JsonTokens::Of(parser, line), e,
-                      &line_form)) {
+                      &written, &line_form)) {
       std::abort();
     }
     std::string stored;

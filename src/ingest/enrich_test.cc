@@ -88,7 +88,9 @@ class EnrichStored : public ::testing::Test {
     simdjson::dom::object obj;
     EXPECT_EQ(doc.get_object().get(obj), simdjson::SUCCESS);
     StoredLine line;
-    EXPECT_TRUE(writer_.Write(obj, JsonTokens::Of(input_parser_, json), e, &line)) << json;
+    buffer_.clear();  // so the line is the whole buffer; the view lasts until the next Write
+    EXPECT_TRUE(writer_.Write(obj, JsonTokens::Of(input_parser_, json), e, &buffer_, &line))
+        << json;
     return line;
   }
 
@@ -110,6 +112,7 @@ class EnrichStored : public ::testing::Test {
 
   simdjson::dom::parser input_parser_, output_parser_;
   StoredLineWriter writer_;
+  std::string buffer_;
 };
 
 constexpr char kFeedbackInput[] =
@@ -189,7 +192,7 @@ TEST_F(EnrichStored, FinishWithoutPredictionOnlyReplacesFatigue) {
   StoredLine line = Write(kFeedbackInput, FeedbackEnrichment());
   std::string out;
   FinishStoredEvent(line, 1234567, std::nullopt, &out);
-  std::string expected = line.text;
+  std::string expected(line.text);
   expected.replace(line.fatigue_at, 1, "1234567");
   EXPECT_EQ(out, expected + "\n");
   simdjson::dom::element doc = ParseOutput(expected);
@@ -220,7 +223,7 @@ TEST_F(EnrichStored, FinishAppendsToWhatIsAlreadyInTheBuffer) {
   StoredLine line = Write(R"({"kind":"outcome","bead_id":"b"})", Base("outcome"));
   std::string out = "previous line\n";
   FinishStoredEvent(line, 0, std::nullopt, &out);
-  EXPECT_EQ(out, "previous line\n" + line.text + "\n");
+  EXPECT_EQ(out, "previous line\n" + std::string(line.text) + "\n");
 }
 
 TEST_F(EnrichStored, EventWithoutMetaHasNoFatiguePlaceholder) {
@@ -235,7 +238,7 @@ TEST_F(EnrichStored, EventWithoutMetaHasNoFatiguePlaceholder) {
                            R"("duration_ms":1.25,"error_count":0})");
   std::string out;
   FinishStoredEvent(line, 0, std::nullopt, &out);
-  EXPECT_EQ(out, line.text + "\n");
+  EXPECT_EQ(out, std::string(line.text) + "\n");
 }
 
 TEST_F(EnrichStored, GeneratedIdAndTimestampReplaceTheInputOnes) {
@@ -314,7 +317,7 @@ TEST_F(EnrichStored, KaizensOwnStringsAreWrittenAsRapidJsonWritesThem) {
   Enrichment e = FeedbackEnrichment();
   e.themes = items;
   e.actionable_items = items;
-  const std::string stored = Write(R"({"kind":"feedback","freeText":{"liked":"a"}})", e).text;
+  const std::string stored(Write(R"({"kind":"feedback","freeText":{"liked":"a"}})", e).text);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartArray();
@@ -399,15 +402,40 @@ TEST_F(EnrichStored, TokensOfAnotherTextAreRefused) {
             simdjson::SUCCESS);
   StoredLine line;
   // Shorter than what was parsed: its tokens run past its end.
+  std::string buffer = "before";
   EXPECT_FALSE(writer_.Write(doc.get_object().value(),
                              JsonTokens::Of(input_parser_, R"({"kind":"work"})"), Base("work"),
-                             &line));
+                             &buffer, &line));
   // An array's tokens, not an object's.
   simdjson::dom::parser other;
   simdjson::dom::element array;
   ASSERT_EQ(other.parse(std::string_view("[1,2]")).get(array), simdjson::SUCCESS);
-  EXPECT_FALSE(
-      writer_.Write(doc.get_object().value(), JsonTokens::Of(other, "[1,2]"), Base("work"), &line));
+  EXPECT_FALSE(writer_.Write(doc.get_object().value(), JsonTokens::Of(other, "[1,2]"), Base("work"),
+                             &buffer, &line));
+  EXPECT_EQ(buffer, "before");  // nothing written
+}
+
+TEST_F(EnrichStored, LinesAreAppendedOneAfterTheOtherToTheBuffer) {
+  simdjson::dom::element doc;
+  const std::string a = R"({"kind":"outcome","bead_id":"a"})";
+  const std::string b = R"({"kind":"feedback","meta":{"revisits":1}})";
+  std::string buffer = "x";
+  StoredLine first, second;
+  ASSERT_EQ(input_parser_.parse(a).get(doc), simdjson::SUCCESS);
+  ASSERT_TRUE(writer_.Write(doc.get_object().value(), JsonTokens::Of(input_parser_, a),
+                            Base("outcome"), &buffer, &first));
+  const size_t first_size = first.text.size();
+  ASSERT_EQ(input_parser_.parse(b).get(doc), simdjson::SUCCESS);
+  ASSERT_TRUE(writer_.Write(doc.get_object().value(), JsonTokens::Of(input_parser_, b),
+                            FeedbackEnrichment(), &buffer, &second));
+  EXPECT_EQ(buffer.size(), 1 + first_size + second.text.size());
+  EXPECT_EQ(second.text.data(), buffer.data() + 1 + first_size);
+  // The fatigue placeholder's offset is from the line's start, not the buffer's.
+  ASSERT_NE(second.fatigue_at, std::string::npos);
+  EXPECT_EQ(second.text.substr(second.fatigue_at - 17, 18), "\"sessionFatigue\":0");
+  EXPECT_EQ(std::string_view(buffer).substr(1, first_size),
+            std::string(R"({"kind":"outcome","id":")") + kId + R"(","timestamp":")" + kStoredTs +
+                R"(","bead_id":"a"})");
 }
 
 }  // namespace

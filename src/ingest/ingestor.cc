@@ -31,9 +31,13 @@ struct PreparedLine {
   model::EventKind kind = model::EventKind::kFeedback;
   model::Uuid id;
   bool id_given = false;
-  StoredLine stored;
-  std::string id_text;  // `id` as text, as the stored line has it
-  std::string day;      // YYYY-MM-DD: the raw file the line goes to
+  // The stored line: stored_size bytes from stored_begin in the chunk's buffer number stored_in
+  // (the preparing thread's), fatigue_at from its start; or `resolved`, when it had PII.
+  size_t stored_in = 0, stored_begin = 0, stored_size = 0;
+  size_t fatigue_at = std::string::npos;
+  std::string resolved;  // the stored line with the PII's tokens in place of its placeholders
+  std::string id_text;   // `id` as text, as the stored line has it
+  std::string day;       // YYYY-MM-DD: the raw file the line goes to
   CacheRecord record;
   // feedback
   std::string modal_id, session_id;
@@ -83,7 +87,6 @@ void Recycle(PreparedLine& line) {
     to = std::move(from);
     to.clear();
   };
-  keep(line.stored.text, fresh.stored.text);
   keep(line.id_text, fresh.id_text);
   keep(line.modal_id, fresh.modal_id);
   keep(line.session_id, fresh.session_id);
@@ -100,8 +103,8 @@ void Recycle(PreparedLine& line) {
 void Prefetch(const PreparedLine& line) {
   const char* self = reinterpret_cast<const char*>(&line);
   for (size_t at = 0; at < sizeof line; at += 64) __builtin_prefetch(self + at, 1);
-  for (const std::string* kept : {&line.stored.text, &line.id_text, &line.modal_id,
-                                  &line.session_id, &line.ref_text}) {
+  for (const std::string* kept :
+       {&line.id_text, &line.modal_id, &line.session_id, &line.ref_text}) {
     __builtin_prefetch(kept->data(), 1);
   }
 }
@@ -113,20 +116,23 @@ std::string Placeholder(PiiCategory category, std::string_view nonce, size_t ind
   return fmt::format("[{}_{}.{}]", PiiCategoryName(category), nonce, index);
 }
 
-// Replaces the placeholders in line->text by token(pii[index]), keeping fatigue_at on its digit.
-void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine::Pii>& pii,
-                         const std::function<std::string(const PreparedLine::Pii&)>& token,
-                         StoredLine* line) {
+// line.text with its placeholders replaced by token(pii[index]), into *resolved; returns where
+// line.fatigue_at's digit is in it.
+size_t ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine::Pii>& pii,
+                           const std::function<std::string(const PreparedLine::Pii&)>& token,
+                           const StoredLine& line, std::string* resolved) {
   const std::string marker = fmt::format("_{}.", nonce);
-  const std::string& text = line->text;
-  std::string out;
+  const std::string_view text = line.text;
+  std::string& out = *resolved;
+  out.clear();
   out.reserve(text.size() + 8 * pii.size());
   size_t done = 0;
   int64_t fatigue_shift = 0;
-  for (size_t pos = text.find(marker); pos != std::string::npos; pos = text.find(marker, pos)) {
+  for (size_t pos = text.find(marker); pos != std::string_view::npos;
+       pos = text.find(marker, pos)) {
     size_t digits = pos + marker.size(), close = text.find(']', digits);
     size_t index = 0;
-    bool ok = close != std::string::npos && close > digits;
+    bool ok = close != std::string_view::npos && close > digits;
     for (size_t i = digits; ok && i < close; ++i) {
       ok = text[i] >= '0' && text[i] <= '9';
       index = index * 10 + static_cast<size_t>(text[i] - '0');
@@ -139,27 +145,26 @@ void ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLine:
       continue;
     }
     const size_t start = pos - name - 1, end = close + 1;
-    out.append(text, done, start - done);
+    out.append(text.substr(done, start - done));
     std::string token_text = token(pii[index]);
-    if (line->fatigue_at != std::string::npos && end <= line->fatigue_at) {
+    if (line.fatigue_at != std::string::npos && end <= line.fatigue_at) {
       fatigue_shift += static_cast<int64_t>(token_text.size()) - static_cast<int64_t>(end - start);
     }
     out += token_text;
     done = end;
     pos = end;
   }
-  out.append(text, done, std::string::npos);
-  if (line->fatigue_at != std::string::npos) {
-    line->fatigue_at = static_cast<size_t>(static_cast<int64_t>(line->fatigue_at) + fatigue_shift);
-  }
-  line->text = std::move(out);
+  out.append(text.substr(done));
+  if (line.fatigue_at == std::string::npos) return std::string::npos;
+  return static_cast<size_t>(static_cast<int64_t>(line.fatigue_at) + fatigue_shift);
 }
 
 // The stateless stages for one line. Runs on several threads at once; touches only `parser`,
-// `writer` and `out`.
+// `writer`, `stored` (this thread's buffer number stored_in of the chunk) and `out`.
 void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWriter& writer,
-             const ValidateOptions& vopts, const ThemeTaxonomy& taxonomy, int64_t now_ms,
-             const Redactor& redactor, std::string_view nonce, PreparedLine* out) {
+             std::string* stored, size_t stored_in, const ValidateOptions& vopts,
+             const ThemeTaxonomy& taxonomy, int64_t now_ms, const Redactor& redactor,
+             std::string_view nonce, PreparedLine* out) {
   auto refuse = [&](std::string path, std::string message) {
     out->errors.push_back({std::move(path), std::move(message)});
   };
@@ -268,21 +273,28 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
       break;
   }
   // `parser` parsed `text` last (the rewritten text when there was PII).
-  if (!writer.Write(event.get_object().value_unsafe(), JsonTokens::Of(parser, text), e,
-                    &out->stored)) {
+  StoredLine written;
+  const size_t begin = stored->size();
+  if (!writer.Write(event.get_object().value_unsafe(), JsonTokens::Of(parser, text), e, stored,
+                    &written)) {
     refuse("(event)",
            "could not be copied into its stored form (the parser's tokens do not fit the text "
            "it parsed)");
     return;
   }
   // Room for the session count and prediction delta FinishStoredEvent adds.
-  if (out->stored.text.size() + 64 > model::kMaxStoredEventBytes) {
+  if (written.text.size() + 64 > model::kMaxStoredEventBytes) {
     refuse("(event)",
            fmt::format("with enrichment would be {} bytes, larger than the stored limit of "
                        "{} bytes (shorten its free text)",
-                       out->stored.text.size(), model::kMaxStoredEventBytes));
+                       written.text.size(), model::kMaxStoredEventBytes));
+    stored->resize(begin);
     return;
   }
+  out->stored_in = stored_in;
+  out->stored_begin = begin;
+  out->stored_size = written.text.size();
+  out->fatigue_at = written.fatigue_at;
   out->record = *RecordOf(event, &facts.kind, &out->id);
   if (out->record.flags & CacheRecord::kConsent)
     out->record.session = static_cast<uint64_t>(ts.unix_ms);
@@ -319,7 +331,6 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   // One scratch per preparing thread, and one for the thread that commits, which prepares too
   // once its chunk is written.
   if (scratch_.size() != threads + 1) scratch_ = std::vector<PrepareScratch>(threads + 1);
-  PrepareScratch& committer_scratch = scratch_[threads];
   ValidateOptions vopts;
   vopts.now_ms = options.now_ms;
   vopts.expected_kind = options.expected_kind;
@@ -333,8 +344,19 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     // whenever one half took longer, or the thread committing the chunk before got the core.
     std::atomic<size_t> next_block{0};
     std::atomic<bool> claimable{false};  // `lines` are cut and reset: blocks may be claimed
+    // The stored lines, one buffer per scratch (so per thread), each line after the last that
+    // thread prepared; kept from chunk to chunk.
+    std::vector<std::string> stored;
+    StoredLine StoredOf(const PreparedLine& l) const {
+      if (!l.resolved.empty()) return {l.resolved, l.fatigue_at};
+      return {std::string_view(stored[l.stored_in]).substr(l.stored_begin, l.stored_size),
+              l.fatigue_at};
+    }
   };
-  auto help_prepare = [&](Chunk* chunk, PrepareScratch& scratch) {
+  // Prepares blocks of `chunk` with scratch_[s] until none is left.
+  auto help_prepare = [&](Chunk* chunk, size_t s) {
+    PrepareScratch& scratch = scratch_[s];
+    std::string* stored = &chunk->stored[s];
     constexpr size_t kBlock = 32;  // lines: a few hundred microseconds of work
     std::vector<PreparedLine>& lines = chunk->lines;
     for (size_t begin = chunk->next_block.fetch_add(kBlock); begin < lines.size();
@@ -350,7 +372,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
         Recycle(line);
         line.line_number = chunk->cut.lines[i].number;
         line.text = chunk->cut.lines[i].text;
-        Prepare(chunk->cut.lines[i], scratch.parser, scratch.writer, vopts, taxonomy,
+        Prepare(chunk->cut.lines[i], scratch.parser, scratch.writer, stored, s, vopts, taxonomy,
                 options.now_ms, *redactor_, placeholder_nonce_, &line);
       }
     }
@@ -374,6 +396,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       return read;
     }
     chunk->lines.resize(chunk->cut.lines.size());  // reset as they are prepared
+    chunk->stored.resize(scratch_.size());
+    for (std::string& buffer : chunk->stored) buffer.clear();
     // No line is longer than its chunk: a single small event does not need 1 MiB parsers.
     const size_t capacity = std::clamp<size_t>(chunk->cut.bytes, 4096, model::kMaxEventBytes);
     for (auto& s : scratch_) {
@@ -387,9 +411,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     chunk->claimable.notify_all();
     const size_t workers = std::min(threads, std::max<size_t>(1, chunk->lines.size() / 64));
     std::vector<std::thread> pool;
-    for (size_t w = 1; w < workers; ++w)
-      pool.emplace_back([&, w] { help_prepare(chunk, scratch_[w]); });
-    help_prepare(chunk, scratch_[0]);
+    for (size_t w = 1; w < workers; ++w) pool.emplace_back([&, w] { help_prepare(chunk, w); });
+    help_prepare(chunk, 0);
     for (auto& t : pool) t.join();
     return Status::Ok();
   };
@@ -458,7 +481,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       for (const PreparedLine& l : lines) {
         if (!l.errors.empty()) continue;
         if (day == nullptr || *day != l.day) bytes = &day_bytes[*(day = &l.day)];
-        *bytes += l.stored.text.size() + 64;
+        *bytes += l.stored_size + 64;
       }
       for (const auto& [day, bytes] : day_bytes) {
         std::string& buffer = by_day[day];
@@ -539,12 +562,12 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
           }
           vault.emplace(std::move(opened).value());
         }
-        ResolvePlaceholders(
+        l.fatigue_at = ResolvePlaceholders(
             placeholder_nonce_, l.pii,
             [&](const PreparedLine::Pii& p) {
               return vault->TokenFor(p.category, p.key, p.value, l.source);
             },
-            &l.stored);
+            chunk->StoredOf(l), &l.resolved);
         summary->redacted += l.pii.size();
       }
       std::optional<double> delta;
@@ -555,7 +578,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
         day_of_buffer = l.day;
         day_buffer = &by_day.find(l.day)->second;
       }
-      FinishStoredEvent(l.stored, fatigue, delta, day_buffer);
+      FinishStoredEvent(chunk->StoredOf(l), fatigue, delta, day_buffer);
       state.Apply(l.record);
       records.push_back(l.record);
     }
@@ -635,7 +658,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     if (preparer.joinable()) {
       // This chunk is done: help prepare the next one rather than wait for it.
       next->claimable.wait(false);
-      help_prepare(next, committer_scratch);
+      help_prepare(next, threads);  // the committer's scratch
       preparer.join();
     }
     KZ_RETURN_IF_ERROR(next_status);  // a read error: the chunks before are stored

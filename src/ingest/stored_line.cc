@@ -128,15 +128,15 @@ void StoredLineWriter::CopyMembers(const JsonTokens& tokens, size_t open, Skip s
 }
 
 bool StoredLineWriter::Write(simdjson::dom::object event, const JsonTokens& tokens,
-                             const Enrichment& e, StoredLine* out) {
+                             const Enrichment& e, std::string* buffer, StoredLine* out) {
   if (!tokens.ok() || tokens.First(0) != '{') return false;
+  const size_t begin = buffer->size();
   const CorrectionProposal correction =
       e.kind == "correction" ? ProposeCorrectionType(event) : CorrectionProposal{};
 
-  std::string& s = out->text;
-  s.clear();
-  s.reserve(tokens.text().size() + 256);
-  out->fatigue_at = std::string::npos;
+  std::string& s = *buffer;
+  s.reserve(begin + tokens.text().size() + 256);
+  size_t fatigue_at = std::string::npos;
   s.push_back('{');
   PlainMember("kind", e.kind, &s);
   s.push_back(',');
@@ -160,7 +160,7 @@ bool StoredLineWriter::Write(simdjson::dom::object event, const JsonTokens& toke
       s.push_back(',');
       PlainMember("dayOfWeek", e.day_of_week, &s);
       s += ",\"sessionFatigue\":0";  // placeholder digit, replaced by FinishStoredEvent
-      out->fatigue_at = s.size() - 1;
+      fatigue_at = s.size() - 1 - begin;
       s.push_back('}');
     } else if (key == "freeText" && tokens.First(m.value) == '{' && e.free_text) {
       tokens.AppendMinified(m.key, m.value, &s);
@@ -200,6 +200,8 @@ bool StoredLineWriter::Write(simdjson::dom::object event, const JsonTokens& toke
     AppendDouble(std::round(correction.proposal.confidence * 100) / 100, &s);
   }
   s.push_back('}');
+  out->text = std::string_view(s).substr(begin);
+  out->fatigue_at = fatigue_at;
   return true;
 }
 

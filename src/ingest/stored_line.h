@@ -17,9 +17,10 @@
 namespace kaizen::ingest {
 
 // The stored form of an event, still missing the two values only the log can give: the session's
-// review count and the prediction of a referenced work event.
+// review count and the prediction of a referenced work event. A view: the text is in the buffer
+// the writer appended it to.
 struct StoredLine {
-  std::string text;                       // one JSON object
+  std::string_view text;                  // one JSON object
   size_t fatigue_at = std::string::npos;  // feedback: offset of the meta.sessionFatigue placeholder
 };
 
@@ -30,12 +31,15 @@ struct StoredLine {
 // buffers between events.
 class StoredLineWriter {
  public:
-  // The stored form of `event`, whose text and tokens are `tokens`: `kind`, `id`, `timestamp`
-  // first, then the event's fields in their order, with enrichment fields (those starting with
-  // '_', and the computed meta fields) replaced by the values in `enrichment`. False only when
-  // `tokens` are not those of a JSON object (not the parse `event` came from).
+  // Appends to *buffer the stored form of `event`, whose text and tokens are `tokens`: `kind`,
+  // `id`, `timestamp` first, then the event's fields in their order, with enrichment fields (those
+  // starting with '_', and the computed meta fields) replaced by the values in `enrichment`.
+  // *out views it (until *buffer grows again). False only when `tokens` are not those of a JSON
+  // object (not the parse `event` came from); *buffer is then as it was. The Ingestor's threads
+  // each append a chunk's lines one after the other in a buffer of their own: a buffer per line
+  // put every line's first bytes in a cold cache line of its own.
   bool Write(simdjson::dom::object event, const JsonTokens& tokens, const Enrichment& enrichment,
-             StoredLine* out);
+             std::string* buffer, StoredLine* out);
 
  private:
   // `raw_key` unescaped (it points into the event's text, between the key's quotes).
