@@ -56,9 +56,10 @@ Key128 HashKey(std::string_view a, std::string_view b) {
     heap.resize(n);
     buffer = heap.data();
   }
-  std::memcpy(buffer, a.data(), a.size());
+  // std::copy, not memcpy: an empty view's data() may be null, which memcpy may not be given.
+  std::copy(a.begin(), a.end(), buffer);
   buffer[a.size()] = '\0';
-  std::memcpy(buffer + a.size() + 1, b.data(), b.size());
+  std::copy(b.begin(), b.end(), buffer + a.size() + 1);
   unsigned char out[crypto_shorthash_siphashx24_BYTES];
   crypto_shorthash_siphashx24(out, reinterpret_cast<const unsigned char*>(buffer), n, kKey);
   Key128 k;

@@ -396,29 +396,26 @@ std::string_view JsonTypeName(JsonType type) {
 
 namespace {
 
+// Whether the first and the last sizeof(Word) bytes of p and q are equal (for n of one to two
+// words, that is all of them).
+template <typename Word>
+bool SameEnds(const char* p, const char* q, size_t n) {
+  Word x, y, u, v;
+  std::memcpy(&x, p, sizeof x);
+  std::memcpy(&y, q, sizeof y);
+  std::memcpy(&u, p + n - sizeof u, sizeof u);
+  std::memcpy(&v, q + n - sizeof v, sizeof v);
+  return ((x ^ y) | (u ^ v)) == 0;
+}
+
 // a == b for field names, without a call to memcmp for each: the validator compares every key of
-// every event, and names are short. Two overlapping words cover 8 to 16 bytes.
+// every event, and names are short.
 bool SameName(std::string_view a, std::string_view b) {
   const size_t n = a.size();
   if (n != b.size()) return false;
-  const char *p = a.data(), *q = b.data();
-  if (n >= 8 && n <= 16) {
-    uint64_t x, y, u, v;
-    std::memcpy(&x, p, 8);
-    std::memcpy(&y, q, 8);
-    std::memcpy(&u, p + n - 8, 8);
-    std::memcpy(&v, q + n - 8, 8);
-    return ((x ^ y) | (u ^ v)) == 0;
-  }
-  if (n >= 4 && n < 8) {
-    uint32_t x, y, u, v;
-    std::memcpy(&x, p, 4);
-    std::memcpy(&y, q, 4);
-    std::memcpy(&u, p + n - 4, 4);
-    std::memcpy(&v, q + n - 4, 4);
-    return ((x ^ y) | (u ^ v)) == 0;
-  }
-  return std::memcmp(p, q, n) == 0;
+  if (n >= 8 && n <= 16) return SameEnds<uint64_t>(a.data(), b.data(), n);
+  if (n >= 4 && n < 8) return SameEnds<uint32_t>(a.data(), b.data(), n);
+  return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;  // memcmp may not be given null
 }
 
 }  // namespace
