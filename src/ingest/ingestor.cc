@@ -79,8 +79,8 @@ struct PreparedLine {
 };
 
 // A line from a chunk before, made ready for the next: every field reset, but the buffers of its
-// strings and lists kept (a kilobyte for the stored line, a few dozen bytes for each id, that
-// would otherwise be allocated, faulted in and freed again for every event).
+// strings and lists kept (a few dozen bytes for each id, that would otherwise be allocated and
+// freed again for every event).
 void Recycle(PreparedLine& line) {
   PreparedLine fresh;
   auto keep = [](auto& from, auto& to) {

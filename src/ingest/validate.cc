@@ -72,8 +72,10 @@ struct Path {
     std::string text = parent->Text();
     if (index) return fmt::format("{}[{}]", text, *index);
     if (!text.empty()) text += '.';
-    text += key;
-    return text;
+    if (key.size() <= model::kMaxKeyShown) return text += key;
+    size_t cut = model::kMaxKeyShown;  // not inside a UTF-8 sequence
+    while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;
+    return text.append(key.substr(0, cut)).append("[...]");
   }
 };
 
@@ -129,11 +131,22 @@ class Validator {
   }
 
   void Error(std::string path, std::string message) {
+    if (errors.size() >= model::kMaxErrorsListed) {
+      ++unlisted;
+      return;
+    }
     errors.push_back({path.empty() ? "(event)" : std::move(path), std::move(message)});
   }
-  void Error(const Path& path, std::string message) { Error(path.Text(), std::move(message)); }
+  void Error(const Path& path, std::string message) {
+    if (errors.size() >= model::kMaxErrorsListed) {
+      ++unlisted;
+      return;
+    }
+    Error(path.Text(), std::move(message));
+  }
 
   std::vector<FieldError> errors;
+  size_t unlisted = 0;  // errors past kMaxErrorsListed, counted only
   bool kind_given = true;
 
  private:
@@ -528,6 +541,10 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
   facts->kind = *kind;
   v.Object(event, model::SchemaFor(*kind), Path());  // sets facts->id and ->timestamp
   if (v.errors.empty()) KindRules(*kind, obj, v, facts);
+  if (v.unlisted > 0) {
+    v.errors.push_back({"(event)", fmt::format("and {} more error{} not listed", v.unlisted,
+                                               v.unlisted == 1 ? "" : "s")});
+  }
   return std::move(v.errors);
 }
 

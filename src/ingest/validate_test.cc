@@ -1,5 +1,6 @@
 #include "ingest/validate.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -728,6 +729,30 @@ TEST_F(Validate, KindRulesWaitForTheShapeToBeValid) {
 }
 
 // ---- null --------------------------------------------------------------------------------------
+
+TEST_F(Validate, AHundredErrorsAreListedAndTheRestCounted) {
+  std::string json = R"({"kind":"outcome","bead_id":"b","duration_ms":1,"error_count":0,)"
+                     R"("retry_count":0,"success":true,"files_touched":[])";
+  for (int i = 0; i < 150; ++i) json += fmt::format(R"(,"unknown{}":1)", i);
+  const Strings errors = Run(json + "}");
+  ASSERT_EQ(errors.size(), model::kMaxErrorsListed + 1);
+  EXPECT_EQ(errors[0], "unknown0: unknown field (not part of outcome)");
+  EXPECT_EQ(errors[99], "unknown99: unknown field (not part of outcome)");
+  EXPECT_EQ(errors[100], "(event): and 50 more errors not listed");
+}
+
+TEST_F(Validate, ALongKeyIsShownByItsStartInAFieldPath) {
+  // 59 ASCII bytes and a 2-byte character across byte 60: cut before the character.
+  const std::string key = std::string(59, 'k') + "\xc3\xa9" + std::string(1000, 'k');
+  const Strings errors =
+      Run(R"({"kind":"correction","session_id":"s","correction_type":"style","original":"a",)"
+          R"("corrected":"b",)"
+          R"("context":{")" +
+          key + R"(":{"x":1,"x":2}}})");
+  EXPECT_EQ(errors, One("context." + std::string(59, 'k') +
+                        "[...].x: duplicate key (each field "
+                        "may appear once)"));
+}
 
 TEST_F(Validate, NullOptionalFieldIsAccepted) {
   EXPECT_EQ(Run(With(kFeedback, R"("mcpServerType":"shopify")", R"("mcpServerType":null)")),

@@ -17,6 +17,12 @@ inline constexpr size_t kMaxIdentifierBytes = 256;   // ids, names, enum-like st
 // form would exceed this, so every stored line can be read back.
 inline constexpr size_t kMaxStoredEventBytes = 4 << 20;
 inline constexpr size_t kMaxActionableItems = 100;  // freeText._actionableItems kept per event
+
+// What one refused event's report holds: at most this many errors (then one that counts the rest),
+// and of a longer key in a field path its first bytes and "[...]". An event of 20,000 duplicate
+// keys under a 500 KB key made 10 GB of messages before.
+inline constexpr size_t kMaxErrorsListed = 100;
+inline constexpr size_t kMaxKeyShown = 60;
 static_assert(kMaxStoredEventBytes >= 2 * kMaxEventBytes, "room for enrichment");
 
 }  // namespace kaizen::model

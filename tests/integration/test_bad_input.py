@@ -207,6 +207,19 @@ class Refused(KaizenTest):
                                              '"timeToDecisionMs":42000,"timeToDecisionMs":1')
         self.assert_refused("feedback", fb + "\n", "line 1: meta.timeToDecisionMs: duplicate key")
 
+    def test_thousands_of_errors_under_a_long_key_make_a_short_report(self):
+        # 20,000 duplicate keys under a key of 500,000 bytes: once 20,000 messages each naming
+        # the whole key (10 GB). Now the first 100 are listed, the key cut, the rest counted.
+        members = ",".join('"x%d":1,"x%d":2' % (i, i) for i in range(20000))
+        line = ('{"kind":"correction","session_id":"s","correction_type":"style","original":"a",'
+                '"corrected":"b","context":{"%s":{%s}}}' % ("k" * 500000, members))
+        r = self.assert_refused("correction", line + "\n",
+                                "line 1: (event): and 19900 more errors not listed")
+        listed = [l for l in r.err.splitlines() if "duplicate key" in l]
+        self.assertEqual(len(listed), 100, r.err[:2000])
+        self.assertIn("line 1: context." + "k" * 60 + "[...].x0: duplicate key", r.err)
+        self.assertLess(len(r.err), 20000)
+
     def test_duplicate_keys_spelled_with_escapes_are_refused(self):
         line = OUTCOME.replace('"bead_id":"bd-1"', '"bead_id":"bd-1","bead\\u005fid":"bd-2"') % ""
         self.assertIn("\\u005f", line)
