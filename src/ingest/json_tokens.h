@@ -2,8 +2,8 @@
 // offset of every structural character ({ } [ ] : ,) and of the first byte of every string,
 // number and literal, in order. The DOM keeps no positions in the text it was parsed from; with
 // these, the stored line copies an event's fields as the client wrote them without another pass
-// over the event (minifying it, then finding its members with simdjson On-Demand, cost a fifth of
-// the stored line's time: docs/performance.md).
+// over the event (it was minified, then parsed again with simdjson On-Demand to find its members:
+// docs/performance.md, 2026-11-24).
 #pragma once
 
 #include <simdjson.h>
@@ -48,16 +48,18 @@ class JsonTokens {
   // Appends tokens [first, last) as they are written, without whitespace between them.
   void AppendMinified(size_t first, size_t last, std::string* out) const;
   // Calls f(const TokenMember&) for each member of the object whose '{' is token `open`, in order.
-  // REQUIRES: ok(), and First(open) == '{'.
+  // REQUIRES: ok(), and First(open) == '{'. Tokens that are not a whole object (not what simdjson
+  // accepted) end the walk early, never read past the last token.
   template <typename F>
   void ForEachMember(size_t open, F&& f) const {
     size_t i = open + 1;
-    if (First(i) == '}') return;
-    for (;;) {
+    if (i >= size() || First(i) == '}') return;
+    while (i + 2 < size()) {
       TokenMember m;
       m.key = i;
       m.value = i + 2;  // past the key and ':'
       m.end = SkipValue(m.value);
+      if (m.end >= size()) return;
       f(m);
       if (First(m.end) != ',') return;
       i = m.end + 1;

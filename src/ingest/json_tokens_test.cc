@@ -118,6 +118,29 @@ TEST_F(JsonTokensTest, NestedObjectsAreWalkedFromTheirOpeningBrace) {
 
 TEST_F(JsonTokensTest, EmptyObjectHasNoMembers) { EXPECT_TRUE(Members("{}").empty()); }
 
+TEST_F(JsonTokensTest, TheTokensOfAPartObjectEndTheWalkWithinThem) {
+  // Outside the REQUIRES (simdjson hands over whole values only), but it must not read past the
+  // last token: every prefix of the tokens of an object with nested values.
+  const std::string object = R"({"a":[1,{"b":2}],"c":{"d":[]},"e":"f"})";
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser_.parse(object).get(doc), simdjson::SUCCESS);
+  const JsonTokens whole = JsonTokens::Of(parser_, object);
+  ASSERT_TRUE(whole.ok());
+  const std::vector<uint32_t> offsets(
+      parser_.implementation->structural_indexes.get(),
+      parser_.implementation->structural_indexes.get() + whole.size());
+  for (size_t n = 1; n <= offsets.size(); ++n) {
+    const JsonTokens part(object, std::span<const uint32_t>(offsets.data(), n));
+    size_t members = 0;
+    part.ForEachMember(0, [&](const TokenMember& m) {
+      EXPECT_LT(m.end, n);
+      ++members;
+    });
+    EXPECT_LE(members, 3u) << n;
+    if (n == offsets.size()) EXPECT_EQ(members, 3u);
+  }
+}
+
 TEST(JsonTokens, OffsetsPastTheTextAreNotOk) {
   const std::vector<uint32_t> offsets = {0, 1, 4, 5, 6};  // { "a" : 1 }
   EXPECT_TRUE(JsonTokens(R"({"a":1})", offsets).ok());
