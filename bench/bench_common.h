@@ -58,8 +58,7 @@ inline const Batch& GeneratedBatch() {
   return *batch;
 }
 
-// One simdjson DOM document per event of the batch, parsed once.
-// Each generated line parsed into a document of its own, with the token offsets of its parse
+// Each generated line parsed once into a document of its own, with the token offsets of its parse
 // (what ingest::JsonTokens reads from a parser).
 struct ParsedLines {
   std::vector<std::unique_ptr<simdjson::dom::document>> docs;
