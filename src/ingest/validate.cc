@@ -131,17 +131,11 @@ class Validator {
   }
 
   void Error(std::string path, std::string message) {
-    if (errors.size() >= model::kMaxErrorsListed) {
-      ++unlisted;
-      return;
-    }
+    if (CountOnly()) return;
     errors.push_back({path.empty() ? "(event)" : std::move(path), std::move(message)});
   }
   void Error(const Path& path, std::string message) {
-    if (errors.size() >= model::kMaxErrorsListed) {
-      ++unlisted;
-      return;
-    }
+    if (CountOnly()) return;  // before the path is spelled out
     Error(path.Text(), std::move(message));
   }
 
@@ -150,6 +144,13 @@ class Validator {
   bool kind_given = true;
 
  private:
+  // True, and the error counted, once kMaxErrorsListed errors are listed.
+  bool CountOnly() {
+    if (errors.size() < model::kMaxErrorsListed) return false;
+    ++unlisted;
+    return true;
+  }
+
   // JSON permits duplicate keys, but which one wins is undefined across readers, so the log
   // refuses them, at every depth. Objects are small: a sorted copy on the stack, no allocation.
   void CheckDuplicateKeys(object obj, const Path& path) {
