@@ -40,7 +40,8 @@ int ConfigCommand(const Common& c, bool defaults);
 int RenderCommand(const Common& c);
 int HintsCommand(const Common& c, const std::string& file);
 // `kaizen simulate`: cli/simulate.h.
-int SimulateCommand(uint64_t seed, int days, bool learning, bool json, const std::string& out_file);
+int SimulateCommand(uint64_t seed, int days, bool learning, int reviews_per_week, bool json,
+                    const std::string& out_file);
 std::string SchemaMarkdown();
 // What `verify` and `rebuild` say of a home that does not exist: they repair a log, and a home
 // that is not there is most likely a mistyped --home, which they must not create.

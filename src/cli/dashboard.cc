@@ -103,6 +103,32 @@ Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
       k.trend.reset();
     }
   }
+  // seed 001's success metrics, each with its monthly trend.
+  simdjson::dom::object signals;
+  if (root["signals"].get(signals) == simdjson::SUCCESS) {
+    for (auto [json_key, key, better] :
+         {std::tuple{"coverage", "signalCoverage", "up"},
+          {"revertRate", "revertRate", "down"},
+          {"humanEditAfterAgentRate", "humanEditAfterAgentRate", "down"},
+          {"ciPassRate", "ciPassRate", "up"},
+          {"timeToCompletion", "timeToCompletion", "down"},
+          {"ratings", "meanRating", "up"}}) {
+      render::DashboardKpi k;
+      k.key = key;
+      k.better = better;
+      simdjson::dom::array trend;
+      if (signals[json_key]["trend"].get(trend) == simdjson::SUCCESS) {
+        for (simdjson::dom::element m : trend) k.values.push_back(OptNumber(m["value"]));
+      }
+      // The trend: the last month against the one before, when both have data.
+      const size_t n = k.values.size();
+      if (n >= 2 && k.values[n - 1] && k.values[n - 2]) {
+        const double now = *k.values[n - 1], then = *k.values[n - 2];
+        k.trend = std::fabs(now - then) < 1e-9 ? "flat" : now > then ? "up" : "down";
+      }
+      d->signals.push_back(std::move(k));
+    }
+  }
   simdjson::dom::array alerts;
   if (root["alerts"].get(alerts) == simdjson::SUCCESS) {
     for (simdjson::dom::element a : alerts) {
@@ -145,46 +171,51 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
   w.RawValue(windows_json.data(), windows_json.size(), rapidjson::kArrayType);
   w.Key("health");
   Num(w, render::OverallHealth(d.kpis, targets));
-  w.Key("kpis");
-  w.StartArray();
-  for (const render::DashboardKpi& k : d.kpis) {
-    w.StartObject();
-    w.Key("key");
-    Str(w, k.key);
-    w.Key("name");
-    Str(w, render::KpiLabel(k.key));
-    w.Key("values");
+  // The same for both arrays: what each KPI or signal row of the box shows.
+  auto rows = [&](const char* key, const std::vector<render::DashboardKpi>& list) {
+    w.Key(key);
     w.StartArray();
-    for (const auto& v : k.values) Num(w, v);
-    w.EndArray();
-    const std::optional<double> current = k.values.empty() ? std::nullopt : k.values.back();
-    w.Key("current");
-    Num(w, current);
-    w.Key("text");
-    w.StartArray();
-    for (const auto& v : k.values) {
-      if (v) {
-        Str(w, render::FormatKpiValue(k.key, *v, /*utf8=*/true));
+    for (const render::DashboardKpi& k : list) {
+      w.StartObject();
+      w.Key("key");
+      Str(w, k.key);
+      w.Key("name");
+      Str(w, render::KpiLabel(k.key));
+      w.Key("values");
+      w.StartArray();
+      for (const auto& v : k.values) Num(w, v);
+      w.EndArray();
+      const std::optional<double> current = k.values.empty() ? std::nullopt : k.values.back();
+      w.Key("current");
+      Num(w, current);
+      w.Key("text");
+      w.StartArray();
+      for (const auto& v : k.values) {
+        if (v) {
+          Str(w, render::FormatKpiValue(k.key, *v, /*utf8=*/true));
+        } else {
+          w.Null();
+        }
+      }
+      w.EndArray();
+      w.Key("trend");
+      if (k.trend) {
+        Str(w, *k.trend);
       } else {
         w.Null();
       }
+      w.Key("better");
+      Str(w, k.better);
+      w.Key("target");
+      Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
+      w.Key("standing");
+      w.String(render::StandingName(render::KpiStanding(k, targets)));
+      w.EndObject();
     }
     w.EndArray();
-    w.Key("trend");
-    if (k.trend) {
-      Str(w, *k.trend);
-    } else {
-      w.Null();
-    }
-    w.Key("better");
-    Str(w, k.better);
-    w.Key("target");
-    Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
-    w.Key("standing");
-    w.String(render::StandingName(render::KpiStanding(k, targets)));
-    w.EndObject();
-  }
-  w.EndArray();
+  };
+  rows("kpis", d.kpis);
+  rows("signals", d.signals);
   w.Key("alerts");
   w.StartArray();
   for (const render::DashboardAlert& a : d.alerts) {
@@ -205,8 +236,9 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
 }
 
 int RunDashboard(const Common& c, const DashboardFlags& f) {
-  // ReadDashboard reads `now`, `events`, and these two sections.
-  const learn::Sections sections = {learn::Section::kKpis, learn::Section::kAlerts};
+  // ReadDashboard reads `now`, `events`, and these sections.
+  const learn::Sections sections = {learn::Section::kKpis, learn::Section::kAlerts,
+                                    learn::Section::kSignals};
   LearnedState state;
   if (Status s = LoadLearnedState(c, &state, nullptr, sections.Needs()); !s.ok()) {
     return FailVerb("dashboard", s);

@@ -1,7 +1,8 @@
 // `kaizen git scan REPO [--agent PATTERN] [--since T] [--revert-days N] [--rewrite-commits N]
-// [--branch B] [--dry-run] [--json]`: seed 001 tier 1 reward signals from a repository's history
-// (signals/git_signals.h), stored as `reward` events through the one pipeline. Each signal has an
-// id derived from its commits, so scanning again stores only what is new.
+// [--branch B] [--task-type T] [--dry-run] [--json]`: seed 001 tier 1 reward signals from a
+// repository's history (signals/git_signals.h), stored as `reward` events, and each human rewrite
+// of an agent's lines as `correction` events, through the one pipeline. Each event has an id
+// derived from its commits, so scanning again stores only what is new.
 #include <fmt/format.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -37,6 +38,7 @@ struct GitScanFlags {
   std::string branch = "HEAD";
   int revert_days = 7;
   int rewrite_commits = 10;
+  std::string task_type;
   bool dry_run = false;
 };
 
@@ -56,10 +58,12 @@ const char* FateName(Fate f) {
   return "?";
 }
 
+// A signal (a reward event) or a human rewrite of agent lines (a correction event).
 struct Found {
   const signals::GitSignal* signal = nullptr;
+  const signals::GitCorrection* correction = nullptr;
   std::string id;
-  std::string event;  // the reward event's JSON
+  std::string event;  // the event's JSON
   Fate fate = Fate::kWouldRecord;
   std::string errors;  // when rejected
 };
@@ -76,9 +80,9 @@ Result<int64_t> ParseSince(const std::string& text) {
   return t->unix_ms;
 }
 
-// The ids of the reward events already in the log: what a scan must not record again. A home
-// with no log yet has none (and a dry run must not create one).
-Result<std::unordered_set<std::string>> RecordedRewardIds(const std::string& home) {
+// The ids of the reward and correction events already in the log: what a scan must not record
+// again. A home with no log yet has none (and a dry run must not create one).
+Result<std::unordered_set<std::string>> RecordedIds(const std::string& home) {
   std::unordered_set<std::string> ids;
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::path(home) / store::kRawDir, ec)) return ids;
@@ -88,6 +92,7 @@ Result<std::unordered_set<std::string>> RecordedRewardIds(const std::string& hom
       log,
       [&](learn::EventViews& e) {
         if (e.kind == model::EventKind::kReward) ids.emplace(e.reward.id);
+        if (e.kind == model::EventKind::kCorrection) ids.emplace(e.correction.id);
       },
       &scan));
   WarnUnreadable(scan);
@@ -114,7 +119,6 @@ Status Store(const Common& c, int64_t now_ms, std::vector<Found>* found, uint64_
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
   ingest::IngestOptions options;
   options.now_ms = now_ms;
-  options.expected_kind = model::EventKind::kReward;
   if (*taxonomy) options.taxonomy = &**taxonomy;
   options.on_line = [&](const ingest::LineResult& r) {
     Found& f = (*found)[line_of[r.line_number - 1]];
@@ -161,7 +165,8 @@ void WriteTally(rapidjson::Writer<rapidjson::StringBuffer>& w, const Tally& t, b
 }
 
 void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
-               const std::vector<Found>& found, const std::array<Tally, 6>& by, const Tally& all) {
+               const std::vector<Found>& found, const std::array<Tally, 6>& by,
+               const Tally& corrections, const Tally& all) {
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
   w.StartObject();
@@ -177,6 +182,10 @@ void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
   w.Uint64(r.commits);
   w.Key("agent_commits");
   w.Uint64(r.agent_commits);
+  w.Key("unreadable_commits");
+  w.StartArray();
+  for (const std::string& sha : r.unreadable_commits) w.String(sha.c_str());
+  w.EndArray();
   w.Key("signals");
   w.StartArray();
   for (int d = 0; d < signals::kGitDetectorCount; ++d) {
@@ -190,6 +199,11 @@ void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
     w.EndObject();
   }
   w.EndArray();
+  // Each hunk of a human commit that rewrote an agent's lines, as a seed 004 correction.
+  w.Key("corrections");
+  w.StartObject();
+  WriteTally(w, corrections, f.dry_run);
+  w.EndObject();
   w.Key("total");
   w.StartObject();
   WriteTally(w, all, f.dry_run);
@@ -199,7 +213,7 @@ void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
   for (const Found& x : found) {
     w.StartObject();
     w.Key("signal");
-    w.String(signals::DetectorName(x.signal->detector));
+    w.String(x.signal != nullptr ? signals::DetectorName(x.signal->detector) : "correction");
     w.Key("status");
     w.String(FateName(x.fate));
     if (!x.errors.empty()) {
@@ -216,16 +230,24 @@ void PrintJson(const GitScanFlags& f, const signals::GitScanResult& r,
 }
 
 void PrintText(const GitScanFlags& f, const signals::GitScanResult& r,
-               const std::vector<Found>& found, const std::array<Tally, 6>& by, const Tally& all) {
+               const std::vector<Found>& found, const std::array<Tally, 6>& by,
+               const Tally& corrections, const Tally& all) {
   fmt::print("scanned {} commits of {} in {} ({} by agents){}\n", r.commits, f.branch, f.repo,
              r.agent_commits, f.dry_run ? "; dry run, nothing stored" : "");
   if (f.dry_run) {
     for (const Found& x : found) {
+      const char* fate = x.fate == Fate::kAlreadyRecorded ? "already recorded" : "would record";
+      if (x.correction != nullptr) {
+        const signals::GitCorrection& k = *x.correction;
+        fmt::print("  {}  {:<18}  {}:{}-{}  {} rewrote {}  {}\n", model::FormatUtc(k.observed_ms),
+                   "correction", signals::PrintableUtf8(k.path), k.line_start, k.line_end,
+                   k.human_commit.substr(0, 12), k.agent_commit.substr(0, 12), fate);
+        continue;
+      }
       const signals::GitSignal& s = *x.signal;
       fmt::print("  {}  {:<18}  {}={}  {} ({})  {}\n", model::FormatUtc(s.observed_ms),
                  signals::DetectorName(s.detector), signals::DetectorSignalType(s.detector),
-                 s.raw_json, s.agent_commit.substr(0, 12), s.agent,
-                 x.fate == Fate::kAlreadyRecorded ? "already recorded" : "would record");
+                 s.raw_json, s.agent_commit.substr(0, 12), s.agent, fate);
     }
   }
   const char* fresh = f.dry_run ? "would record" : "new";
@@ -237,6 +259,8 @@ void PrintText(const GitScanFlags& f, const signals::GitScanResult& r,
     fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", signals::DetectorName(detector),
                signals::DetectorSignalType(detector), t.found, t.fresh, t.already);
   }
+  fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", "human_edit", "correction (seed 004)",
+             corrections.found, corrections.fresh, corrections.already);
   fmt::print("{:<20} {:<24} {:>6} {:>12} {:>17}\n", "total", "", all.found, all.fresh, all.already);
   fmt::print("{} {}, {} already recorded{}\n", all.fresh, f.dry_run ? "would be recorded" : "new",
              all.already, all.rejected ? fmt::format(", {} rejected", all.rejected) : "");
@@ -262,14 +286,30 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
   if (!result.ok()) return FailVerb("git scan", result.status());
 
   const std::string repo_name = (*repo)->Name();
-  auto recorded = RecordedRewardIds(c.home);
+  if (!result->unreadable_commits.empty()) {
+    // A partial (blobless) clone or a damaged repository: what could be read is still scanned.
+    fmt::print(stderr,
+               "kaizen git scan: {} commits have missing objects and were skipped where they were "
+               "needed (first: {}); fetch them (`git fetch --refetch`) and scan again to judge "
+               "them\n",
+               result->unreadable_commits.size(), result->unreadable_commits.front());
+  }
+  auto recorded = RecordedIds(c.home);
   if (!recorded.ok()) return FailVerb("git scan", recorded.status());
   std::vector<Found> found;
   for (const signals::GitSignal& s : result->signals) {
     Found x;
     x.signal = &s;
     x.id = signals::GitSignalUuid(s).ToString();
-    x.event = signals::GitRewardEvent(s, repo_name);
+    x.event = signals::GitRewardEvent(s, repo_name, f.task_type);
+    if (recorded->count(x.id)) x.fate = Fate::kAlreadyRecorded;
+    found.push_back(std::move(x));
+  }
+  for (const signals::GitCorrection& k : result->corrections) {
+    Found x;
+    x.correction = &k;
+    x.id = signals::GitCorrectionUuid(k).ToString();
+    x.event = signals::GitCorrectionEvent(k, repo_name, f.task_type);
     if (recorded->count(x.id)) x.fate = Fate::kAlreadyRecorded;
     found.push_back(std::move(x));
   }
@@ -278,15 +318,20 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
   if (!f.dry_run) stored_status = Store(c, *now, &found, &stored);
 
   std::array<Tally, signals::kGitDetectorCount> by{};
-  Tally all;
+  Tally corrections, all;
   for (const Found& x : found) {
-    by[static_cast<size_t>(x.signal->detector)].Add(x.fate);
+    (x.signal != nullptr ? by[static_cast<size_t>(x.signal->detector)] : corrections).Add(x.fate);
     all.Add(x.fate);
-    if (x.fate == Fate::kRejected) {
-      // The label names the commits: the event id alone does not tell a user which to look at.
+    if (x.fate != Fate::kRejected) continue;
+    // The label names the commits: the event id alone does not tell a user which to look at.
+    if (x.signal != nullptr) {
       fmt::print(stderr, "kaizen git scan: {} {} ({}) not stored: {}\n",
                  signals::DetectorName(x.signal->detector), x.id,
                  signals::GitSignalLabel(*x.signal), x.errors);
+    } else {
+      fmt::print(stderr, "kaizen git scan: correction {} ({} lines {}-{} of {}) not stored: {}\n",
+                 x.id, signals::PrintableUtf8(x.correction->path), x.correction->line_start,
+                 x.correction->line_end, x.correction->agent_commit.substr(0, 12), x.errors);
     }
   }
   if (!stored_status.ok()) {
@@ -295,9 +340,9 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
     return stored_status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
   }
   if (c.json) {
-    PrintJson(f, *result, found, by, all);
+    PrintJson(f, *result, found, by, corrections, all);
   } else {
-    PrintText(f, *result, found, by, all);
+    PrintText(f, *result, found, by, corrections, all);
   }
   return all.rejected ? kExitRejected : kExitOk;
 }
@@ -311,7 +356,8 @@ Verb AddGitVerb(CLI::App& app, Common& c) {
   auto* scan = sub->add_subcommand(
       "scan",
       "record merge outcomes, reverts, human rewrites of agent lines, iteration counts and times "
-      "to completion (seed 001 tier 1) as reward events; scanning again records nothing twice");
+      "to completion (seed 001 tier 1) as reward events, and each rewrite's hunks as correction "
+      "events (seed 004); scanning again records nothing twice");
   scan->add_option("REPO", f->repo, "the repository (its top directory or .git)")->required();
   scan->add_option("--agent", f->agent,
                    "RE2 regex (case-insensitive) matched against \"Name <email>\" of the author "
@@ -327,6 +373,9 @@ Verb AddGitVerb(CLI::App& app, Common& c) {
                    "10)")
       ->check(CLI::Range(1, 100000));
   scan->add_option("--branch", f->branch, "the branch, tag or commit to walk (default HEAD)");
+  scan->add_option("--task-type", f->task_type,
+                   "the task type the signals judge when no recorded work product has the agent's "
+                   "commit as its version (context.task_type; default code-module)");
   scan->add_flag("--dry-run", f->dry_run, "print the signals, store nothing");
   AddCommonOptions(scan, c, /*with_json=*/true, /*with_now=*/true);
   return {sub, [&c, f] { return GitScanCommand(c, *f); }};

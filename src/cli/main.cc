@@ -164,6 +164,12 @@ int main(int argc, char** argv) {
   simulate->add_option("--days", sim_days, "simulated days from 2025-01-06 (default 84)")
       ->check(CLI::Range(1, 364));
   simulate->add_flag("--no-learning", no_learning, "the agent ignores kaizen's advice");
+  int sim_reviews_per_week = 0;
+  simulate
+      ->add_option("--reviews-per-week", sim_reviews_per_week,
+                   "work items submitted a week (default: 15-25 a day, a team's volume; one "
+                   "developer gives 20-30)")
+      ->check(CLI::Range(1, 1000));
   simulate->add_flag("--json", c.json, "machine-readable output");
   simulate->add_option("--out", sim_out, "also write every generated event to this JSONL file");
 
@@ -216,7 +222,9 @@ int main(int argc, char** argv) {
   if (analyze->parsed()) return AnalyzeCommand(c, only);
   if (explain->parsed()) return ExplainCommand(c, what, name);
   if (config->parsed()) return ConfigCommand(c, defaults);
-  if (simulate->parsed()) return SimulateCommand(sim_seed, sim_days, !no_learning, c.json, sim_out);
+  if (simulate->parsed()) {
+    return SimulateCommand(sim_seed, sim_days, !no_learning, sim_reviews_per_week, c.json, sim_out);
+  }
   for (const Verb& verb : verbs) {
     if (verb.sub->parsed()) return verb.run();
   }

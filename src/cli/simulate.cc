@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -405,7 +406,16 @@ void Simulation::RunDay(int day) {
   agent_.ReadAdvice(learner_, day_ms);
 
   SimRng rng = SimRng::For(options_.seed, kDayStream, static_cast<uint64_t>(day), 0);
-  const int n = rng.Between(15, 25);
+  int n = 0;
+  if (options_.reviews_per_week > 0) {
+    // N a week, spread over every day: a day draws within a quarter of N / 7 either way.
+    const double per_day = options_.reviews_per_week / 7.0;
+    const int low = static_cast<int>(std::lround(per_day * 0.75));
+    const int high = std::max(low, static_cast<int>(std::lround(per_day * 1.25)));
+    n = rng.Between(low, high);
+  } else {
+    n = rng.Between(15, 25);
+  }
   std::vector<int64_t> times(static_cast<size_t>(n));
   for (int64_t& t : times) {
     t = kSubmitFrom +
@@ -565,6 +575,10 @@ std::string SimulationJson(const SimulationResult& r) {
   w.Int(r.options.days);
   Key(w, "learning");
   w.Bool(r.options.learning);
+  if (r.options.reviews_per_week > 0) {
+    Key(w, "reviewsPerWeek");
+    w.Int(r.options.reviews_per_week);
+  }
   Key(w, "weeks");
   w.StartArray();
   for (const SimWeek& week : r.weeks) {
@@ -646,9 +660,12 @@ std::string SimulationSummary(const SimulationResult& r) {
 }
 
 std::string SimulationText(const SimulationResult& r) {
-  std::string out = fmt::format("kaizen simulate: seed {}, {} days from {}, learning {}\n",
-                                r.options.seed, r.options.days, model::FormatDay(kSimStartMs),
-                                r.options.learning ? "on" : "off (advice ignored)");
+  std::string out = fmt::format(
+      "kaizen simulate: seed {}, {} days from {}, learning {}{}\n", r.options.seed, r.options.days,
+      model::FormatDay(kSimStartMs), r.options.learning ? "on" : "off (advice ignored)",
+      r.options.reviews_per_week > 0
+          ? fmt::format(", about {} work items a week", r.options.reviews_per_week)
+          : std::string());
   out +=
       fmt::format("{:>4}  {:<10}  {:>9}  {:>8}  {:>8}  {:>10}  {:>13}  {:>9}\n", "week", "from",
                   "submitted", "reviewed", "approval", "pred.error", "auto-approved", "recovered");
@@ -692,12 +709,13 @@ void PrintSimulationDemo() {
       Percent(without.weeks.front().ApprovalRate()), Percent(without.weeks.back().ApprovalRate()));
 }
 
-int SimulateCommand(uint64_t seed, int days, bool learning, bool json,
+int SimulateCommand(uint64_t seed, int days, bool learning, int reviews_per_week, bool json,
                     const std::string& out_file) {
   SimulateOptions options;
   options.seed = seed;
   options.days = days;
   options.learning = learning;
+  options.reviews_per_week = reviews_per_week;
   std::string events;
   const SimulationResult result = RunSimulation(options, out_file.empty() ? nullptr : &events);
   if (!out_file.empty()) {

@@ -110,6 +110,9 @@ struct SimulateOptions {
   uint64_t seed = 1;
   int days = 84;
   bool learning = true;
+  // Work items submitted a week (each reviewed unless its autonomy level lets it skip); 0 keeps
+  // the default of 15-25 a day (about 140 a week, a busy team). One developer gives 20-30.
+  int reviews_per_week = 0;
 };
 
 // One simulated ISO week. Rates are over the week's items; the counts say how many.

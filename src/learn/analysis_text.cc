@@ -40,6 +40,7 @@ std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
   KpiResult kpis;
   if (sections.Has(Section::kAlerts) || sections.Has(Section::kKpis)) {
     kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)));
+    for (Alert& a : signals_.Result(now_ms).alerts) kpis.alerts.push_back(std::move(a));
   }
   if (sections.Has(Section::kAlerts)) {
     line("");
@@ -106,6 +107,27 @@ std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
       line(fmt::format("  {:<18} level {}  {:<12} review {:>5.1f}%  {} of {} approved ({}){}",
                        t.task_type, t.level, TaskClassName(t.task_class), t.review_rate * 100,
                        t.approvals, t.decided, Pct(t.rate), t.regressed ? "  REGRESSED" : ""));
+    }
+  }
+
+  if (sections.Has(Section::kSignals)) {
+    const SignalsResult r = signals_.Result(now_ms);
+    line("");
+    line(fmt::format("After review: git, CI and ratings ({} reward events)", r.rewards));
+    auto metric = [&](std::string_view name, const SignalMetric& m, std::string value) {
+      line(fmt::format("  {:<28} {}  (n = {})", name, m.value ? value : "-", m.n));
+    };
+    metric("agent commits reverted", r.revert_rate, Pct(r.revert_rate.value));
+    metric("agent commits people rewrote", r.human_edit_rate, Pct(r.human_edit_rate.value));
+    metric("CI pass rate", r.ci_pass_rate, Pct(r.ci_pass_rate.value));
+    metric("commits with 3+ signals", r.coverage, Pct(r.coverage.value));
+    metric("time to completion (median)", r.time_to_completion,
+           r.time_to_completion.value ? fmt::format("{:.0f} s", *r.time_to_completion.value) : "");
+    metric("mean rating", r.ratings,
+           r.ratings.value ? fmt::format("{:.1f}/5", *r.ratings.value) : "");
+    for (const SignalFailure& f : r.recent_failures) {
+      line(fmt::format("  {} {} ({}): {}", model::FormatDay(f.at_ms), f.commit.substr(0, 12),
+                       f.task_type, f.what));
     }
   }
 

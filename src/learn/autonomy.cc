@@ -144,6 +144,9 @@ std::string_view TaskClassName(TaskClass c) {
 }
 
 std::string Regression::Reason() const {
+  if (auto_approved_failed) {
+    return "Auto-approved work failed after it shipped (reverted or rewritten by a person)";
+  }
   return fmt::format("Approval rate {} < threshold {}", Round6(rate), Round6(threshold));
 }
 
@@ -190,24 +193,48 @@ bool AutonomyTracker::PromotionHolds(const Task& t, int level, bool after_regres
 void AutonomyTracker::Add(const ReviewView& review) {
   Task& t = tasks_[TaskIndex(OrUnspecified(review.task_type))];
   if (!IsDecided(review.decision)) return;
-  const bool approved = review.decision == Decision::kApproved;
+  t.decide_ms_sum += review.time_to_decision_ms;
+  Decide(t, review.decision == Decision::kApproved, review.at_ms);
+}
+
+void AutonomyTracker::AddFailedOutcome(std::string_view task_type, int64_t at_ms,
+                                       bool auto_approved) {
+  Task& t = tasks_[TaskIndex(OrUnspecified(task_type))];
+  ++t.failed_outcomes;
+  // seed 000 §6.3: auto-approval is the level's promise that review was not needed; work it let
+  // through that a person then had to undo breaks it at once, whatever the window says.
+  if (auto_approved && t.level >= 1) {
+    DelegationDay& day = Day(at_ms);
+    ++day.level_checks;
+    ++day.regressions;
+    regressions_.push_back({static_cast<uint32_t>(&t - tasks_.data()),
+                            static_cast<uint8_t>(t.level), static_cast<uint8_t>(t.level - 1), at_ms,
+                            t.window_size > 0 ? WindowRate(t) : 0, true});
+    --t.level;
+    t.regressed = true;
+    t.window_bits = 0;
+    t.window_size = 0;
+  }
+  Decide(t, false, at_ms);
+}
+
+void AutonomyTracker::Decide(Task& t, bool approved, int64_t at_ms) {
   ++t.decided;
   t.approvals += approved ? 1 : 0;
-  t.decide_ms_sum += review.time_to_decision_ms;
   const uint64_t mask = window_ == 64 ? ~0ull : (1ull << window_) - 1;
   t.window_bits = ((t.window_bits << 1) | (approved ? 1 : 0)) & mask;
   t.window_size = std::min(t.window_size + 1, window_);
 
   // seed 000 §6.3 checkForRegression: the last `window` reviews against the level's threshold.
   if (t.level >= 1 && t.window_size == window_) {
-    DelegationDay& day = Day(review.at_ms);
+    DelegationDay& day = Day(at_ms);
     ++day.level_checks;
     const double rate = WindowRate(t);
     if (rate < config_.Threshold(t.level) - kEpsilon) {
       ++day.regressions;
       regressions_.push_back({static_cast<uint32_t>(&t - tasks_.data()),
                               static_cast<uint8_t>(t.level), static_cast<uint8_t>(t.level - 1),
-                              review.at_ms, rate});
+                              at_ms, rate, false});
       --t.level;
       t.regressed = true;
       t.window_bits = 0;  // the next check needs `window` new reviews
@@ -221,11 +248,13 @@ void AutonomyTracker::Add(const ReviewView& review) {
   }
 }
 
-void AutonomyTracker::AddWork(const WorkView& work) {
+bool AutonomyTracker::AddWork(const WorkView& work) {
   std::string_view task_type = !work.server_type.empty() ? work.server_type : work.type;
   DelegationDay& day = Day(work.at_ms);
   ++day.submitted;
-  if (!ShouldReview(work.artifact_id, Level(OrUnspecified(task_type)))) ++day.auto_approved;
+  if (ShouldReview(work.artifact_id, Level(OrUnspecified(task_type)))) return false;
+  ++day.auto_approved;
+  return true;
 }
 
 bool AutonomyTracker::ShouldReview(std::string_view artifact_id, int level) const {
@@ -244,7 +273,8 @@ TaskClass AutonomyTracker::Classify(const Task& t) const {
   const auto decided = static_cast<double>(t.decided);
   if (decided < config_.escalate_below || t.decided == 0) return TaskClass::kEscalate;
   const double rate = static_cast<double>(t.approvals) / decided;
-  const double seconds = t.decide_ms_sum / decided / 1000;
+  // Failed outcomes (reverts, rewrites) have no decision time: the mean is over reviews.
+  const double seconds = t.decide_ms_sum / std::max<double>(1, t.Reviewed()) / 1000;
   if (decided >= config_.auto_approve_min && rate > config_.auto_approve_rate + kEpsilon &&
       seconds < config_.auto_approve_seconds) {
     return TaskClass::kAutoApprove;
@@ -261,9 +291,10 @@ TaskAutonomy AutonomyTracker::Summary(const Task& t) const {
   a.task_class = Classify(t);
   a.approvals = t.approvals;
   a.decided = t.decided;
-  if (t.decided > 0) {
-    a.rate = static_cast<double>(t.approvals) / static_cast<double>(t.decided);
-    a.avg_seconds = t.decide_ms_sum / static_cast<double>(t.decided) / 1000;
+  a.failed_outcomes = t.failed_outcomes;
+  if (t.decided > 0) a.rate = static_cast<double>(t.approvals) / static_cast<double>(t.decided);
+  if (t.Reviewed() > 0) {
+    a.avg_seconds = t.decide_ms_sum / static_cast<double>(t.Reviewed()) / 1000;
   }
   a.review_rate = config_.ReviewRate(t.level);
   a.regressed = t.regressed;
@@ -285,7 +316,8 @@ std::vector<Regression> AutonomyTracker::Regressions() const {
   std::vector<Regression> out;
   out.reserve(regressions_.size());
   for (const RegressionEntry& e : regressions_) {
-    out.push_back({tasks_[e.task].name, e.from, e.to, e.at_ms, e.rate, config_.Threshold(e.from)});
+    out.push_back({tasks_[e.task].name, e.from, e.to, e.at_ms, e.rate, config_.Threshold(e.from),
+                   e.auto_approved_failed});
   }
   return out;
 }
@@ -300,6 +332,12 @@ bool AutonomyTracker::ExplainAutonomy(std::string_view task_type, std::string* t
       "decided reviews: {}, approvals: {}, approval rate: {}, mean time-to-decide: {}\n", t.decided,
       t.approvals, a.rate ? fmt::format("{:.3f}", *a.rate) : "-",
       a.avg_seconds ? fmt::format("{:.1f} s", *a.avg_seconds) : "-");
+  if (t.failed_outcomes > 0) {
+    out += fmt::format(
+        "of the decided, {} are failed outcomes from git (reverts, human rewrites of the agent's "
+        "lines), counted as not approved\n",
+        t.failed_outcomes);
+  }
   out += fmt::format("level: {} (review {} of outputs){}\n", t.level, Pct(a.review_rate),
                      t.regressed ? "; regressed, not promoted since" : "");
   out += fmt::format(
@@ -361,6 +399,8 @@ void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks) {
     Num(w, a.recent_rate);
     Key(w, "avgSeconds");
     Num(w, a.avg_seconds);
+    Key(w, "failedOutcomes");
+    w.Int64(a.failed_outcomes);
     w.EndObject();
   }
   w.EndObject();

@@ -74,6 +74,7 @@ struct TaskAutonomy {
   int level = 0;
   TaskClass task_class = TaskClass::kEscalate;
   int64_t approvals = 0, decided = 0;
+  int64_t failed_outcomes = 0;        // of decided: reverts and rewrites found by git
   std::optional<double> rate;         // approvals / decided
   double review_rate = 1;             // of the current level
   bool regressed = false;             // lost a level and has not been promoted since
@@ -87,7 +88,8 @@ struct Regression {
   int from = 0, to = 0;
   int64_t at_ms = 0;
   double rate = 0, threshold = 0;
-  std::string Reason() const;  // "Approval rate 0.6 < threshold 0.85" (seed 000 §6.3)
+  bool auto_approved_failed = false;  // auto-approved work reverted or rewritten: at once
+  std::string Reason() const;         // "Approval rate 0.6 < threshold 0.85" (seed 000 §6.3)
 };
 
 class AutonomyTracker {
@@ -99,9 +101,16 @@ class AutonomyTracker {
   // for a new task type or a regression.
   void Add(const ReviewView& review);
 
+  // seed 001 tier 1 into §6.3: work of `task_type` that failed after review (reverted, or its
+  // lines rewritten by a person) counts as a decided, not approved, outcome: it enters the rate
+  // and the regression window (but not the mean decision time). When the work had been
+  // auto-approved (AddWork returned true for it), the level regresses at once. O(1).
+  void AddFailedOutcome(std::string_view task_type, int64_t at_ms, bool auto_approved);
+
   // Counts a submitted work product on its UTC day, and whether the sample at its task type's
-  // current level (server_type, else type) lets it skip review. O(1).
-  void AddWork(const WorkView& work);
+  // current level (server_type, else type) lets it skip review; returns that it did
+  // (auto-approved). O(1).
+  bool AddWork(const WorkView& work);
 
   // Sampling for review (§6.3): a stable hash of the artifact id mapped to [0, 1) is below the
   // level's review rate. Nested: an artifact reviewed at a level is reviewed at every lower
@@ -125,6 +134,8 @@ class AutonomyTracker {
     int level = 0;
     bool regressed = false;
     int64_t approvals = 0, decided = 0;
+    int64_t failed_outcomes = 0;  // of `decided`: failed outcomes from git, not reviews
+    int64_t Reviewed() const { return decided - failed_outcomes; }
     double decide_ms_sum = 0;  // decided reviews, in log order
     uint64_t window_bits = 0;  // bit i: the i-th newest review in the window was approved
     int window_size = 0;
@@ -134,8 +145,11 @@ class AutonomyTracker {
     uint8_t from = 0, to = 0;
     int64_t at_ms = 0;
     double rate = 0;
+    bool auto_approved_failed = false;
   };
   uint32_t TaskIndex(std::string_view name);
+  // A decided outcome: counts, the regression check, then promotion.
+  void Decide(Task& t, bool approved, int64_t at_ms);
   DelegationDay& Day(int64_t at_ms);
   double WindowRate(const Task& t) const;
   bool PromotionHolds(const Task& t, int level, bool after_regression) const;
@@ -153,7 +167,7 @@ class AutonomyTracker {
 };
 
 // Key `autonomy`: {taskType: {level, class, approvals, total, rate, reviewRate, regressed,
-// recentRate, avgSeconds}}.
+// recentRate, avgSeconds, failedOutcomes}}.
 void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks);
 // Key `regressions`: [{taskType, from, to, at, reason}], newest last.
 void WriteJson(JsonWriter& w, const std::vector<Regression>& regressions);

@@ -35,12 +35,15 @@ void CalibrationCurve::Add(const ReviewView& review) {
     abs_delta_sum_ += std::fabs(*review.prediction_delta);
   }
   if (!review.work_known || !IsDecided(review.decision)) return;
-  const double conf = review.work.confidence;
-  if (!std::isfinite(conf)) return;
-  Bucket& b = buckets_[BucketOf(conf)];
+  AddPair(review.work.confidence, review.decision == Decision::kApproved);
+}
+
+void CalibrationCurve::AddPair(double confidence, bool approved) {
+  if (!std::isfinite(confidence)) return;
+  Bucket& b = buckets_[BucketOf(confidence)];
   ++b.n;
-  b.approved += review.decision == Decision::kApproved ? 1 : 0;
-  b.predicted_sum += conf;
+  b.approved += approved ? 1 : 0;
+  b.predicted_sum += confidence;
 }
 
 CalibrationResult CalibrationCurve::Result() const {

@@ -52,6 +52,9 @@ class CalibrationCurve {
   // A decided review whose work product is known adds (bubaConfidence, approved?); any review
   // with a _predictionDelta adds to the score prediction. O(1), never allocates.
   void Add(const ReviewView& review);
+  // One (confidence, outcome) pair that no review decided: work whose recorded prediction an
+  // automatic signal judged (seed 001: reverted or rewritten work is not approved). O(1).
+  void AddPair(double confidence, bool approved);
 
   CalibrationResult Result() const;
 

@@ -518,8 +518,30 @@ bool RewardField(std::string_view k, od::value x, RewardView* v) {
     v->commit_hash = Str(x);
   } else if (k == "signal_value") {
     v->signal_value = Dbl(x).value_or(0);
+  } else if (k == "raw_value") {
+    v->raw_number = Dbl(x);
   } else if (k == "confidence") {
     v->confidence = Dbl(x);
+  } else if (k == "delay_days") {
+    v->delay_days = IntOr0(x);
+  } else if (k == "context") {
+    (void)ForFields(x, [&](std::string_view ck, od::value cx) {
+      if (ck == "detector") {
+        v->detector = Str(cx);
+      } else if (ck == "agent") {
+        v->agent = Str(cx);
+      } else if (ck == "task_type") {
+        v->context_task_type = Str(cx);
+      } else if (ck == "commits") {
+        bool first = true;
+        (void)ForElements(cx, [&](od::value c) {
+          if (first) v->agent_commit = Str(c);
+          first = false;
+          return true;
+        });
+      }
+      return true;
+    });
   }
   return true;
 }

@@ -135,7 +135,16 @@ struct RewardView {
   int64_t at_ms = 0;
   std::string_view id, signal_type, source, task_id, session_id, commit_hash;
   double signal_value = 0;
+  std::optional<double> raw_number;  // raw_value when it is a number (seconds, a rating, a delta)
   std::optional<double> confidence;
+  int64_t delay_days = 0;
+  // context (open in the schema): where the signal came from. `kaizen git scan` writes
+  // `commits` (the agent's commit first) and `detector`; `task_type` names the task type the
+  // signal judges when no recorded work product links it.
+  std::string_view agent_commit;  // context.commits[0]
+  std::string_view detector;      // context.detector
+  std::string_view agent;         // context.agent: whose work the signal judges
+  std::string_view context_task_type;
 };
 
 struct CorrectionView {

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "learn/pattern_extraction.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
@@ -14,16 +17,46 @@ constexpr size_t kRegressionsShown = 100;
 // autonomy level.
 Parts WithDependencies(Parts parts) {
   if (parts.Has(Part::kRecent)) parts |= Parts{Part::kAutonomy};
+  // Rewards feed these (a revert is a failed outcome): the signals decide what each one says.
+  if (parts.Has(Part::kAutonomy) || parts.Has(Part::kCalibration) || parts.Has(Part::kOutcomes)) {
+    parts |= Parts{Part::kSignals};
+  }
   return parts;
+}
+
+// A version that reads as a git commit: 7-40 hex digits.
+bool LooksLikeCommit(std::string_view v) {
+  if (v.size() < 7 || v.size() > 40) return false;
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  });
+}
+
+std::string CommitKey(std::string_view commit) {
+  std::string key(commit.substr(0, 7));
+  for (char& c : key) c = static_cast<char>(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+  return key;
+}
+
+// Whether two commit names name the same commit: one is a prefix of the other, ignoring case.
+bool SameCommit(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
 }
 }  // namespace
 
 ConfigFields LearnConfig::Fields() {
   ConfigFields all;
-  for (ConfigFields part :
-       {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(), autonomy.Fields(),
-        preferences.Fields(), communication.Fields(), outcomes.Fields(), loop.Fields(),
-        evidence.Fields(), bias.Fields(), kpis.Fields(), rules.Fields(), memory.Fields()}) {
+  for (ConfigFields part : {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(),
+                            autonomy.Fields(), preferences.Fields(), communication.Fields(),
+                            outcomes.Fields(), loop.Fields(), evidence.Fields(), bias.Fields(),
+                            kpis.Fields(), rules.Fields(), memory.Fields(), signals.Fields()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -80,7 +113,8 @@ Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonom
       bias_(config_.bias),
       kpis_(config_.kpis),
       profiles_(config_.memory, config_.speed, config_.communication, config_.weights),
-      recent_(config_.memory) {}
+      recent_(config_.memory),
+      signals_(config_.signals) {}
 
 // Only computations whose results the fold reads and drops: the memory copy of a review
 // (RecentReviews) stays in the fold, as strings allocated on a reader thread and freed on the
@@ -140,13 +174,16 @@ void Learner::Add(EventViews& event) {
       if (has(Part::kQueue)) queue_.AddReview(r);
       break;
     }
-    case model::EventKind::kWork:
-      if (has(Part::kAutonomy)) autonomy_.AddWork(event.work);
+    case model::EventKind::kWork: {
+      const bool auto_approved = has(Part::kAutonomy) && autonomy_.AddWork(event.work);
       if (has(Part::kBias)) bias_.AddWork(event.work);
       if (has(Part::kQueue)) queue_.AddWork(event.work);
+      if (has(Part::kSignals)) AddCommitWork(event.work, auto_approved);
       break;
+    }
     case model::EventKind::kOutcome:
-      outcomes_.Add(event.outcome, prepared.strategies);
+      if (has(Part::kOutcomes)) outcomes_.Add(event.outcome, prepared.strategies);
+      if (has(Part::kSignals)) signals_.AddOutcome(event.outcome);
       break;
     case model::EventKind::kError:
       errors_.Add(event.error);
@@ -162,7 +199,79 @@ void Learner::Add(EventViews& event) {
       corrections_.Add(event.correction, prepared.correction_type, &prepared.change);
       break;
     case model::EventKind::kReward:
+      AddReward(event.reward);
       break;
+  }
+}
+
+void Learner::AddCommitWork(const WorkView& work, bool auto_approved) {
+  if (!LooksLikeCommit(work.version)) return;
+  std::vector<CommitWork>& list = commit_work_[CommitKey(work.version)];
+  CommitWork entry{
+      std::string(work.version), std::string(work.artifact_id),
+      std::string(OrUnspecified(!work.server_type.empty() ? work.server_type : work.type)),
+      work.confidence, auto_approved};
+  // A later registration of the same commit wins (as in the work registry).
+  for (CommitWork& c : list) {
+    if (c.version == entry.version) {
+      c = std::move(entry);
+      return;
+    }
+  }
+  list.push_back(std::move(entry));
+}
+
+const Learner::CommitWork* Learner::FindCommitWork(std::string_view commit) const {
+  if (!LooksLikeCommit(commit)) return nullptr;
+  auto it = commit_work_.find(CommitKey(commit));
+  if (it == commit_work_.end()) return nullptr;
+  for (auto c = it->second.rbegin(); c != it->second.rend(); ++c) {
+    if (SameCommit(c->version, commit)) return &*c;
+  }
+  return nullptr;
+}
+
+void Learner::AddReward(const RewardView& r) {
+  // The work the signal judges: the recorded work product whose version is the agent's commit,
+  // else the one whose id is the reward's task.
+  const CommitWork* commit =
+      FindCommitWork(!r.agent_commit.empty() ? r.agent_commit : r.commit_hash);
+  std::optional<WorkView> by_task;
+  if (commit == nullptr && !r.task_id.empty()) by_task = registry_.Find(r.task_id, "");
+  // Its task type: the work's; else the one the signal names (`context.task_type`); else a
+  // commit's work is a code module (seed 000 WorkProductRef type); else unspecified.
+  std::string_view task_type = "unspecified";
+  if (commit != nullptr) {
+    task_type = commit->task_type;
+  } else if (by_task) {
+    task_type = OrUnspecified(!by_task->server_type.empty() ? by_task->server_type : by_task->type);
+  } else if (!r.context_task_type.empty()) {
+    task_type = r.context_task_type;
+  } else if (!r.agent_commit.empty() || !r.commit_hash.empty()) {
+    task_type = "code-module";
+  }
+  const bool agent_work = commit != nullptr || !r.detector.empty() || !r.agent.empty();
+  const SignalVerdict verdict = signals_.Add(r, task_type, agent_work);
+
+  if (verdict.failed_outcome) {
+    if (parts_.Has(Part::kAutonomy)) {
+      autonomy_.AddFailedOutcome(task_type, r.at_ms, commit != nullptr && commit->auto_approved);
+    }
+    if (parts_.Has(Part::kCalibration)) {
+      if (commit != nullptr) {
+        calibration_.AddPair(commit->confidence, false);
+      } else if (by_task) {
+        calibration_.AddPair(by_task->confidence, false);
+      }
+    }
+  }
+  // Every signal with a value is one more observation of the task's criteria and patterns.
+  if (parts_.Has(Part::kOutcomes) && KindOf(r) != SignalKind::kOther) {
+    for (std::string_view bead :
+         {r.task_id, commit != nullptr ? std::string_view(commit->artifact_id) : std::string_view(),
+          !r.agent_commit.empty() ? r.agent_commit : r.commit_hash}) {
+      if (!bead.empty() && outcomes_.AddSignal(bead, r.signal_value, r.at_ms)) break;
+    }
   }
 }
 
@@ -233,7 +342,8 @@ std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
     candidates = evidence_.Candidates(now_ms);
   }
   if (sections.Has(Section::kKpis) || sections.Has(Section::kAlerts)) {
-    const KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
+    KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
+    for (Alert& a : signals_.Result(now_ms).alerts) kpis.alerts.push_back(std::move(a));
     if (section(Section::kKpis)) WriteJson(w, kpis);
     if (section(Section::kAlerts)) WriteAlertsJson(w, kpis);
   }
@@ -252,6 +362,7 @@ std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
   if (section(Section::kStrategies)) WriteJson(w, outcomes_.Strategies());
   if (section(Section::kRuleCandidates)) WriteJson(w, candidates);
   if (section(Section::kBiasWatch)) WriteJson(w, bias_.Result(now_ms));
+  if (section(Section::kSignals)) WriteJson(w, signals_.Result(now_ms));
   w.EndObject();
   std::string out(buffer.GetString(), buffer.GetSize());
   out.push_back('\n');
@@ -319,7 +430,9 @@ Status Learner::Explain(std::string_view what, std::string_view name, int64_t no
 }
 
 std::vector<LearnedRule> Learner::Rules(int64_t now_ms) const {
-  return rules_.Rules(evidence_.Candidates(now_ms), now_ms);
+  std::vector<RuleCandidate> candidates = evidence_.Candidates(now_ms);
+  for (RuleCandidate& c : evidence_.Emerging()) candidates.push_back(std::move(c));
+  return rules_.Rules(candidates, now_ms);
 }
 
 std::vector<RejectionPattern> Learner::RejectionPatterns(bool top) const {

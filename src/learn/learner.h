@@ -31,6 +31,7 @@
 #include "learn/score_bands.h"
 #include "learn/sections.h"
 #include "learn/signal_weight.h"
+#include "learn/signals.h"
 #include "learn/theme_evidence.h"
 #include "model/event_kind.h"
 
@@ -52,6 +53,7 @@ struct LearnConfig {
   KpiConfig kpis;
   RuleConfig rules;
   MemoryConfig memory;
+  SignalConfig signals;
 
   // Pointers into *this: valid while this object lives and is not moved.
   ConfigFields Fields();
@@ -98,7 +100,8 @@ class Learner {
   // The parts Explain(what, ...) reads; nullopt when kaizen does not explain `what`.
   static std::optional<Parts> PartsToExplain(std::string_view what);
 
-  // seed 000 §8.1: candidate, active and retired rules (RuleBook::Rules).
+  // seed 000 §8.1: candidate, active and retired rules, and emerging candidates
+  // (RuleBook::Rules).
   std::vector<LearnedRule> Rules(int64_t now_ms) const;
   // seed 000 §3.2: the rejection-pattern registry; the top registry_size when `top`.
   std::vector<RejectionPattern> RejectionPatterns(bool top) const;
@@ -131,11 +134,24 @@ class Learner {
   const ReviewQueue& queue() const { return queue_; }
   // Every recorded work product (by id and version; not its path or session).
   const WorkRegistry& work_registry() const { return registry_; }
+  // seed 001 automatic and low-friction signals.
+  const SignalTracker& signals() const { return signals_; }
 
  private:
   static std::vector<RuleIntroduction> RuleIntroductions(
       const std::vector<RuleCandidate>& candidates);
   std::vector<std::string> KnownNames(std::string_view what, int64_t now_ms) const;
+  // A work product whose version names a commit, kept so a reward about that commit reaches it.
+  struct CommitWork {
+    std::string version, artifact_id, task_type;
+    double confidence = 0;
+    bool auto_approved = false;  // its autonomy sample let it skip review
+  };
+  void AddCommitWork(const WorkView& work, bool auto_approved);
+  const CommitWork* FindCommitWork(std::string_view commit) const;
+  // Folds a reward into the signals and, through what it judges, into autonomy, calibration
+  // and the outcomes' criteria and patterns (docs/analysis.md `signals`).
+  void AddReward(const RewardView& reward);
 
   LearnConfig config_;
   const ingest::ThemeTaxonomy& taxonomy_;
@@ -164,6 +180,9 @@ class Learner {
   ReviewerProfiles profiles_;
   RecentReviews recent_;
   ReviewQueue queue_;
+  SignalTracker signals_;
+  // By the first 7 hex digits of the version, lowercase.
+  std::unordered_map<std::string, std::vector<CommitWork>> commit_work_;
 };
 
 }  // namespace kaizen::learn

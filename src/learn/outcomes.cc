@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "learn/decay.h"
@@ -238,6 +239,7 @@ void OutcomeLearner::Add(const OutcomeView& outcome, uint16_t detected) {
     }
   }
   for (uint32_t id : current_) Record(patterns_[id], obs, outcome.bead_id);
+  if (!current_.empty() || !outcome.criteria.empty()) RememberBead(outcome);
 
   if (!outcome.strategy.empty()) {
     StrategyStats& st = strategies_[Intern(strategy_index_, strategies_, outcome.strategy)];
@@ -246,6 +248,39 @@ void OutcomeLearner::Add(const OutcomeView& outcome, uint16_t detected) {
     st.helpful += score.type == FeedbackType::kHelpful ? 1 : 0;
     st.harmful += score.type == FeedbackType::kHarmful ? 1 : 0;
   }
+}
+
+void OutcomeLearner::RememberBead(const OutcomeView& outcome) {
+  if (outcome.bead_id.empty()) return;
+  auto it = beads_.find(outcome.bead_id);
+  if (it == beads_.end()) it = beads_.emplace(std::string(outcome.bead_id), BeadEvidence{}).first;
+  BeadEvidence& b = it->second;
+  auto merge = [](std::vector<uint32_t>* into, uint32_t id) {
+    if (std::find(into->begin(), into->end(), id) == into->end()) into->push_back(id);
+  };
+  for (uint32_t id : current_) merge(&b.patterns, id);
+  for (std::string_view name : outcome.criteria) {
+    auto c = criterion_index_.find(name);
+    if (c != criterion_index_.end()) merge(&b.criteria, c->second);
+  }
+}
+
+bool OutcomeLearner::AddSignal(std::string_view bead_id, double value, int64_t at_ms) {
+  auto it = beads_.find(bead_id);
+  if (it == beads_.end() || !std::isfinite(value)) return false;
+  const int hundredths = static_cast<int>(std::lround(std::clamp(value, 0.0, 1.0) * 100));
+  FeedbackType type = FeedbackType::kNeutral;
+  if (hundredths >= config_.helpful_threshold * 100 - 1e-9) {
+    type = FeedbackType::kHelpful;
+  } else if (hundredths <= config_.harmful_threshold * 100 + 1e-9) {
+    type = FeedbackType::kHarmful;
+  }
+  const Observation obs{at_ms, static_cast<uint8_t>(hundredths), type,
+                        type != FeedbackType::kHarmful};
+  ++signal_count_;
+  for (uint32_t id : it->second.criteria) Record(criteria_[id], obs, bead_id);
+  for (uint32_t id : it->second.patterns) Record(patterns_[id], obs, bead_id);
+  return true;
 }
 
 // Sums in log order, so the same log gives the same bits.

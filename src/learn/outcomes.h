@@ -97,7 +97,15 @@ class OutcomeLearner {
   // The same with DetectStrategies(outcome.description) computed beforehand.
   void Add(const OutcomeView& outcome, uint16_t detected_strategies);
 
+  // seed 001 into seed 002: an automatic signal (CI, a revert, a human rewrite, a rating) about a
+  // task already folded is one more observation of each criterion and pattern its outcomes named:
+  // helpful when `value` (the signal's normalized 0..1) is at least helpful_threshold, harmful at
+  // or below harmful_threshold, else neutral; a harmful one is a failure for anti-pattern
+  // inversion, any other a success. False when no folded outcome of `bead_id` named any.
+  bool AddSignal(std::string_view bead_id, double value, int64_t at_ms);
+
   int64_t outcome_count() const { return outcome_count_; }
+  int64_t signal_count() const { return signal_count_; }
 
   // Sorted by name. Decay is evaluated at `now_ms`; future events count as fresh.
   std::vector<CriterionResult> Criteria(int64_t now_ms) const;
@@ -146,12 +154,21 @@ class OutcomeLearner {
   void StartDistinct();                    // empties current_
   void AddDistinct(uint32_t evidence_id);  // to current_, unless already there
   void Record(Evidence& evidence, const Observation& observation, std::string_view bead_id);
+  // Keeps what `outcome` named (current_ holds its patterns) under its bead id.
+  void RememberBead(const OutcomeView& outcome);
   Folded Fold(const Evidence& evidence, int64_t now_ms) const;
   void AppendNewest(const Evidence& evidence, int64_t now_ms, bool with_contribution,
                     std::string* text) const;
 
   OutcomeConfig config_;
   int64_t outcome_count_ = 0;
+  int64_t signal_count_ = 0;  // AddSignal calls that reached some evidence
+  // What each bead's outcomes named, so a later signal about the bead reaches the same evidence.
+  // Only beads whose outcomes named a criterion or pattern are kept.
+  struct BeadEvidence {
+    std::vector<uint32_t> criteria, patterns;
+  };
+  std::unordered_map<std::string, BeadEvidence, StringHash, std::equal_to<>> beads_;
   Index criterion_index_;
   std::vector<Evidence> criteria_;
   Index pattern_index_;

@@ -1,5 +1,7 @@
 #include "learn/rule_book.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -61,6 +63,8 @@ std::string_view RuleStatusName(RuleStatus s) {
       return "active";
     case RuleStatus::kRetired:
       return "retired";
+    case RuleStatus::kEmerging:
+      return "emerging";
     case RuleStatus::kCandidate:
       break;
   }
@@ -74,6 +78,25 @@ double WilsonLowerBound(double successes, double n, double z) {
   const double centre = p + z2 / (2 * n);
   const double spread = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
   return std::max(0.0, (centre - spread) / (1 + z2 / n));
+}
+
+std::string RuleBook::ToConfirm(const LearnedRule& r) const {
+  // More rejections, none approving: the fewest that pass every guard.
+  const auto min_points = static_cast<int64_t>(evidence_.rule_min_points);
+  int64_t more = std::max<int64_t>(0, min_points - r.occurrences);
+  auto confident = [&](int64_t k) {
+    const auto neg = static_cast<double>(r.occurrences + k);
+    return WilsonLowerBound(neg, neg + static_cast<double>(r.positive), config_.confidence_z) >
+           config_.promote_confidence;
+  };
+  while (more < 1000 && !confident(more)) ++more;
+  const int64_t days = std::max<int64_t>(0, static_cast<int64_t>(evidence_.rule_min_days) - r.days);
+  if (more == 0 && days == 0) return {};
+  std::string out;
+  if (more >= 1000) return "more rejections than approvals citing it";
+  out = fmt::format("{} more rejection{} citing it", more, more == 1 ? "" : "s");
+  if (days > 0) out += fmt::format(" on {} more day{}", days, days == 1 ? "" : "s");
+  return out;
 }
 
 struct RuleBook::ThemeState {
@@ -227,6 +250,10 @@ std::vector<LearnedRule> RuleBook::Rules(const std::vector<RuleCandidate>& candi
     const RuleAudit* last = r.audits.empty() ? nullptr : &r.audits.back();
     if (last && last->verdict == "retire") {
       r.status = RuleStatus::kRetired;
+    } else if (c.emerging) {
+      // Below the §9.3 guards: whatever its confidence, not a rule.
+      r.status = RuleStatus::kEmerging;
+      r.to_confirm = ToConfirm(r);
     } else if (r.confidence > config_.promote_confidence) {
       r.status = RuleStatus::kActive;
       r.confirmed = last != nullptr;
@@ -236,11 +263,23 @@ std::vector<LearnedRule> RuleBook::Rules(const std::vector<RuleCandidate>& candi
     } else if (static_cast<double>(r.occurrences) < config_.prune_min_occurrences &&
                now_ms - r.last_seen_ms > prune_ms) {
       continue;  // §5.2: a weak candidate this old was noise
+    } else {
+      r.to_confirm = ToConfirm(r);
     }
     out.push_back(std::move(r));
   }
   auto rank = [](RuleStatus s) {
-    return s == RuleStatus::kActive ? 0 : s == RuleStatus::kCandidate ? 1 : 2;
+    switch (s) {
+      case RuleStatus::kActive:
+        return 0;
+      case RuleStatus::kCandidate:
+        return 1;
+      case RuleStatus::kEmerging:
+        return 2;
+      case RuleStatus::kRetired:
+        break;
+    }
+    return 3;
   };
   std::sort(out.begin(), out.end(), [&](const LearnedRule& a, const LearnedRule& b) {
     if (rank(a.status) != rank(b.status)) return rank(a.status) < rank(b.status);
@@ -345,6 +384,8 @@ void WriteJson(JsonWriter& w, const LearnedRule& r) {
   Str(w, r.fix_suggestion);
   Key(w, "examples");
   StrArray(w, r.examples);
+  Key(w, "toConfirm");
+  Str(w, r.to_confirm);
   Key(w, "audits");
   w.StartArray();
   for (const RuleAudit& a : r.audits) {

@@ -43,8 +43,10 @@ struct RuleConfig {
   ConfigFields Fields();
 };
 
-enum class RuleStatus : uint8_t { kCandidate, kActive, kRetired };
-std::string_view RuleStatusName(RuleStatus s);  // candidate | active | retired
+// kEmerging: repeated by reviews but below the §9.3 guards (evidence.emerging_*); kCandidate:
+// past the guards, confidence not yet above promote_confidence. Neither is enforced.
+enum class RuleStatus : uint8_t { kCandidate, kActive, kRetired, kEmerging };
+std::string_view RuleStatusName(RuleStatus s);  // candidate | active | retired | emerging
 
 // One answer to the monthly "still accurate?" question.
 struct RuleAudit {
@@ -85,6 +87,9 @@ struct LearnedRule {
   bool auto_fixable = false;
   std::string fix_suggestion;
   std::vector<std::string> examples;  // up to 3 reviewer phrases, newest first, raw
+  // Candidates and emerging ones: what would make it a rule, e.g. "2 more rejections on 1 more
+  // day" (the §9.3 guards and promote_confidence); empty for active and retired rules.
+  std::string to_confirm;
 };
 
 // seed 000 §3.2 RejectionPattern: one per theme seen in rejected reviews.
@@ -111,7 +116,8 @@ class RuleBook {
   // Folds an `admin` rule_audit event (other actions are ignored).
   void AddAdmin(const AdminView& admin);
 
-  // Every candidate, active and retired rule, sorted by status (active, candidate, retired),
+  // Every candidate, active and retired rule, sorted by status (active, candidate, emerging,
+  // retired),
   // then weight (highest first), then id. Candidates with fewer than prune_min_occurrences
   // points whose last signal is older than prune_age_days are pruned (§5.2). `candidates` are
   // the ThemeEvidence candidates at the same now (they carry the guards and effectiveness).
@@ -125,6 +131,10 @@ class RuleBook {
 
  private:
   struct ThemeState;
+  // What would make a candidate or emerging rule a rule: the negative signals and days it lacks
+  // against the §9.3 guards, and the rejections with no approval that would lift its confidence
+  // above promote_confidence.
+  std::string ToConfirm(const LearnedRule& r) const;
   RuleConfig config_;
   EvidenceConfig evidence_;
   int64_t total_reviews_ = 0;

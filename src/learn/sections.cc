@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "approval",    "gates",         "calibration",    "decisionSpeed", "preferences",
     "autonomy",    "communication", "criteria",       "patterns",      "antiPatterns",
     "errors",      "loops",         "contradictions", "kpis",          "alerts",
-    "regressions", "strategies",    "ruleCandidates", "biasWatch"};
+    "regressions", "strategies",    "ruleCandidates", "biasWatch",     "signals"};
 
 Parts PartsOf(Section s) {
   switch (s) {
@@ -47,10 +47,13 @@ Parts PartsOf(Section s) {
       return {Part::kEvidence};
     case Section::kKpis:
     case Section::kAlerts:
-      // The delegation KPIs read the autonomy levels by day; rule effectiveness, the candidates.
-      return {Part::kKpis, Part::kAutonomy, Part::kEvidence};
+      // The delegation KPIs read the autonomy levels by day; rule effectiveness, the candidates;
+      // the alerts, the revert and rewrite rates too.
+      return {Part::kKpis, Part::kAutonomy, Part::kEvidence, Part::kSignals};
     case Section::kBiasWatch:
       return {Part::kBias};
+    case Section::kSignals:
+      return {Part::kSignals};
   }
   return {};
 }
@@ -69,6 +72,13 @@ KindSet Parts::Kinds() const {
     }
   }
   if (Has(Part::kOutcomes)) kinds.Add(EventKind::kOutcome);
+  if (Has(Part::kSignals)) {
+    // A reward judges recorded work (found through its commit or task), and a successful
+    // task's duration is a completion time.
+    kinds.Add(EventKind::kReward);
+    kinds.Add(EventKind::kWork);
+    kinds.Add(EventKind::kOutcome);
+  }
   if (Has(Part::kErrors)) kinds.Add(EventKind::kError);
   if (Has(Part::kLoops)) kinds.Add(EventKind::kLoop);
   if (Has(Part::kRules)) kinds.Add(EventKind::kAdmin);  // rule audits
@@ -103,6 +113,7 @@ ReviewFields Parts::FieldsOfReviews() const {
       case Part::kErrors:
       case Part::kLoops:
       case Part::kCorrections:
+      case Part::kSignals:
         break;           // no reviews
       case Part::kKpis:  // folded only beside kEvidence, which reads every field
       case Part::kPreferences:

@@ -35,8 +35,11 @@ enum class Part : uint8_t {
   kProfiles,
   kRecent,
   kQueue,
+  // seed 001 automatic and low-friction signals (rewards): read by autonomy, calibration and
+  // outcomes too, which it feeds
+  kSignals,
 };
-inline constexpr size_t kPartCount = 19;
+inline constexpr size_t kPartCount = 20;
 
 // A set of the values of an enum numbered 0..N-1. `Self` is the set deriving from it, so that
 // All() and |= give a Self.
@@ -136,8 +139,9 @@ enum class Section : uint8_t {
   kStrategies,
   kRuleCandidates,
   kBiasWatch,
+  kSignals,
 };
-inline constexpr size_t kSectionCount = 19;
+inline constexpr size_t kSectionCount = 20;
 
 std::string_view SectionName(Section s);
 std::optional<Section> ParseSection(std::string_view name);

@@ -27,6 +27,11 @@ ConfigFields EvidenceConfig::Fields() {
        "majority share that makes a context one-sided (seed 000 §9.2 context matching)"},
       {"evidence.effectiveness_window_days", &effectiveness_window_days, 1, 3650, true,
        "days before and after a rule's introduction compared (seed 000 §7.2)"},
+      {"evidence.emerging_min_points", &emerging_min_points, 1, 1e9, true,
+       "negative signals that make a theme below the rule guards an emerging candidate, told "
+       "to the agent as a candidate (kaizen; seed 000 §9.2: 3+ times)"},
+      {"evidence.emerging_min_days", &emerging_min_days, 1, 3650, true,
+       "distinct UTC days an emerging candidate's negative signals must span (kaizen)"},
   };
 }
 
@@ -147,6 +152,30 @@ std::vector<RuleCandidate> ThemeEvidence::Candidates(int64_t now_ms) const {
     auto before = WindowMean(day - window + 1, day);
     auto after = WindowMean(day + 1, std::min(day + window, DayOf(now_ms)));
     if (before && after) c.effectiveness = *after - *before;
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const RuleCandidate& a, const RuleCandidate& b) {
+    if (a.weight != b.weight) return a.weight > b.weight;
+    return a.theme < b.theme;
+  });
+  return out;
+}
+
+std::vector<RuleCandidate> ThemeEvidence::Emerging() const {
+  std::vector<RuleCandidate> out;
+  for (const auto& [name, theme] : themes_) {
+    if (theme.introduced_at_ms || theme.negative <= theme.positive) continue;
+    const auto days = static_cast<int64_t>(theme.negative_days.size());
+    if (static_cast<double>(theme.negative) < config_.emerging_min_points ||
+        static_cast<double>(days) < config_.emerging_min_days) {
+      continue;
+    }
+    RuleCandidate c;
+    c.theme = name;
+    c.emerging = true;
+    c.points = theme.negative;
+    c.days = days;
+    c.weight = theme.negative_severity / static_cast<double>(total_reviews_);
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(), [](const RuleCandidate& a, const RuleCandidate& b) {

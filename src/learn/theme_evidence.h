@@ -32,13 +32,20 @@ struct EvidenceConfig {
   double equal_strength_ratio = 0.8;      // §9.2 "two equally-strong signals": weaker/stronger
   double context_one_sided = 0.8;         // §9.2 context matching: share of the majority polarity
   double effectiveness_window_days = 30;  // §7.2 rule effectiveness, before vs after
+  // kaizen: a theme below the §9.3 guards that reviews already repeat is an *emerging*
+  // candidate, told to the agent as a candidate with its evidence, never enforced as a rule:
+  // §9.2's "3+ times", on 2+ days so one bad afternoon is not a pattern.
+  double emerging_min_points = 3;
+  double emerging_min_days = 2;
 
   ConfigFields Fields();
 };
 
-// A theme whose negative signals passed the §9.3 guards.
+// A theme whose negative signals passed the §9.3 guards, or (emerging) the lower guards of an
+// emerging candidate.
 struct RuleCandidate {
   std::string theme;
+  bool emerging = false;         // below the §9.3 guards: introduced_at_ms is 0
   int64_t points = 0;            // negative signals
   int64_t days = 0;              // distinct UTC days among them
   int64_t introduced_at_ms = 0;  // the signal that first met both guards
@@ -84,6 +91,9 @@ class ThemeEvidence {
   // Themes that are rule candidates, by weight (highest first), then theme. Only scores on days
   // up to now's UTC day count toward effectiveness.
   std::vector<RuleCandidate> Candidates(int64_t now_ms) const;
+  // Themes below the §9.3 guards with emerging_min_points+ negative signals on
+  // emerging_min_days+ days, more negative than positive: by weight, then theme.
+  std::vector<RuleCandidate> Emerging() const;
 
   // Every theme with volume (one side has volume_threshold+ signals), sorted by theme.
   std::vector<ThemeStance> Contradictions(int64_t now_ms) const;

@@ -307,7 +307,8 @@ const ObjectSpec& CorrectionSpec() {
           Str("corrected").Req(),
           Obj("context", CorrectionContextSpec()),
           Ident("user_id"),
-          Ident("correction_method").OneOf({"manual_edit", "rejection", "feedback_form"}),
+          Ident("correction_method")
+              .OneOf({"manual_edit", "rejection", "feedback_form", "human_edit"}),
           Ident("_category").Doc("enrichment: the taxonomy group of correction_type"),
           Ident("_proposed_type")
               .Doc("enrichment: present when correction_type was proposed by the classifier, "

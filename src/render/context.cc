@@ -9,7 +9,9 @@
 #include "learn/json_out.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
+#include "render/candidates.h"
 #include "render/safe_text.h"
+#include "render/signal_lines.h"
 
 namespace kaizen::render {
 namespace {
@@ -124,9 +126,12 @@ void Patterns(const std::vector<learn::LearnedRule>& rules, const ContextQuery& 
     if (r.status == learn::RuleStatus::kRetired) continue;
     std::optional<std::vector<std::string>> on = Matches(r, q);
     if (!on) continue;
+    // A candidate is told as one, with its evidence: never in a rule's imperative words.
     out->patterns.push_back({Label(r.id), std::string(learn::RuleStatusName(r.status)),
-                             SanitizeReviewerText(r.prompt_instruction), r.confidence,
-                             std::move(*on)});
+                             r.status == learn::RuleStatus::kActive
+                                 ? SanitizeReviewerText(r.prompt_instruction)
+                                 : CandidateLine(r),
+                             r.confidence, std::move(*on)});
   }
 }
 
@@ -206,6 +211,7 @@ ContextResult Context(const learn::Learner& learner, const ContextQuery& query, 
   Patterns(learner.Rules(now_ms), query, &out);
   Similar(learner, query, now_ms, &out);
   AntiPatterns(learner, query, &out);
+  out.after_review = SignalLines(learner.signals().Result(now_ms));
   return out;
 }
 
@@ -254,6 +260,8 @@ std::string ContextMarkdown(const ContextResult& r) {
     return a.failure_rate ? fmt::format("{} ({}, {} observations)", a.text, a.source, a.occurrences)
                           : fmt::format("{} ({}, {} rejections)", a.text, a.source, a.occurrences);
   });
+  section("After Review (git, CI, ratings)", r.after_review.size(),
+          [&](size_t i) { return r.after_review[i]; });
   return out;
 }
 
@@ -334,6 +342,7 @@ std::string ContextJson(const ContextResult& r) {
     w.EndObject();
   }
   w.EndArray();
+  strings("afterReview", r.after_review);
   Key(w, "budgetTokens");
   w.Uint64(r.budget_tokens);
   Key(w, "trimmed");
@@ -374,6 +383,7 @@ std::string RenderContext(ContextResult* r, ContextFormat format, size_t budget_
     drop("standards", r->standards, [](const std::string& s) { return s.size(); });
     drop("patterns", r->patterns,
          [](const ContextPattern& p) { return p.id.size() + p.instruction.size() + 40; });
+    drop("afterReview", r->after_review, [](const std::string& s) { return s.size(); });
     drop("antiPatterns", r->anti_patterns,
          [](const ContextAntiPattern& a) { return a.text.size() + 40; });
     if (dropped == 0) break;  // nothing left to leave out

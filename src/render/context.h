@@ -11,6 +11,8 @@
 //                  (learn/recent_reviews.h defines the measure)
 //   antiPatterns   the rejection-pattern registry for the server type, then seed 002 outcome
 //                  anti-patterns (these carry no server type)
+//   afterReview    seed 001 signals: what happened to the agent's work after review (reverts,
+//                  people rewriting its lines, CI, ratings) and the latest failed outcomes
 //
 // Cost: bounded per call whatever the history holds (a ring of similar_lookback reviews, the
 // rule book, the gates' 30 daily histograms, the reviewers' counts); no scan of the log.
@@ -64,6 +66,7 @@ struct ContextResult {
   std::vector<ContextPattern> patterns;
   std::vector<ContextReview> recent_similar;  // newest first
   std::vector<ContextAntiPattern> anti_patterns;
+  std::vector<std::string> after_review;  // render/signal_lines.h
   size_t budget_tokens = 0;               // 0: not trimmed
   std::map<std::string, size_t> trimmed;  // section key -> items left out
 };
@@ -72,9 +75,10 @@ struct ContextResult {
 // REQUIRES: the learner folds kContextParts.
 ContextResult Context(const learn::Learner& learner, const ContextQuery& query, int64_t now_ms);
 // What Context reads: a learner of these parts alone gives the same context.
-inline const learn::Parts kContextParts = {
-    learn::Part::kProfiles, learn::Part::kGates,    learn::Part::kCalibration, learn::Part::kRecent,
-    learn::Part::kRules,    learn::Part::kEvidence, learn::Part::kOutcomes};
+inline const learn::Parts kContextParts = {learn::Part::kProfiles,    learn::Part::kGates,
+                                           learn::Part::kCalibration, learn::Part::kRecent,
+                                           learn::Part::kRules,       learn::Part::kEvidence,
+                                           learn::Part::kOutcomes,    learn::Part::kSignals};
 
 std::string ContextMarkdown(const ContextResult& result);
 std::string ContextJson(const ContextResult& result);  // one object and a newline

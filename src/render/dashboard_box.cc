@@ -205,6 +205,8 @@ Standing KpiStanding(const DashboardKpi& k, const DashboardTargets& t) {
   if (k.key == "regressionRate") {
     return v <= kEps ? Standing::kGood : v < t.regression_fair ? Standing::kFair : Standing::kPoor;
   }
+  // seed 001 "Reward signal coverage: baseline ~20%, target >80%".
+  if (k.key == "signalCoverage") return at_least(0.8, 0.2);
   if (!k.trend) return Standing::kNone;
   return *k.trend == "flat" || *k.trend == k.better ? Standing::kGood : Standing::kFair;
 }
@@ -233,13 +235,26 @@ std::string KpiLabel(std::string_view key) {
   if (key == "feedbackPerWeek") return "Feedback Volume";
   if (key == "ruleEffectiveness") return "Rule Effectiveness";
   if (key == "regressionRate") return "Regression Rate";
+  // seed 001 success metrics
+  if (key == "signalCoverage") return "Signal Coverage";
+  if (key == "revertRate") return "Revert Rate";
+  if (key == "humanEditAfterAgentRate") return "Edit-After-Agent";
+  if (key == "ciPassRate") return "CI Pass Rate";
+  if (key == "timeToCompletion") return "Time-to-Completion";
+  if (key == "meanRating") return "Rating (1-5)";
   return std::string(key);
 }
 
 std::string FormatKpiValue(std::string_view key, double v, bool utf8) {
-  if (key == "approvalRate" || key == "autoApproveRate" || key == "regressionRate") {
+  if (key == "approvalRate" || key == "autoApproveRate" || key == "regressionRate" ||
+      key == "signalCoverage" || key == "revertRate" || key == "humanEditAfterAgentRate" ||
+      key == "ciPassRate") {
     return fmt::format("{:.1f}%", v * 100);
   }
+  if (key == "timeToCompletion") {
+    return v >= 3600 ? fmt::format("{:.1f}h", v / 3600) : fmt::format("{:.0f}min", v / 60);
+  }
+  if (key == "meanRating") return fmt::format("{:.1f}/5", v);
   if (key == "avgQualityScore") return fmt::format("{:.1f}", v);
   if (key == "timeToDecisionSeconds") return fmt::format("{:.0f}s", v);
   if (key == "predictionError") return fmt::format("{}{:.2f}", G(utf8).pm, v);
@@ -259,6 +274,11 @@ std::string KpiTargetText(std::string_view key, const DashboardTargets& t, bool 
     return fmt::format("{} falling", g.fall);
   }
   if (key == "autoApproveRate") return fmt::format("{} rising", g.rise);
+  if (key == "signalCoverage") return fmt::format("{} 80%", g.ge);
+  if (key == "revertRate" || key == "humanEditAfterAgentRate" || key == "timeToCompletion") {
+    return fmt::format("{} falling", g.fall);
+  }
+  if (key == "ciPassRate" || key == "meanRating") return fmt::format("{} rising", g.rise);
   return "";
 }
 
@@ -305,7 +325,7 @@ std::string RenderDashboardBox(const DashboardData& d, const DashboardOptions& o
   row("KPI", "trend", "now", {}, "target");
   rule(g.left, g.cross, g.right);
 
-  for (const DashboardKpi& k : d.kpis) {
+  auto kpi_row = [&](const DashboardKpi& k) {
     // The trend: every window's value; when they do not fit, the newest that do, after "…".
     std::vector<std::string> shown;
     for (const auto& v : k.values) shown.push_back(v ? FormatKpiValue(k.key, *v, o.utf8) : g.none);
@@ -329,6 +349,12 @@ std::string RenderDashboardBox(const DashboardData& d, const DashboardOptions& o
     }
     row(Clean(KpiLabel(k.key), o.utf8), trend, now, sgr(StandingSgr(standing)),
         KpiTargetText(k.key, o.targets, o.utf8));
+  };
+  for (const DashboardKpi& k : d.kpis) kpi_row(k);
+  if (!d.signals.empty()) {
+    rule(g.left, g.cross, g.right);
+    row("Automatic signals", "calendar months", "", {}, "seed 001");
+    for (const DashboardKpi& k : d.signals) kpi_row(k);
   }
 
   out += fmt::format("{}{}{}{}{}{}{}{}{}\n", g.left, Repeat(g.h, kName + 2), g.up,

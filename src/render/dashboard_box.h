@@ -49,6 +49,10 @@ struct DashboardData {
   int64_t window_days = 30;  // the length of one KPI window
   uint64_t events = 0;       // events in the log
   std::vector<DashboardKpi> kpis;
+  // seed 001's success metrics (the `signals` section), by calendar month, oldest first: keys
+  // signalCoverage, revertRate, humanEditAfterAgentRate, ciPassRate, timeToCompletion,
+  // meanRating. Shown below the KPIs; not part of the Overall Health.
+  std::vector<DashboardKpi> signals;
   std::vector<DashboardAlert> alerts;
 };
 

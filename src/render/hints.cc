@@ -5,13 +5,17 @@
 #include <cmath>
 
 #include "model/timestamp.h"
+#include "render/candidates.h"
 #include "render/checklist.h"
 #include "render/pattern_blocks.h"
 #include "render/prompt_files.h"
 #include "render/safe_text.h"
+#include "render/signal_lines.h"
 
 namespace kaizen::render {
 namespace {
+
+constexpr size_t kMaxCandidates = 10;
 
 bool IsDesignDomain(std::string_view domain) {
   return domain == "design-aesthetics" || domain == "design-ux";
@@ -118,6 +122,10 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms) {
   in.calibration = learner.calibration().Result();
   in.top_rejections = learner.RejectionPatterns(/*top=*/true);
   in.anti_patterns = learner.outcomes().AntiPatterns();
+  in.after_review = SignalLines(learner.signals().Result(now_ms));
+  for (const learn::LearnedRule* r : Candidates(in.rules, kMaxCandidates)) {
+    in.candidates.push_back(CandidateLine(*r));
+  }
   return in;
 }
 
@@ -134,6 +142,12 @@ std::string HintsSection(const HintsInput& in) {
   AppendSection("Pre-Review Checklist (from learned feedback)",
                 WithoutHeading(PreReviewChecklist(in.top_rejections)), &out);
   AppendSection("Anti-Patterns to Avoid", WithoutHeading(AntiPatternBlock(in.anti_patterns)), &out);
+  std::string candidates;
+  for (const std::string& line : in.candidates) candidates += "- " + line + "\n";
+  AppendSection("Candidates (repeated in reviews, not rules yet)", candidates, &out);
+  std::string after;
+  for (const std::string& line : in.after_review) after += "- " + line + "\n";
+  AppendSection("After Review (git, CI, ratings)", after, &out);
   if (out.size() == header) out += "\nNo learned rules yet.\n";
   return out;
 }

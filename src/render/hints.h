@@ -36,6 +36,8 @@ struct HintsInput {
   learn::CommunicationResult communication;
   std::vector<learn::RejectionPattern> top_rejections;  // RejectionPatterns(true)
   std::vector<learn::AntiPattern> anti_patterns;
+  std::vector<std::string> after_review;  // render/signal_lines.h
+  std::vector<std::string> candidates;    // render/candidates.h CandidateLine, at most 10
 };
 
 // REQUIRES: the learner folds kHintsParts.
@@ -43,13 +45,16 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms);
 // What HintsInputFrom reads: a learner of these parts alone gives the same hints.
 inline const learn::Parts kHintsParts = {learn::Part::kCommunication, learn::Part::kRules,
                                          learn::Part::kEvidence,      learn::Part::kGates,
-                                         learn::Part::kCalibration,   learn::Part::kOutcomes};
+                                         learn::Part::kCalibration,   learn::Part::kOutcomes,
+                                         learn::Part::kSignals};
 
 // The generated section, starting with
 //   # Generated: YYYY-MM-DD | Based on N feedback events | K active rules
 // then, each only when it has lines: Code Standards (active rules' prompt_instruction, design
 // rules excepted), Design Standards (rules of domain design-aesthetics or design-ux), Quality
-// Gates, Review Presentation, the Pre-Review Checklist and seed 002's anti-pattern block. When all
+// Gates, Review Presentation, the Pre-Review Checklist, seed 002's anti-pattern block, Candidates
+// (what reviews repeat that is not a rule yet, with its evidence) and After Review (what happened
+// to the agent's work: reverts, rewrites, CI, ratings). When all
 // are empty, one "No learned rules yet." line. Ends with a newline.
 std::string HintsSection(const HintsInput& input);
 

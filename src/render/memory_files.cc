@@ -11,6 +11,7 @@
 #include "learn/approval.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
+#include "render/candidates.h"
 #include "render/safe_text.h"
 
 namespace kaizen::render {
@@ -22,6 +23,7 @@ using learn::MemoryConfig;
 using learn::ThemeTally;
 
 constexpr size_t kLabelBytes = 64;  // a theme, server type or stage named in a file
+constexpr size_t kMaxCandidateLines = 10;
 
 // Themes, server types and stages come from the log (annotation categories are reviewer-written):
 // sanitized, never trusted as markdown.
@@ -202,11 +204,20 @@ std::string FeedbackPatternsFile(const learn::Learner& learner, int64_t now_ms) 
         fmt::format("{}. **{}** (mentioned {}x) — rejected {}x, praised {}x", i + 1, Label(t.theme),
                     t.tally.positive + t.tally.negative, t.tally.negative, t.tally.positive);
     if (auto r = rule_of_theme.find(t.theme); r != rule_of_theme.end()) {
-      line += "; rule: " + SanitizeReviewerText(r->second->prompt_instruction);
+      line +=
+          r->second->status == learn::RuleStatus::kActive
+              ? "; rule: " + SanitizeReviewerText(r->second->prompt_instruction)
+              : fmt::format("; {} rule, not enforced", learn::RuleStatusName(r->second->status));
     }
     b.push_back({line + "\n", i < 3 ? 9 : 6});
   }
   if (ranked.empty()) b.push_back({"- No themes in this window yet.\n", 9});
+
+  // What reviews repeat that is not a rule yet, marked as such, with what would confirm it.
+  b.push_back({"\n## Candidate Rules (repeated in reviews, not rules yet)\n", kAlwaysKept});
+  const std::vector<const LearnedRule*> candidates = Candidates(rules, kMaxCandidateLines);
+  for (const LearnedRule* r : candidates) b.push_back({"- " + CandidateLine(*r) + "\n", 8});
+  if (candidates.empty()) b.push_back({"- None.\n", 8});
 
   // Anti-patterns: durable rules first (any age, §5.2), then the window's consistent rejections.
   b.push_back({"\n## Anti-Patterns (Things Reviewers Consistently Reject)\n", kAlwaysKept});

@@ -25,8 +25,13 @@ inline std::string LastError() {
   return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+// A missing object (a partial clone, a damaged repository) is NotFound, so a scan can skip the
+// commit it belongs to; every other failure is an IoError.
 inline Status Failure(std::string_view what) {
-  return IoError(std::string(what) + ": " + LastError());
+  const git_error* e = git_error_last();
+  std::string message = std::string(what) + ": " + LastError();
+  if (e != nullptr && e->klass == GIT_ERROR_ODB) return NotFound(std::move(message));
+  return IoError(std::move(message));
 }
 
 template <typename T, void (*Free)(T*)>

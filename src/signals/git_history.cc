@@ -47,8 +47,10 @@ Result<TreePtr> TreeOf(git_repository* repo, std::string_view sha) {
 }
 
 // The commit's diff against its first parent (the empty tree for a root commit); reversed swaps
-// the sides, giving the patch that would undo the commit.
-Result<DiffPtr> CommitDiff(git_repository* repo, const GitCommit& c, bool reversed) {
+// the sides, giving the patch that would undo the commit. `context_lines` < 0 keeps git's default
+// (3); 0 makes each run of changed lines a hunk of its own.
+Result<DiffPtr> CommitDiff(git_repository* repo, const GitCommit& c, bool reversed,
+                           int context_lines = -1) {
   KZ_ASSIGN_OR_RETURN(TreePtr tree, TreeOf(repo, c.sha));
   TreePtr parent;
   if (!c.parents.empty()) {
@@ -56,6 +58,10 @@ Result<DiffPtr> CommitDiff(git_repository* repo, const GitCommit& c, bool revers
   }
   git_diff_options options;
   git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
+  if (context_lines >= 0) {
+    options.context_lines = static_cast<uint32_t>(context_lines);
+    options.interhunk_lines = 0;
+  }
   git_diff* diff = nullptr;
   git_tree* from = reversed ? tree.get() : parent.get();
   git_tree* to = reversed ? parent.get() : tree.get();
@@ -67,10 +73,11 @@ Result<DiffPtr> CommitDiff(git_repository* repo, const GitCommit& c, bool revers
 
 struct LineTally {
   size_t added = 0;
-  std::vector<DeletedLines> deleted;
+  bool with_text = false;  // collect hunks too
+  std::vector<DiffHunkText> hunks;
 };
 
-int OnLine(const git_diff_delta* delta, const git_diff_hunk*, const git_diff_line* line,
+int OnLine(const git_diff_delta* delta, const git_diff_hunk* hunk, const git_diff_line* line,
            void* payload) {
   auto* tally = static_cast<LineTally*>(payload);
   // A submodule's "line" is its "Subproject commit <sha>" entry, not text anyone wrote, and blame
@@ -78,20 +85,40 @@ int OnLine(const git_diff_delta* delta, const git_diff_hunk*, const git_diff_lin
   if (delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT) {
     return 0;
   }
+  if (tally->with_text && hunk != nullptr &&
+      (line->origin == GIT_DIFF_LINE_ADDITION || line->origin == GIT_DIFF_LINE_DELETION)) {
+    const char* path = delta->old_file.path ? delta->old_file.path : "";
+    if (tally->hunks.empty() || tally->hunks.back().path != path ||
+        tally->hunks.back().old_start != static_cast<size_t>(hunk->old_start) ||
+        tally->hunks.back().new_start != static_cast<size_t>(hunk->new_start)) {
+      DiffHunkText h;
+      h.path = path;
+      h.old_start = static_cast<size_t>(hunk->old_start);
+      h.new_start = static_cast<size_t>(hunk->new_start);
+      tally->hunks.push_back(std::move(h));
+    }
+    DiffHunkText& h = tally->hunks.back();
+    std::string_view text(line->content, line->content_len);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    const bool added = line->origin == GIT_DIFF_LINE_ADDITION;
+    if (!added && line->old_lineno > 0)
+      h.old_lines.push_back(static_cast<size_t>(line->old_lineno));
+    std::vector<std::string>& side = added ? h.new_text : h.old_text;
+    if (side.size() < DiffHunkText::kMaxHunkTextLines) {
+      side.emplace_back(text);
+    } else {
+      h.truncated = true;
+    }
+  }
   if (line->origin == GIT_DIFF_LINE_ADDITION) {
     ++tally->added;
-  } else if (line->origin == GIT_DIFF_LINE_DELETION && line->old_lineno > 0) {
-    const char* path = delta->old_file.path ? delta->old_file.path : "";
-    if (tally->deleted.empty() || tally->deleted.back().path != path) {
-      tally->deleted.push_back({path, {}});
-    }
-    tally->deleted.back().old_lines.push_back(static_cast<size_t>(line->old_lineno));
   }
   return 0;
 }
 
-Result<LineTally> Tally(git_repository* repo, const GitCommit& c) {
-  KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo, c, false));
+Result<LineTally> Tally(git_repository* repo, const GitCommit& c, bool with_text = false) {
+  // Hunks without context: each correction is one run of replaced lines.
+  KZ_ASSIGN_OR_RETURN(DiffPtr diff, CommitDiff(repo, c, false, with_text ? 0 : -1));
   // Renames paired with their source (as `git show` does): without this a `git mv` deleted every
   // line of the old path, and a human renaming an agent's file counted as rewriting all of it.
   git_diff_find_options find;
@@ -101,6 +128,7 @@ Result<LineTally> Tally(git_repository* repo, const GitCommit& c) {
     return GitFailure("finding the renames of " + c.sha);
   }
   LineTally tally;
+  tally.with_text = with_text;
   if (git_diff_foreach(diff.get(), nullptr, nullptr, nullptr, OnLine, &tally) != 0) {
     return GitFailure("reading the diff of " + c.sha);
   }
@@ -255,9 +283,9 @@ Result<std::vector<std::string>> GitRepo::ChangedPaths(const GitCommit& c) {
   return out;
 }
 
-Result<std::vector<DeletedLines>> GitRepo::Deleted(const GitCommit& c) {
-  KZ_ASSIGN_OR_RETURN(LineTally tally, Tally(repo_, c));
-  return std::move(tally.deleted);
+Result<std::vector<DiffHunkText>> GitRepo::Hunks(const GitCommit& c) {
+  KZ_ASSIGN_OR_RETURN(LineTally tally, Tally(repo_, c, /*with_text=*/true));
+  return std::move(tally.hunks);
 }
 
 Result<std::vector<std::string>> GitRepo::BlameLines(std::string_view at, const std::string& path,

@@ -29,10 +29,17 @@ struct GitCommit {
   bool is_merge() const { return parents.size() > 1; }
 };
 
-// The lines a commit deleted from one file, as line numbers of the file in its first parent.
-struct DeletedLines {
-  std::string path;
-  std::vector<size_t> old_lines;
+// One hunk of a commit's diff against its first parent, with its text: what a person changed,
+// for the correction a human rewrite of an agent's lines becomes.
+struct DiffHunkText {
+  std::string path;                     // in the first parent
+  size_t old_start = 0, new_start = 0;  // the hunk's first line on each side (1-based)
+  std::vector<size_t> old_lines;        // the lines it deleted, numbered in the first parent
+  // The deleted and the added lines without their newlines; kept up to kMaxHunkTextLines each,
+  // past which `truncated` is set (a rewrite of a whole file is not one correction).
+  std::vector<std::string> old_text, new_text;
+  bool truncated = false;
+  static constexpr size_t kMaxHunkTextLines = 50;
 };
 
 class GitRepo {
@@ -58,8 +65,8 @@ class GitRepo {
   Result<size_t> AddedLines(const GitCommit& c);
   // The files the commit changed (new paths), sorted.
   Result<std::vector<std::string>> ChangedPaths(const GitCommit& c);
-  // Lines the commit deleted or changed, per file of its first parent.
-  Result<std::vector<DeletedLines>> Deleted(const GitCommit& c);
+  // The hunks of the commit's diff that delete or add lines, in diff order, with their text.
+  Result<std::vector<DiffHunkText>> Hunks(const GitCommit& c);
   // For each of `lines` (of `path` as of commit `at`), the sha of the commit that last wrote it
   // ("" when blame cannot tell). A non-empty `oldest` ends the walk there: lines older than it are
   // given to it.

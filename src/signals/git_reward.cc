@@ -4,6 +4,8 @@
 #include <rapidjson/writer.h>
 #include <sodium.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "model/timestamp.h"
@@ -14,12 +16,14 @@ namespace {
 
 constexpr int64_t kDayMs = 86'400'000;
 constexpr size_t kMaxIdentBytes = 256;  // model/limits.h: identifiers
+// Each side of a correction: the classifier reads 16 KiB (ingest/correction_classifier.h).
+constexpr size_t kMaxCorrectionTextBytes = 16 * 1024;
 
 // Names from commits are bytes, not always UTF-8 (old repositories, other encodings), and may hold
 // control characters; the log stores valid UTF-8 only (ingest reads it with simdjson, which refuses
 // overlong forms, UTF-16 surrogates and values above U+10FFFF, as RFC 3629 does). Every byte that
 // is not part of a well-formed sequence, and every control character, becomes '?'.
-std::string Printable(std::string_view s) {
+std::string Printable(std::string_view s, bool keep_layout = false) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
@@ -39,7 +43,10 @@ std::string Printable(std::string_view s) {
       ok = !(b == 0xE0 && b1 < 0xA0) && !(b == 0xED && b1 > 0x9F) && !(b == 0xF0 && b1 < 0x90) &&
            !(b == 0xF4 && b1 > 0x8F);
     }
-    if (!ok || b < 0x20 || b == 0x7F) {
+    if (keep_layout && (b == '\n' || b == '\t')) {
+      out += static_cast<char>(b);
+      ++i;
+    } else if (!ok || b < 0x20 || b == 0x7F) {
       out += '?';
       ++i;
     } else {
@@ -82,7 +89,7 @@ std::string GitSignalLabel(const GitSignal& s) {
   return std::string(model::Utf8Prefix(Printable(label), kMaxIdentBytes));
 }
 
-std::string GitRewardEvent(const GitSignal& s, std::string_view repo) {
+std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::string_view task_type) {
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
   w.StartObject();
@@ -131,6 +138,10 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo) {
   Str(w, Printable(model::Utf8Prefix(repo, kMaxIdentBytes)));
   w.Key("detector");
   w.String(DetectorName(s.detector));
+  if (!task_type.empty()) {
+    w.Key("task_type");
+    Str(w, model::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
+  }
   w.Key("commits");
   w.StartArray();
   for (const std::string& sha : s.shas) Str(w, sha);
@@ -143,6 +154,74 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo) {
       w.Key("agent_email");
       Str(w, model::Utf8Prefix(email, kMaxIdentBytes));
     }
+  }
+  w.EndObject();
+  w.EndObject();
+  return b.GetString();
+}
+
+model::Uuid GitCorrectionUuid(const GitCorrection& x) {
+  const std::string key = fmt::format("kaizen git scan\ncorrection\n{}\n{}\n{}\n{}", x.agent_commit,
+                                      x.human_commit, x.path, x.line_start);
+  uint8_t hash[16];
+  crypto_generichash(hash, sizeof hash, reinterpret_cast<const unsigned char*>(key.data()),
+                     key.size(), nullptr, 0);
+  return model::MakeUuidV7(x.observed_ms, hash);
+}
+
+std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
+                               std::string_view task_type) {
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  w.Key("kind");
+  w.String("correction");
+  w.Key("id");
+  Str(w, GitCorrectionUuid(x).ToString());
+  w.Key("timestamp");
+  Str(w, model::FormatUtc(x.observed_ms));
+  // The agent's work session is its commit: the corrections of one commit group together.
+  w.Key("session_id");
+  Str(w, "git:" + x.agent_commit.substr(0, 12));
+  w.Key("original");
+  Str(w, model::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
+  w.Key("corrected");
+  Str(w, model::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
+  auto [human_name, human_email] = GitAgentNameEmail(x.human);
+  if (!human_name.empty()) {
+    w.Key("user_id");
+    Str(w, model::Utf8Prefix(human_name, kMaxIdentBytes));
+  }
+  w.Key("correction_method");
+  w.String("human_edit");
+  w.Key("context");
+  w.StartObject();
+  w.Key("source");
+  w.String("git");
+  w.Key("project");  // seed 004 context.project: where a learned pattern applies
+  Str(w, Printable(model::Utf8Prefix(repo, kMaxIdentBytes)));
+  w.Key("file");
+  Str(w, model::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
+  w.Key("line_start");
+  w.Uint64(x.line_start);
+  w.Key("line_end");
+  w.Uint64(x.line_end);
+  w.Key("new_line_start");
+  w.Uint64(x.new_start);
+  w.Key("new_line_end");
+  w.Uint64(x.new_end);
+  w.Key("agent_commit");
+  Str(w, x.agent_commit);
+  w.Key("human_commit");
+  Str(w, x.human_commit);
+  if (!x.agent.empty()) {
+    auto [name, email] = GitAgentNameEmail(x.agent);
+    w.Key("agent");
+    Str(w, model::Utf8Prefix(name, kMaxIdentBytes));
+  }
+  if (!task_type.empty()) {
+    w.Key("task_type");
+    Str(w, model::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.EndObject();
   w.EndObject();

@@ -33,6 +33,22 @@ std::pair<std::string, std::string> GitAgentNameEmail(std::string_view identity)
 // raw_value, signal_value (only when seed 001 has no normalization rule), baseline_seconds,
 // source "automatic", confidence, delay_days (observed - the agent's commit), and context
 // {source "git", repo, detector, commits (full shas, the agent's first), agent, agent_email}.
-std::string GitRewardEvent(const GitSignal& s, std::string_view repo);
+// `task_type`, when not empty, is context.task_type: the task type the signal judges when no
+// recorded work product has the agent's commit as its version.
+std::string GitRewardEvent(const GitSignal& s, std::string_view repo,
+                           std::string_view task_type = {});
+
+// A UUID v7 at the human commit's time from BLAKE2b of (agent commit, human commit, path, line):
+// the same hunk always gets the same id, so a rescan records it once.
+model::Uuid GitCorrectionUuid(const GitCorrection& x);
+
+// The correction event (seed 004) of a human rewrite of agent lines, one line of JSON: session_id
+// "git:<agent sha12>", original (the agent's lines) and corrected (the human's), user_id (the
+// human author's name), correction_method "human_edit", no correction_type (ingest proposes one
+// from the diff), and context {source "git", project (the repository), file, line_start,
+// line_end (the agent's lines, numbered in the human commit's parent), new_line_start,
+// new_line_end, agent_commit, human_commit, agent, task_type}.
+std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
+                               std::string_view task_type = {});
 
 }  // namespace kaizen::signals

@@ -6,8 +6,10 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -79,6 +81,23 @@ GitSignal Make(GitDetector d, const GitCommit& agent_commit, const GitCommit& ob
   s.raw_json = std::move(raw_json);
   return s;
 }
+
+// Commits whose objects are missing (a partial or damaged clone): each is skipped by the detector
+// that could not read it, and counted, instead of stopping the whole scan.
+struct Unreadable {
+  std::set<std::string> commits;
+  // True when `status` is a missing object of `commit` (recorded); false when it is fine.
+  // Any other failure is returned through *error.
+  bool Skip(const Status& status, const GitCommit& commit, Status* error) {
+    if (status.ok()) return false;
+    if (status.code() != StatusCode::kNotFound) {
+      *error = status;
+      return true;
+    }
+    commits.insert(commit.sha);
+    return true;
+  }
+};
 
 // Merge outcome, iteration count and time to completion: one of each per merge on the branch's
 // first-parent line whose merged side holds agent commits. Fills merged_tip: merge -> the agent
@@ -170,11 +189,17 @@ void DetectRevertMessages(const Walked& w, const GitScanOptions& o,
 // A later commit within the revert window whose patch id equals that of an agent commit's
 // reversed patch: the agent's change undone, whatever the message says.
 Status DetectInverseDiffs(GitRepo& repo, const Walked& w, const GitScanOptions& o,
-                          std::vector<GitSignal>* out, std::set<Pair>* reverted) {
+                          std::vector<GitSignal>* out, std::set<Pair>* reverted,
+                          Unreadable* unreadable) {
+  Status error;
   std::map<std::string, std::vector<size_t>> undo;  // reversed patch id -> agent commits
   for (size_t a : w.agent_commits) {
-    KZ_ASSIGN_OR_RETURN(std::string id, repo.PatchId(w.commits[a], /*reversed=*/true));
-    if (!id.empty()) undo[id].push_back(a);
+    Result<std::string> id = repo.PatchId(w.commits[a], /*reversed=*/true);
+    if (unreadable->Skip(id.status(), w.commits[a], &error)) {
+      KZ_RETURN_IF_ERROR(error);
+      continue;
+    }
+    if (!id->empty()) undo[*id].push_back(a);
   }
   if (undo.empty()) return Status::Ok();
   const int64_t window = o.revert_days * kDayMs;
@@ -188,9 +213,13 @@ Status DetectInverseDiffs(GitRepo& repo, const Walked& w, const GitScanOptions& 
       candidate = candidate || later.commit_ms - w.commits[a].commit_ms <= window;
     }
     if (!candidate) continue;
-    KZ_ASSIGN_OR_RETURN(std::string id, repo.PatchId(later, /*reversed=*/false));
-    auto it = undo.find(id);
-    if (id.empty() || it == undo.end()) continue;
+    Result<std::string> id = repo.PatchId(later, /*reversed=*/false);
+    if (unreadable->Skip(id.status(), later, &error)) {
+      KZ_RETURN_IF_ERROR(error);
+      continue;
+    }
+    auto it = undo.find(*id);
+    if (id->empty() || it == undo.end()) continue;
     for (size_t a : it->second) {
       if (a >= c || later.commit_ms - w.commits[a].commit_ms > window) continue;
       if (!reverted->insert({a, c}).second) continue;  // found by its message already
@@ -203,16 +232,65 @@ Status DetectInverseDiffs(GitRepo& repo, const Walked& w, const GitScanOptions& 
   return Status::Ok();
 }
 
+// Whether two texts differ in more than whitespace: a re-indent is not a correction.
+bool DiffersBeyondWhitespace(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  auto squeeze = [](const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& line : lines) {
+      for (char ch : line) {
+        if (ch != ' ' && ch != '\t' && ch != '\r') out.push_back(ch);
+      }
+    }
+    return out;
+  };
+  return squeeze(a) != squeeze(b);
+}
+
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) out.push_back('\n');
+    out += lines[i];
+  }
+  return out;
+}
+
+std::string Identity(const GitCommit& c) {
+  return c.author_email.empty() ? c.author_name
+                                : fmt::format("{} <{}>", c.author_name, c.author_email);
+}
+
 // seed 001 "Human edit after agent edit": lines an agent commit added that a human commit within
 // the next `rewrite_commits` commits (history order) changed or deleted, found by blaming the
 // lines the human commit removed. One signal per (agent commit, human commit), so a later scan
-// never needs to change a recorded value; a revert is not counted again as an edit.
+// never needs to change a recorded value; a revert is not counted again as an edit. Each hunk
+// that rewrote an agent's lines is also a correction (seed 004): the agent's lines -> the human's.
+// With measure_unedited, an agent commit whose window closed with no rewrite gets a share-0
+// signal of its own.
 Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
-                        const std::set<Pair>& reverted, std::vector<GitSignal>* out) {
+                        const std::set<Pair>& reverted, std::vector<GitSignal>* out,
+                        std::vector<GitCorrection>* corrections, Unreadable* unreadable) {
   std::unordered_map<size_t, std::vector<std::string>> paths;  // agent commit -> files it changed
   std::unordered_map<size_t, size_t> added;                    // agent commit -> lines it added
   std::unordered_set<size_t> reverts;  // a revert is its own signal, not also an edit
-  for (const Pair& p : reverted) reverts.insert(p.second);
+  std::unordered_set<size_t> reverted_agents, rewritten_agents;
+  for (const Pair& p : reverted) {
+    reverted_agents.insert(p.first);
+    reverts.insert(p.second);
+  }
+  Status error;
+  // The lines an agent commit added, or nullopt when its objects are missing.
+  auto added_lines = [&](size_t a) -> Result<std::optional<size_t>> {
+    auto it = added.find(a);
+    if (it != added.end()) return std::optional<size_t>(it->second);
+    Result<size_t> n = repo.AddedLines(w.commits[a]);
+    if (unreadable->Skip(n.status(), w.commits[a], &error)) {
+      KZ_RETURN_IF_ERROR(error);
+      return std::optional<size_t>();
+    }
+    added[a] = *n;
+    return std::optional<size_t>(*n);
+  };
   for (size_t c = 0; c < w.commits.size(); ++c) {
     const GitCommit& human = w.commits[c];
     if (human.agent || human.is_merge() || human.parents.empty() || reverts.count(c)) continue;
@@ -224,11 +302,29 @@ Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
     std::set<std::string> agent_paths;
     for (size_t a : window) {
       if (!paths.count(a)) {
-        KZ_ASSIGN_OR_RETURN(paths[a], repo.ChangedPaths(w.commits[a]));
+        Result<std::vector<std::string>> changed = repo.ChangedPaths(w.commits[a]);
+        if (unreadable->Skip(changed.status(), w.commits[a], &error)) {
+          KZ_RETURN_IF_ERROR(error);
+          paths[a] = {};
+        } else {
+          paths[a] = std::move(*changed);
+        }
       }
       agent_paths.insert(paths[a].begin(), paths[a].end());
     }
-    KZ_ASSIGN_OR_RETURN(std::vector<DeletedLines> deleted, repo.Deleted(human));
+    Result<std::vector<DiffHunkText>> read = repo.Hunks(human);
+    if (unreadable->Skip(read.status(), human, &error)) {
+      KZ_RETURN_IF_ERROR(error);
+      continue;
+    }
+    const std::vector<DiffHunkText> hunks = std::move(*read);
+    // The deleted lines of each file the window's agent commits touched, blamed once per file.
+    std::map<std::string, std::vector<size_t>> deleted;
+    for (const DiffHunkText& h : hunks) {
+      if (!agent_paths.count(h.path)) continue;
+      std::vector<size_t>& lines = deleted[h.path];
+      lines.insert(lines.end(), h.old_lines.begin(), h.old_lines.end());
+    }
     // Only lines of the window's agent commits count, so blame need not walk further back than
     // the oldest one's parent (older lines are given to it, which is not in the window): blaming
     // the whole history of a file at every human commit made a long history quadratic (20k
@@ -237,20 +333,28 @@ Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
     const std::string oldest =
         oldest_agent.parents.empty() ? std::string() : oldest_agent.parents[0];
     std::map<size_t, size_t> rewritten;  // agent commit -> its lines this commit rewrote
-    for (const DeletedLines& d : deleted) {
-      if (!agent_paths.count(d.path)) continue;
-      KZ_ASSIGN_OR_RETURN(std::vector<std::string> blamed,
-                          repo.BlameLines(human.parents[0], d.path, d.old_lines, oldest));
-      for (const std::string& sha : blamed) {
-        auto a = w.Find(sha);
-        if (a && std::binary_search(window.begin(), window.end(), *a)) ++rewritten[*a];
+    std::map<std::pair<std::string, size_t>, size_t> author_of;  // (path, old line) -> agent
+    for (const auto& [path, lines] : deleted) {
+      if (lines.empty()) continue;
+      Result<std::vector<std::string>> blame =
+          repo.BlameLines(human.parents[0], path, lines, oldest);
+      if (unreadable->Skip(blame.status(), human, &error)) {
+        KZ_RETURN_IF_ERROR(error);
+        continue;
+      }
+      const std::vector<std::string>& blamed = *blame;
+      for (size_t i = 0; i < blamed.size(); ++i) {
+        auto a = w.Find(blamed[i]);
+        if (a && std::binary_search(window.begin(), window.end(), *a)) {
+          ++rewritten[*a];
+          author_of[{path, lines[i]}] = *a;
+        }
       }
     }
     for (const auto& [a, lines] : rewritten) {
-      if (!added.count(a)) {
-        KZ_ASSIGN_OR_RETURN(added[a], repo.AddedLines(w.commits[a]));
-      }
-      if (added[a] == 0) continue;
+      KZ_ASSIGN_OR_RETURN(std::optional<size_t> n, added_lines(a));
+      if (!n || *n == 0) continue;
+      rewritten_agents.insert(a);
       // Lines moved or rewritten twice on parallel branches could count past 100%.
       double share = std::min(1.0, static_cast<double>(lines) / static_cast<double>(added[a]));
       share = std::round(share * 10000) / 10000;
@@ -262,6 +366,52 @@ Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
       s.confidence = 0.8;  // blame attributes moved and reformatted lines as rewritten
       out->push_back(std::move(s));
     }
+    // Each hunk that replaced an agent's lines: the agent with most lines in it.
+    for (const DiffHunkText& h : hunks) {
+      std::map<size_t, size_t> by_agent;
+      for (size_t line : h.old_lines) {
+        auto it = author_of.find({h.path, line});
+        if (it != author_of.end()) ++by_agent[it->second];
+      }
+      if (by_agent.empty() || h.truncated || !DiffersBeyondWhitespace(h.old_text, h.new_text)) {
+        continue;
+      }
+      size_t agent = by_agent.begin()->first;
+      for (const auto& [a, n] : by_agent) {
+        if (n > by_agent[agent]) agent = a;
+      }
+      const GitCommit& ac = w.commits[agent];
+      GitCorrection x;
+      x.agent_commit = ac.sha;
+      x.human_commit = human.sha;
+      x.agent = ac.agent.value_or("");
+      x.human = Identity(human);
+      x.path = h.path;
+      x.line_start = h.old_lines.front();
+      x.line_end = h.old_lines.back();
+      x.new_start = h.new_start;
+      x.new_end = h.new_start + h.new_text.size() - 1;
+      if (h.new_text.empty()) x.new_end = h.new_start > 0 ? h.new_start - 1 : 0;
+      x.original = JoinLines(h.old_text);
+      x.corrected = JoinLines(h.new_text);
+      x.observed_ms = human.commit_ms;
+      x.action_ms = ac.author_ms;
+      corrections->push_back(std::move(x));
+    }
+  }
+  if (!o.measure_unedited) return Status::Ok();
+  // The window of agent commit a closes at commit a + rewrite_commits: from then on no human
+  // commit can count against it, so "not rewritten" is a fact that a later scan finds again.
+  const auto span = static_cast<size_t>(o.rewrite_commits);
+  for (size_t a : w.agent_commits) {
+    if (a + span >= w.commits.size() || rewritten_agents.count(a) || reverted_agents.count(a)) {
+      continue;
+    }
+    GitSignal s =
+        Make(GitDetector::kHumanEdit, w.commits[a], w.commits[a + span], {w.commits[a].sha}, "0");
+    s.signal_value = 1;
+    s.confidence = 0.8;
+    out->push_back(std::move(s));
   }
   return Status::Ok();
 }
@@ -314,11 +464,23 @@ Result<GitScanResult> ScanGitHistory(GitRepo& repo, const AgentMatcher& agents,
   std::set<Pair> reverted;
   KZ_RETURN_IF_ERROR(DetectMerges(repo, w, &found, &merged_tip));
   DetectRevertMessages(w, options, merged_tip, &found, &reverted);
-  KZ_RETURN_IF_ERROR(DetectInverseDiffs(repo, w, options, &found, &reverted));
-  KZ_RETURN_IF_ERROR(DetectHumanEdits(repo, w, options, reverted, &found));
+  Unreadable unreadable;
+  KZ_RETURN_IF_ERROR(DetectInverseDiffs(repo, w, options, &found, &reverted, &unreadable));
+  std::vector<GitCorrection> corrections;
+  KZ_RETURN_IF_ERROR(
+      DetectHumanEdits(repo, w, options, reverted, &found, &corrections, &unreadable));
+  result.unreadable_commits.assign(unreadable.commits.begin(), unreadable.commits.end());
   for (GitSignal& s : found) {
     if (s.observed_ms >= options.since_ms) result.signals.push_back(std::move(s));
   }
+  for (GitCorrection& x : corrections) {
+    if (x.observed_ms >= options.since_ms) result.corrections.push_back(std::move(x));
+  }
+  std::sort(result.corrections.begin(), result.corrections.end(),
+            [](const GitCorrection& a, const GitCorrection& b) {
+              return std::tie(a.observed_ms, a.human_commit, a.path, a.line_start) <
+                     std::tie(b.observed_ms, b.human_commit, b.path, b.line_start);
+            });
   std::sort(result.signals.begin(), result.signals.end(),
             [](const GitSignal& a, const GitSignal& b) {
               if (a.observed_ms != b.observed_ms) return a.observed_ms < b.observed_ms;

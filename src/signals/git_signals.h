@@ -22,6 +22,10 @@ struct GitScanOptions {
   int revert_days = 7;
   // seed 001: "Flag if same lines edited by human within N commits".
   int rewrite_commits = 10;
+  // An agent commit whose rewrite window has closed (rewrite_commits later commits exist) with
+  // no human rewrite gets a human_edit_after_agent signal of share 0: the measurement that makes
+  // the edit-after-agent rate (and the share of commits with signals) countable.
+  bool measure_unedited = true;
 };
 
 // What found a signal. Each detector maps to one seed 001 signal_type (GitSignal::signal_type).
@@ -55,9 +59,30 @@ struct GitSignal {
   double confidence = 1;
 };
 
+// seed 004 from seed 001's "human edit after agent edit": one hunk of a human commit that
+// rewrote lines an agent commit wrote, as original (the agent's lines) -> corrected (the
+// human's). Identified by (agent commit, human commit, path, hunk start): a rescan finds it again.
+struct GitCorrection {
+  std::string agent_commit, human_commit;
+  std::string agent;                    // the agent identity, "Name <email>"
+  std::string human;                    // the human commit's author, "Name <email>"
+  std::string path;                     // in the human commit's first parent
+  size_t line_start = 0, line_end = 0;  // the agent's lines the hunk replaced (first parent)
+  size_t new_start = 0, new_end = 0;    // the human's lines (new_end < new_start: none added)
+  std::string original, corrected;      // the lines, joined with '\n'
+  int64_t observed_ms = 0;              // the human commit's time
+  int64_t action_ms = 0;                // the agent commit's author time
+};
+
 struct GitScanResult {
   std::vector<GitSignal> signals;  // by observed time, then detector, then shas
-  size_t commits = 0;              // commits reachable from the branch
+  // Human rewrites of agent lines, hunk by hunk (observed at or after since_ms): by observed
+  // time, then human commit, path and line.
+  std::vector<GitCorrection> corrections;
+  // Commits whose objects are missing (a partial or damaged clone): the detectors that needed
+  // them skipped them. Sorted shas.
+  std::vector<std::string> unreadable_commits;
+  size_t commits = 0;  // commits reachable from the branch
   size_t agent_commits = 0;
 };
 

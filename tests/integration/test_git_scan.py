@@ -146,6 +146,11 @@ class GitScanTest(KaizenTest):
         self.assertEqual(e["signal_id"], f"git:human_edit:{agent[:12]}:{edit[:12]}")
         self.assertEqual((e["context"]["repo"], e["context"]["commits"], e["context"]["agent"]),
                          ("shop", [agent, edit], "Claude"))
+        # Each replaced run of the agent's lines is also a correction (seed 004).
+        r = self.export("--kind", "correction")
+        corrections = [strict_loads(l) for l in r.lines]
+        self.assertEqual([(c["original"], c["corrected"], c["context"]["line_start"])
+                          for c in corrections], [("agent 2", "AGENT 2", 5), ("agent 4", "AGENT 4", 7)])
 
     def test_rewrite_past_rewrite_commits_is_not_counted(self):
         repo = self.repo()
@@ -154,7 +159,11 @@ class GitScanTest(KaizenTest):
         repo.commit({"b.txt": "b\nc\n"}, ALICE, "2025-03-01T11:00:00Z", "unrelated")
         repo.commit({"a.txt": BASE + "x\n"}, ALICE, "2025-03-20T12:00:00Z", "rewrite")
         self.scan_ok(repo, "--rewrite-commits", "1")
-        self.assertEqual(self.of_type("human_edit_after_agent"), [])
+        # No rewrite: the window closed after one commit with the agent's lines untouched, which
+        # is itself a measurement (share 0).
+        events = self.of_type("human_edit_after_agent")
+        self.assertEqual([(e["raw_value"], e["signal_value"], len(e["context"]["commits"]))
+                          for e in events], [(0, 1.0, 1)])
 
     # --- merges: outcome, iteration count, time to completion ----------------------------------
 
@@ -228,8 +237,9 @@ class GitScanTest(KaizenTest):
         repo.commit({"a.txt": AGENT.replace("agent 2", "AGENT 2").replace("agent 1", "AGENT 1")},
                     ALICE, "2025-03-01T12:00:00Z", "fix another")
         r = self.scan_ok(repo, "--json")
-        self.assertEqual(strict_loads(r.out)["total"]["new"], 1)
-        self.assertEqual(strict_loads(r.out)["total"]["already_recorded"], 1)
+        # The new rewrite and its correction; the first rewrite and its correction are known.
+        self.assertEqual(strict_loads(r.out)["total"]["new"], 2)
+        self.assertEqual(strict_loads(r.out)["total"]["already_recorded"], 2)
         self.assertEqual(len(self.rewards()), 2)
 
     def test_since_skips_signals_observed_before(self):
@@ -377,8 +387,16 @@ class GitScanTest(KaizenTest):
         self.assertEqual(r.rc, EXIT_OK, r)
         j = strict_loads(r.out)
         self.assertEqual((j["commits"], j["agent_commits"]), (6000, 2000))
-        # The human commits that rewrote a line an agent wrote within the last 10 commits.
-        self.assertEqual(j["total"]["found"], 7)
+        # The human commits that rewrote a line an agent wrote within the last 10 commits, each
+        # one correction; every other agent commit whose window closed is measured unedited.
+        edits = [e["event"] for e in j["events"] if e["signal"] == "human_edit"]
+        rewrites = [e for e in edits if len(e["context"]["commits"]) == 2]
+        self.assertEqual(len(rewrites), 7)
+        self.assertEqual(j["corrections"]["found"], 7)
+        # All 7 rewrote lines of the agent's root commit (it wrote the whole file); the last 3
+        # agent commits' windows are still open.
+        self.assertEqual(len({e["context"]["commits"][0] for e in rewrites}), 1)
+        self.assertEqual(len(edits) - len(rewrites), 2000 - 1 - 3)
 
     # --- bad input ------------------------------------------------------------------------------
 

@@ -183,6 +183,16 @@ class WebDashboardTest(KaizenTest):
             self.assertTrue(before["maturity"][state].startswith(f"{state}: {n} "), before["maturity"])
         self.assertEqual(before["antiPatterns"], len(analysis["antiPatterns"]))
         self.assertTrue(before["reviewers"])
+        # seed 001's signals after review: one row per success metric, the value as the analysis
+        # has it, then n, one cell per month and the target.
+        signals = analysis["signals"]
+        self.assertEqual([s["key"] for s in before["signals"]],
+                         ["coverage", "revertRate", "humanEditAfterAgentRate", "ciPassRate",
+                          "timeToCompletion", "ratings"])
+        rate = signals["revertRate"]["value"]
+        shown = next(s for s in before["signals"] if s["key"] == "revertRate")
+        self.assertEqual(shown["value"], "–" if rate is None else f"{rate * 100:.1f}%")
+        self.assertEqual(shown["cells"], 4 + len(signals["revertRate"]["trend"]))
 
         # The review posted through the API shows after Refresh.
         self.assertEqual(facts["feedbackStatus"], 201, facts["feedbackBody"])

@@ -92,6 +92,11 @@ try {
           regressed: tr.cells[7].textContent,
         })),
         rules: [...document.querySelectorAll('#dash-rules tr[data-rule]')].map((tr) => tr.dataset.rule),
+        signals: [...document.querySelectorAll('#dash-signals tr[data-signal]')].map((tr) => ({
+          key: tr.dataset.signal,
+          value: tr.querySelector('.signal-value').textContent,
+          cells: tr.cells.length,
+        })),
         maturity: Object.fromEntries(
           [...document.querySelectorAll('#dash-patterns .maturity li')].map((li) => [li.dataset.state, li.textContent]),
         ),

@@ -1,7 +1,8 @@
 // `#/dashboard`: seed 000 §7's dashboard in the browser. The §7.1 KPI panel (eight KPIs: value
 // now, target, standing, trend, a three-month weekly chart each, Overall Health), the §7.3 alerts,
 // the §3.1 calibration plot and approval by server type, §6.3 autonomy per task type, §8 rules,
-// seed 002 pattern maturity with the anti-patterns, and per-reviewer preferences.
+// seed 002 pattern maturity with the anti-patterns, per-reviewer preferences, and seed 001's
+// signals after review.
 //
 // Reads GET /v1/analysis, /v1/kpis?windowDays=7&windows=13, /v1/rules and /v1/reviewers; refreshes
 // on the button and every 30 s, so a review submitted elsewhere shows up.
@@ -12,7 +13,13 @@
 // dashboard_learned.js (autonomy, rules, patterns, reviewers), dashboard_cards.js (their cards).
 import { api, announce, el } from './common.js';
 import { unavailable } from './dashboard_cards.js';
-import { autonomySection, patternsSection, reviewersSection, rulesSection } from './dashboard_learned.js';
+import {
+  autonomySection,
+  patternsSection,
+  reviewersSection,
+  rulesSection,
+  signalsSection,
+} from './dashboard_learned.js';
 import { alertsSection, approvalSection, calibrationSection, kpiPanel } from './dashboard_sections.js';
 
 export {
@@ -80,6 +87,7 @@ export function mount(main, _route) {
           alertsSection(a),
           el('div', { class: 'dash-grid' }, calibrationSection(a), approvalSection(a)),
           autonomySection(a),
+          signalsSection(a),
           rulesSection(rules),
           patternsSection(a),
           reviewersSection(reviewers),

@@ -1,6 +1,7 @@
 // The dashboard's sections on what the learner has learned: seed 000 §6.3 autonomy per task type,
-// the §8 active rules (with the way to their audit), seed 002 pattern maturity with the
-// anti-patterns, and the per-reviewer preferences.
+// seed 001's signals after review (reverts, rewrites, CI, ratings), the §8 active rules (with the
+// way to their audit), seed 002 pattern maturity with the anti-patterns, and the per-reviewer
+// preferences.
 import { el } from './common.js';
 import { badge, num, pct, scrollTable, section, unavailable } from './dashboard_cards.js';
 import { isNum } from './dashboard_kpis.js';
@@ -47,6 +48,47 @@ export function autonomySection(analysis) {
           rows,
         )
       : el('p', {}, 'No task type reviewed yet.'),
+  );
+}
+
+// seed 001 "Success Metrics" from the analysis `signals` section: each metric's value over the
+// whole log, its n, and its calendar months (oldest first); then the latest failed outcomes.
+const SIGNAL_METRICS = [
+  ['coverage', 'Signal coverage (agent commits with 3+ signals)', (v) => pct(v), '≥ 80%'],
+  ['revertRate', 'Revert rate', (v) => pct(v), '↓ falling'],
+  ['humanEditAfterAgentRate', 'Edit-after-agent rate', (v) => pct(v), '↓ falling'],
+  ['ciPassRate', 'CI pass rate', (v) => pct(v), '↑ rising'],
+  ['timeToCompletion', 'Time to completion (median)', (v) => (isNum(v) ? `${Math.round(v / 60)} min` : '–'), '↓ falling'],
+  ['ratings', 'Rating (1-5)', (v) => (isNum(v) ? `${v.toFixed(1)}/5` : '–'), '↑ rising'],
+];
+
+export function signalsSection(analysis) {
+  const s = analysis.signals;
+  if (!s) return section('signals', 'After review: git, CI and ratings', el('p', {}, 'Not in this analysis.'));
+  const months = (s.coverage && s.coverage.trend ? s.coverage.trend : []).map((m) => m.month);
+  const rows = SIGNAL_METRICS.map(([key, name, format, target]) => {
+    const m = s[key] || { n: 0, value: null, trend: [] };
+    return el(
+      'tr',
+      { 'data-signal': key },
+      el('th', { scope: 'row' }, name),
+      el('td', { class: 'signal-value' }, format(m.value)),
+      el('td', {}, String(m.n)),
+      ...(m.trend || []).map((t) => el('td', {}, t.n > 0 ? format(t.value) : '–')),
+      el('td', {}, target),
+    );
+  });
+  const failures = (s.recentFailures || []).map((f) =>
+    el('li', { 'data-work': f.work }, `${f.at.slice(0, 10)} ${f.work.slice(0, 12)} (${f.taskType}): ${f.what}`),
+  );
+  return section(
+    'signals',
+    'After review: git, CI and ratings',
+    s.rewards > 0
+      ? scrollTable('Signals after review', ['Metric', 'Now', 'n', ...months, 'Target'], rows)
+      : el('p', {}, 'No signal recorded yet: `kaizen git scan`, `kaizen reward ci`, `kaizen rate`.'),
+    failures.length ? el('h3', {}, 'Latest failed outcomes') : null,
+    failures.length ? el('ul', { class: 'signal-failures' }, ...failures) : null,
   );
 }
 
