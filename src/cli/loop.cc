@@ -316,17 +316,29 @@ Status LoopRun::RecordFailure(const LoopFailure& failure, int64_t n) {
 
 void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
                      const std::optional<LoopFailure>& failure) const {
+  // What the last iteration's Q(HALT) rests on (none measured when no iteration was recorded).
+  const learn::MeasuredMetrics measured = history_.empty() ? 0 : history_.back().measured;
+  const learn::MeasuredMetrics missing = history_.empty() ? 0 : learn::kAllHaltMetrics & ~measured;
   if (c_.json) {
-    std::string progression, ids, feedbacks;
+    std::string progression, ids, names[2];
     for (double q : m.quality_progression)
       progression += fmt::format("{}{}", progression.empty() ? "" : ",", q);
     for (const std::string& id : event_ids_) ids += (ids.empty() ? "" : ",") + JsonQuote(id);
+    const learn::MeasuredMetrics sets[2] = {measured, missing};
+    for (size_t k = 0; k < 2; ++k) {
+      for (size_t i = 0; i < learn::kHaltMetricCount; ++i) {
+        const auto which = static_cast<learn::HaltMetric>(i);
+        if (!learn::Has(sets[k], which)) continue;
+        names[k] +=
+            fmt::format("{}\"{}\"", names[k].empty() ? "" : ",", learn::HaltMetricName(which));
+      }
+    }
     fmt::print(
         "{{\"loop_id\":{},\"action\":\"{}\",\"halt_reason\":{},\"iterations\":{},"
         "\"total_time\":{},\"quality_progression\":[{}],\"stagnation_detected\":{},\"cost\":{},"
-        "\"error\":{},\"events\":[{}]}}\n",
+        "\"measured\":[{}],\"missing\":[{}],\"error\":{},\"events\":[{}]}}\n",
         JsonQuote(loop_id_), action, JsonQuote(m.halt_reason), m.iterations, m.total_time,
-        progression, m.stagnation_detected, m.cost,
+        progression, m.stagnation_detected, m.cost, names[0], names[1],
         failure ? JsonQuote(failure->message) : std::string("null"), ids);
     return;
   }
@@ -338,6 +350,11 @@ void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
   fmt::print("  quality progression: {}\n", progression.empty() ? "(none)" : progression);
   fmt::print("  total time: {:.1f} s, cost: ${:.2f}, stagnation detected: {}\n", m.total_time,
              m.cost, m.stagnation_detected ? "yes" : "no");
+  if (measured != 0) {
+    fmt::print("  Q(HALT) over {}{}{}{}\n", learn::MetricNames(measured),
+               missing == 0 ? "" : " (not measured, left out: ", learn::MetricNames(missing),
+               missing == 0 ? "" : ")");
+  }
   if (failure) fmt::print("  error: {}\n", failure->message);
 }
 

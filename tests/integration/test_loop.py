@@ -161,7 +161,15 @@ class Decisions(LoopTest):
         self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
                          ("HALT", "quality_sufficient", 1))
         self.assertEqual([round(q, 6) for q in out["quality_progression"]], [0.909091])
+        self.assertEqual(out["measured"], ["test_coverage", "tests_passing"])
+        self.assertEqual(out["missing"], ["security_score", "code_quality_score", "doc_coverage",
+                                          "type_coverage"])
         self.assertEqual(self.refine_calls(), [])
+        r = self.loop(self.evaluate_cmd([coverage(0.8, True)]))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("HALT (quality_sufficient) after 1 iteration", r.out)
+        self.assertIn("  Q(HALT) over test_coverage, tests_passing (not measured, left out: "
+                      "security_score, code_quality_score, doc_coverage, type_coverage)", r.out)
 
     def test_all_six_metrics_weigh_exactly_as_the_seed_says(self):
         six = {"test_coverage": 0.85, "tests_passing": True, "security_score": 0.92,
