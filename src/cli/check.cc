@@ -2,9 +2,10 @@
 // Runs the machine checks of every active learned rule on the files, predicts the reviewer's
 // score and a calibrated confidence (learn/self_check.h), and records that prediction as a `work`
 // event through the ingest pipeline, so the review that follows closes the calibration loop.
-// Exit 0: ready for review; 1: self-review again (a major/critical violation, confidence under
-// check.confidence_threshold or predicted score under check.min_score); 2: usage or config; 3:
-// the system failed.
+// Exit 0: ready for review (decidedBy ready, or second_pass_done: a self-review trigger fired on
+// a version checked before); 1: not yet (violation: a fixable major/critical violation;
+// second_pass_due: confidence under check.confidence_threshold or predicted score under
+// check.min_score on a version's first check); 2: usage or config; 3: the system failed.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -117,7 +118,14 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
   fmt::print("predicted score {:.1f}/10 (min {:.1f}), confidence {:.2f} (raw {:.2f}, min {:.2f})\n",
              r.score, config.min_score, r.confidence, r.raw_confidence,
              config.confidence_threshold);
-  if (r.ready_for_review) {
+  std::string triggers;
+  for (const std::string& t : r.triggers) triggers += (triggers.empty() ? "" : "; ") + t;
+  if (r.decided_by == "second_pass_done") {
+    fmt::print(
+        "ready for review: second self-review pass done on this version ({}); the prediction is "
+        "recorded for the review to calibrate\n",
+        triggers);
+  } else if (r.ready_for_review) {
     fmt::print("ready for review\n");
   } else {
     fmt::print("self-review needed:");
@@ -125,6 +133,11 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
       fmt::print("{} {}", i ? ";" : "", r.reasons[i]);
     }
     fmt::print("\n");
+    if (r.decided_by == "second_pass_due") {
+      fmt::print(
+          "  review the work once more; check it again unchanged to send it as it is (the "
+          "prediction stays recorded), or changed for a new version's first pass\n");
+    }
   }
   fmt::print("artifact {} version {}", id, version);
   if (rec.stored) {
@@ -158,12 +171,11 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
   learn::ReviewHistory history;
   if (Status s = LoadSelfCheckState(c, &state, &history); !s.ok()) return FailVerb("check", s);
   WarnUnreadable(state.scan);
-  const learn::SelfCheckResult result =
-      SelfCheckFiles(*state.learner, history, state.now_ms, o.task_type, specs, files, config);
-
   std::string id, version;
   ArtifactIds(files, &id, &version);
   if (!o.artifact_id.empty()) id = o.artifact_id;
+  const learn::SelfCheckResult result = SelfCheckFiles(
+      *state.learner, history, state.now_ms, o.task_type, specs, files, config, id, version);
   Recorded rec;
   if (!o.no_record) {
     const PredictionWork work{o.type, o.task_type, o.paths, id, version};
@@ -190,6 +202,13 @@ Verb AddCheckVerb(CLI::App& app, Common& c) {
       "check",
       "the pre-review self-check: run the learned rules' checks on files, predict the "
       "review, record the prediction");
+  sub->footer(
+      "Exit status: 0 ready for review; 1 not yet: a fixable major or critical violation "
+      "(decidedBy violation), or a version's first check with calibrated confidence under "
+      "check.confidence_threshold (seed 000 §3.1: 0.60) or predicted score under check.min_score "
+      "(§8.2: 6.5) (second_pass_due: self-review once more; checking the same bytes again lets "
+      "them through as second_pass_done, the prediction recorded); 2 usage or config; 3 the "
+      "system failed.\n");
   sub->add_option("PATH", o->paths, "files or directories to check")->required();
   sub->add_option("--task-type", o->task_type,
                   "the task type (mcpServerType) the work is for, e.g. api-client")
@@ -199,7 +218,9 @@ Verb AddCheckVerb(CLI::App& app, Common& c) {
   sub->add_option("--type", o->type, "the work product type (default code-module)")
       ->check(CLI::IsMember({"mcp-server", "code-module", "design", "test-suite", "documentation",
                              "pipeline-config"}));
-  sub->add_flag("--no-record", o->no_record, "do not record the prediction as a work event");
+  sub->add_flag("--no-record", o->no_record,
+                "do not record the prediction as a work event (a preview: the check then does not "
+                "count as this version's first self-review pass)");
   AddCommonOptions(sub, c, /*with_json=*/true, /*with_now=*/true);
   return {sub, [&c, o] { return CheckCommand(c, *o); }};
 }

@@ -129,10 +129,10 @@ TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
   const std::vector<CheckedFile> files = {
       {"src/client.ts", "client.ts", "export async function get() { return fetch(url); }\n"}};
   for (const char* task : {"github", "stripe", "unknown-task"}) {
-    const learn::SelfCheckResult a =
-        SelfCheckFiles(*part, part_reviews, now, task, {}, files, learn::SelfCheckConfig{});
-    const learn::SelfCheckResult b =
-        SelfCheckFiles(*whole, whole_reviews, now, task, {}, files, learn::SelfCheckConfig{});
+    const learn::SelfCheckResult a = SelfCheckFiles(*part, part_reviews, now, task, {}, files,
+                                                    learn::SelfCheckConfig{}, "id", "v");
+    const learn::SelfCheckResult b = SelfCheckFiles(*whole, whole_reviews, now, task, {}, files,
+                                                    learn::SelfCheckConfig{}, "id", "v");
     if (std::string_view(task) != "unknown-task") EXPECT_GT(b.history_reviews, 0) << task;
     EXPECT_EQ(SelfCheckJson(a, files, {}, "id", "v", false, "", ""),
               SelfCheckJson(b, files, {}, "id", "v", false, "", ""))

@@ -106,6 +106,9 @@ class LoopRun {
   // Evaluates iteration `n`; a failure is returned in *failure (the status is for system errors).
   Status Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* failure);
   Status Refine(int64_t n, const std::string& feedback, std::optional<LoopFailure>* failure);
+  // The failure of an evaluation that measured none of the six Q(HALT) metrics, naming what it
+  // gave (`reports`: the report flags read, "" for JSON output) and what is missing.
+  LoopFailure NoMetric(const learn::LoopMetricsView& m, std::string_view reports) const;
   Result<std::string> RecordIteration(int64_t n, const learn::LoopMetricsView& m, double cost,
                                       double elapsed, const std::string& feedback);
   Status RecordFailure(const LoopFailure& failure, int64_t n);
@@ -190,6 +193,7 @@ Status LoopRun::Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* f
     if (!parsed.ok()) return fail("validation", parsed.status().message());
     out->metrics = parsed->metrics;
     out->cost = parsed->cost.value_or(0);
+    if (learn::Measured(out->metrics, config_) == 0) *failure = NoMetric(out->metrics, "");
     return Status::Ok();
   }
   // With reports, a nonzero exit is expected (test runners exit 1 when a test fails); the reports
@@ -235,12 +239,27 @@ Status LoopRun::Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* f
   }
   out->metrics = signals::MetricsFromReports(out->tests ? &*out->tests : nullptr,
                                              out->coverage ? &*out->coverage : nullptr);
-  if (signals::Empty(out->metrics)) {
-    return fail("validation",
-                "the coverage report measured no line, so the iteration has no "
-                "metric to decide on");
+  if (learn::Measured(out->metrics, config_) == 0) {
+    std::string given;
+    for (const ReportFile& r : reports)
+      given += fmt::format("{}{} {}", given.empty() ? "" : ", ", r.flag, r.path);
+    *failure = NoMetric(out->metrics, given);
   }
   return Status::Ok();
+}
+
+LoopFailure LoopRun::NoMetric(const learn::LoopMetricsView& m, std::string_view reports) const {
+  const learn::MeasuredMetrics all = learn::kAllHaltMetrics;
+  std::string got = signals::Empty(m) ? std::string("nothing") : signals::QualityMetricsJson(m);
+  if (!reports.empty()) got += " from " + std::string(reports);
+  return LoopFailure{
+      "no_metric", "validation", "evaluate",
+      fmt::format("the evaluate command {} reported no metric Q(HALT) weighs (it gave {}); "
+                  "missing: {}. Print QualityMetrics JSON with at least one of them (a metric "
+                  "weighted 0 in loop.weight_* does not count), or name the reports it writes "
+                  "with --junit (tests_passing) and --lcov or --cobertura (test_coverage); an "
+                  "iteration with no metric has no quality, it is not quality 0",
+                  JsonQuote(f_.evaluate), got, learn::MetricNames(all))};
 }
 
 Status LoopRun::Refine(int64_t n, const std::string& feedback,
@@ -297,17 +316,29 @@ Status LoopRun::RecordFailure(const LoopFailure& failure, int64_t n) {
 
 void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
                      const std::optional<LoopFailure>& failure) const {
+  // What the last iteration's Q(HALT) rests on (none measured when no iteration was recorded).
+  const learn::MeasuredMetrics measured = history_.empty() ? 0 : history_.back().measured;
+  const learn::MeasuredMetrics missing = history_.empty() ? 0 : learn::kAllHaltMetrics & ~measured;
   if (c_.json) {
-    std::string progression, ids, feedbacks;
+    std::string progression, ids, names[2];
     for (double q : m.quality_progression)
       progression += fmt::format("{}{}", progression.empty() ? "" : ",", q);
     for (const std::string& id : event_ids_) ids += (ids.empty() ? "" : ",") + JsonQuote(id);
+    const learn::MeasuredMetrics sets[2] = {measured, missing};
+    for (size_t k = 0; k < 2; ++k) {
+      for (size_t i = 0; i < learn::kHaltMetricCount; ++i) {
+        const auto which = static_cast<learn::HaltMetric>(i);
+        if (!learn::Has(sets[k], which)) continue;
+        names[k] +=
+            fmt::format("{}\"{}\"", names[k].empty() ? "" : ",", learn::HaltMetricName(which));
+      }
+    }
     fmt::print(
         "{{\"loop_id\":{},\"action\":\"{}\",\"halt_reason\":{},\"iterations\":{},"
         "\"total_time\":{},\"quality_progression\":[{}],\"stagnation_detected\":{},\"cost\":{},"
-        "\"error\":{},\"events\":[{}]}}\n",
+        "\"measured\":[{}],\"missing\":[{}],\"error\":{},\"events\":[{}]}}\n",
         JsonQuote(loop_id_), action, JsonQuote(m.halt_reason), m.iterations, m.total_time,
-        progression, m.stagnation_detected, m.cost,
+        progression, m.stagnation_detected, m.cost, names[0], names[1],
         failure ? JsonQuote(failure->message) : std::string("null"), ids);
     return;
   }
@@ -319,6 +350,11 @@ void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
   fmt::print("  quality progression: {}\n", progression.empty() ? "(none)" : progression);
   fmt::print("  total time: {:.1f} s, cost: ${:.2f}, stagnation detected: {}\n", m.total_time,
              m.cost, m.stagnation_detected ? "yes" : "no");
+  if (measured != 0) {
+    fmt::print("  Q(HALT) over {}{}{}{}\n", learn::MetricNames(measured),
+               missing == 0 ? "" : " (not measured, left out: ", learn::MetricNames(missing),
+               missing == 0 ? "" : ")");
+  }
   if (failure) fmt::print("  error: {}\n", failure->message);
 }
 
@@ -411,7 +447,12 @@ Verb AddLoopVerb(CLI::App& app, Common& c) {
       "QualityMetrics JSON on stdout ({\"test_coverage\":0.8,\"tests_passing\":true,...}, or "
       "{\"metrics\":{...},\"cost\":0.12}), or writes the reports named by --junit/--lcov/"
       "--cobertura (then: tests_passing = a test ran and none failed, test_count = test cases, "
-      "test_coverage = line coverage; its exit status may be nonzero). On CONTINUE the refine "
+      "test_coverage = line coverage; its exit status may be nonzero). Q(HALT) weighs the "
+      "metrics measured: seed 003's weights renormalized over them (the seed's sum when all six "
+      "are there); an evaluation measuring none of test_coverage, tests_passing, security_score, "
+      "code_quality_score, doc_coverage, type_coverage is an error (no_metric), not quality 0, "
+      "and only tests_passing or test_coverage can let quality halt the loop. On CONTINUE the "
+      "refine "
       "command gets the feedback on stdin and in KAIZEN_FEEDBACK; both commands see "
       "KAIZEN_ITERATION, KAIZEN_LOOP_ID and KAIZEN_HOME. Every iteration is stored as a `loop` "
       "event; a failed command or report as an `error` event (bead_id = the loop id).\n"

@@ -24,7 +24,10 @@ std::string FeedbackText(const learn::LoopMetricsView& m, const signals::TestRep
   // The bar each 0..1 metric is held to: the seed's "good enough" quality (0.75 by default).
   const double bar = config.good_enough_q;
   // seed 003 should_halt: q_halt > q_continue = 1 - q_halt, i.e. above one half.
-  Line(&out, fmt::format("Quality Q(HALT) is {:.3f}; the loop halts above 0.500.", q));
+  Line(&out, fmt::format("Quality Q(HALT) is {:.3f}; the loop halts above 0.500{}.", q,
+                         learn::HasTestEvidence(learn::Measured(m, config))
+                             ? ""
+                             : " once tests_passing or test_coverage is measured"));
   std::vector<std::string> missing;
 
   if (tests && tests->executed() == 0) {
@@ -88,7 +91,9 @@ std::string FeedbackText(const learn::LoopMetricsView& m, const signals::TestRep
   if (!missing.empty()) {
     std::string names;
     for (const std::string& n : missing) names += (names.empty() ? "" : ", ") + n;
-    Line(&out, fmt::format("Not measured (counts as 0 in Q(HALT)): {}.", names));
+    Line(&out, fmt::format("Not measured (left out of Q(HALT), whose weights are renormalized "
+                           "over the measured metrics): {}.",
+                           names));
   }
   return out;
 }

@@ -18,7 +18,7 @@ inline constexpr size_t kMaxFeedbackBytes = 16 << 10;
 // One line per item, in Q(HALT) weight order: failing tests (naming up to 10 from the JUnit
 // report), coverage below the good-enough bar (line and branch), security, code quality,
 // documentation and type coverage below it, vulnerabilities, type errors. A metric that was not
-// reported is named once at the end, since it earns nothing in Q(HALT). `tests` and `coverage`
+// reported is named once at the end, since Q(HALT) leaves it out. `tests` and `coverage`
 // may be null (metrics from the evaluate command's JSON).
 std::string FeedbackText(const learn::LoopMetricsView& metrics, const signals::TestReport* tests,
                          const signals::CoverageReport* coverage, const learn::LoopConfig& config);

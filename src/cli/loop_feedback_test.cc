@@ -32,14 +32,26 @@ TEST(LoopFeedback, LowCoverageAndUnmeasuredMetricsAreNamed) {
   c.branches_found = 4;
   c.branches_hit = 1;
   std::string text = FeedbackText(m, nullptr, &c, learn::LoopConfig());
-  EXPECT_NE(text.find("Quality Q(HALT) is 0.605"), std::string::npos) << text;
+  // (0.30 + 0.25 x 0.5 + 0.20 x 0.9) / (0.30 + 0.25 + 0.20): the measured weights only.
+  EXPECT_NE(text.find("Quality Q(HALT) is 0.807; the loop halts above 0.500.\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("Test coverage is 50.0%, below 75.0%"), std::string::npos) << text;
   EXPECT_NE(text.find("Branch coverage is 25.0% (1 of 4 branches)"), std::string::npos) << text;
-  EXPECT_NE(text.find("Not measured (counts as 0 in Q(HALT)): code_quality_score, doc_coverage, "
-                      "type_coverage."),
+  EXPECT_NE(text.find("Not measured (left out of Q(HALT), whose weights are renormalized over "
+                      "the measured metrics): code_quality_score, doc_coverage, type_coverage."),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("Security"), std::string::npos) << text;
+}
+
+TEST(LoopFeedback, WithoutTestEvidenceTheHaltBarSaysWhatIsMissing) {
+  learn::LoopMetricsView m;
+  m.security_score = 0.9;
+  const std::string text = FeedbackText(m, nullptr, nullptr, learn::LoopConfig());
+  EXPECT_NE(text.find("Quality Q(HALT) is 0.900; the loop halts above 0.500 once tests_passing "
+                      "or test_coverage is measured."),
+            std::string::npos)
+      << text;
 }
 
 TEST(LoopFeedback, SameMetricsGiveTheSameText) {

@@ -93,7 +93,8 @@ learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
                                       std::string_view task_type,
                                       const std::vector<CheckSpec>& specs,
                                       const std::vector<CheckedFile>& files,
-                                      const learn::SelfCheckConfig& config) {
+                                      const learn::SelfCheckConfig& config,
+                                      std::string_view artifact_id, std::string_view version) {
   const std::vector<learn::LearnedRule> rules = learner.Rules(now_ms);
   std::vector<std::string> active;
   for (const auto& rule : rules) {
@@ -112,6 +113,7 @@ learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
   in.preferences = &learner.preferences();
   in.calibration = &learner.calibration();
   in.autonomy = &learner.autonomy();
+  in.checked_before = learner.work_registry().Find(artifact_id, version).has_value();
   return learn::RunSelfCheck(in, config);
 }
 

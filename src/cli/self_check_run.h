@@ -34,14 +34,17 @@ inline const learn::Parts kSelfCheckParts = {learn::Part::kRules,       learn::P
 // the same artifact); the version hashes the paths and their bytes.
 void ArtifactIds(const std::vector<CheckedFile>& files, std::string* id, std::string* version);
 
-// Runs the checks of every active rule on `files` and predicts the review. REQUIRES: the learner
-// folds kSelfCheckParts (LoadSelfCheckState's does).
+// Runs the checks of every active rule on `files` and predicts the review. The version was
+// checked before (its second self-review pass is done) when the learner's log holds a `work`
+// event of (artifact_id, version). REQUIRES: the learner folds kSelfCheckParts
+// (LoadSelfCheckState's does) and has not folded this run's own work event yet.
 learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
                                       const learn::ReviewHistory& history, int64_t now_ms,
                                       std::string_view task_type,
                                       const std::vector<CheckSpec>& specs,
                                       const std::vector<CheckedFile>& files,
-                                      const learn::SelfCheckConfig& config);
+                                      const learn::SelfCheckConfig& config,
+                                      std::string_view artifact_id, std::string_view version);
 
 // What the prediction is recorded as.
 struct PredictionWork {

@@ -40,16 +40,93 @@ ConfigFields LoopConfig::Fields() {
   };
 }
 
+std::string_view HaltMetricName(HaltMetric m) {
+  switch (m) {
+    case HaltMetric::kTestCoverage:
+      return "test_coverage";
+    case HaltMetric::kTestsPassing:
+      return "tests_passing";
+    case HaltMetric::kSecurityScore:
+      return "security_score";
+    case HaltMetric::kCodeQuality:
+      return "code_quality_score";
+    case HaltMetric::kDocumentation:
+      return "doc_coverage";
+    case HaltMetric::kTypeSafety:
+      return "type_coverage";
+  }
+  return "";
+}
+
+double Weight(const LoopConfig& c, HaltMetric m) {
+  switch (m) {
+    case HaltMetric::kTestCoverage:
+      return c.weight_test_coverage;
+    case HaltMetric::kTestsPassing:
+      return c.weight_tests_passing;
+    case HaltMetric::kSecurityScore:
+      return c.weight_security_score;
+    case HaltMetric::kCodeQuality:
+      return c.weight_code_quality;
+    case HaltMetric::kDocumentation:
+      return c.weight_documentation;
+    case HaltMetric::kTypeSafety:
+      return c.weight_type_safety;
+  }
+  return 0;
+}
+
+std::optional<double> MetricValue(const LoopMetricsView& m, HaltMetric which) {
+  switch (which) {
+    case HaltMetric::kTestCoverage:
+      return m.test_coverage;
+    case HaltMetric::kTestsPassing:
+      if (!m.tests_passing) return std::nullopt;
+      return *m.tests_passing ? 1.0 : 0.0;
+    case HaltMetric::kSecurityScore:
+      return m.security_score;
+    case HaltMetric::kCodeQuality:
+      return m.code_quality_score;
+    case HaltMetric::kDocumentation:
+      return m.doc_coverage;
+    case HaltMetric::kTypeSafety:
+      return m.type_coverage;
+  }
+  return std::nullopt;
+}
+
+MeasuredMetrics Measured(const LoopMetricsView& m, const LoopConfig& c) {
+  MeasuredMetrics set = 0;
+  for (size_t i = 0; i < kHaltMetricCount; ++i) {
+    const auto which = static_cast<HaltMetric>(i);
+    if (MetricValue(m, which) && Weight(c, which) > 0) set |= static_cast<MeasuredMetrics>(1u << i);
+  }
+  return set;
+}
+
+std::string MetricNames(MeasuredMetrics set) {
+  std::string out;
+  for (size_t i = 0; i < kHaltMetricCount; ++i) {
+    const auto which = static_cast<HaltMetric>(i);
+    if (!Has(set, which)) continue;
+    if (!out.empty()) out += ", ";
+    out += HaltMetricName(which);
+  }
+  return out;
+}
+
 double HaltQ(const LoopMetricsView& m, const LoopConfig& c) {
-  // seed 003: q_halt = sum(metrics[k] * weights[k]), in the seed's key order.
-  double q = 0;
-  q += m.test_coverage.value_or(0) * c.weight_test_coverage;
-  q += (m.tests_passing.value_or(false) ? 1.0 : 0.0) * c.weight_tests_passing;
-  q += m.security_score.value_or(0) * c.weight_security_score;
-  q += m.code_quality_score.value_or(0) * c.weight_code_quality;
-  q += m.doc_coverage.value_or(0) * c.weight_documentation;
-  q += m.type_coverage.value_or(0) * c.weight_type_safety;
-  return q;
+  // seed 003: q_halt = sum(metrics[k] * weights[k]), in the seed's key order, over the measured k,
+  // divided by their weights' sum: its "weighted average of metrics".
+  double q = 0, measured_weight = 0;
+  for (size_t i = 0; i < kHaltMetricCount; ++i) {
+    const auto which = static_cast<HaltMetric>(i);
+    const std::optional<double> v = MetricValue(m, which);
+    if (!v) continue;
+    q += *v * Weight(c, which);
+    measured_weight += Weight(c, which);
+  }
+  return measured_weight > 0 ? q / measured_weight : 0;
 }
 
 uint64_t FeedbackHash(std::string_view text) {
@@ -68,7 +145,8 @@ IterationSummary Summarize(const LoopView& e, const LoopConfig& config) {
           .elapsed_seconds = e.elapsed_seconds,
           .feedback_hash = FeedbackHash(e.feedback),
           .has_feedback = !e.feedback.empty(),
-          .tests_passing = e.metrics.tests_passing.value_or(false)};
+          .tests_passing = e.metrics.tests_passing.value_or(false),
+          .measured = Measured(e.metrics, config)};
 }
 
 IterationSummary Summarize(const LoopIteration& it, const LoopConfig& config) {
@@ -161,10 +239,12 @@ LoopEvaluation Evaluate(std::span<const IterationSummary> history, const LoopCon
   // Q(CONTINUE) = 0.35 -> CONTINUE", and 0.78 -> CONTINUE) contradicts its own code: with
   // q_continue = 1 - q_halt, `q_halt > q_continue` halts every loop whose q_halt exceeds 0.5.
   // We implement the code, so good_enough (q_halt > 0.75) only decides when loop.good_enough_q
-  // is configured at or below 0.5.
-  fire(LoopRule::kQualitySufficient, q > 1.0 - q);
+  // is configured at or below 0.5. kaizen: a quality halt needs what the tests say (see
+  // HasTestEvidence); q renormalized over, say, a security score alone says nothing of them.
+  const bool evidence = HasTestEvidence(last.measured);
+  fire(LoopRule::kQualitySufficient, evidence && q > 1.0 - q);
   fire(LoopRule::kMaxIterationsHalt, iteration >= c.max_iterations);
-  fire(LoopRule::kGoodEnough, last.tests_passing && q > c.good_enough_q);
+  fire(LoopRule::kGoodEnough, evidence && last.tests_passing && q > c.good_enough_q);
 
   // seed 003 InfiniteLoopPrevention.should_abort; its quality_history holds every iteration's
   // q, so the window is the last iterations' q. is_stagnating needs a full window.

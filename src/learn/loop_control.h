@@ -45,10 +45,47 @@ struct LoopConfig {
 size_t StagnationWindow(const LoopConfig& config);
 size_t CycleWindow(const LoopConfig& config);
 
-// seed 003 compute_halt_q_value: sum of metric x weight over test_coverage, tests_passing
-// (true = 1), security_score, code_quality_score, doc_coverage ("documentation") and
-// type_coverage ("type_safety"). A metric the iteration did not report contributes 0: the seed
-// indexes a dict that always has every key, and a missing measurement earns no credit.
+// The six metrics seed 003 compute_halt_q_value weighs, in its weights' order.
+enum class HaltMetric : uint8_t {
+  kTestCoverage,   // test_coverage, weight_test_coverage
+  kTestsPassing,   // tests_passing (true = 1), weight_tests_passing
+  kSecurityScore,  // security_score, weight_security_score
+  kCodeQuality,    // code_quality_score, weight_code_quality
+  kDocumentation,  // doc_coverage, weight_documentation
+  kTypeSafety,     // type_coverage, weight_type_safety
+};
+inline constexpr size_t kHaltMetricCount = 6;
+// The QualityMetrics field: "test_coverage", "tests_passing", ... "type_coverage".
+std::string_view HaltMetricName(HaltMetric m);
+double Weight(const LoopConfig& config, HaltMetric m);
+// The metric as a number in 0..1 (tests_passing: 1 or 0); nullopt when not reported.
+std::optional<double> MetricValue(const LoopMetricsView& metrics, HaltMetric m);
+
+// Which of the six an iteration measured: bit i = HaltMetric i reported with a weight above 0
+// (a metric weighted 0 counts for nothing either way).
+using MeasuredMetrics = uint8_t;
+inline constexpr MeasuredMetrics kAllHaltMetrics = (1u << kHaltMetricCount) - 1;
+MeasuredMetrics Measured(const LoopMetricsView& metrics, const LoopConfig& config);
+inline bool Has(MeasuredMetrics set, HaltMetric m) {
+  return (set >> static_cast<unsigned>(m)) & 1u;
+}
+// The quality rules (quality_sufficient, good_enough) need what the tests say: tests_passing
+// or test_coverage measured. Security or documentation scores alone never halt a loop.
+inline bool HasTestEvidence(MeasuredMetrics set) {
+  return Has(set, HaltMetric::kTestsPassing) || Has(set, HaltMetric::kTestCoverage);
+}
+// "test_coverage, tests_passing": the names in the set, in weight order; "" for none.
+std::string MetricNames(MeasuredMetrics set);
+
+// seed 003 compute_halt_q_value ("weighted average of metrics") over the metrics actually
+// measured:
+//   q = sum(w_i m_i, measured i) / sum(w_i, measured i)
+// i.e. the seed's weights renormalized over the measured ones. The seed's six weights sum to
+// exactly 1.0 (in double arithmetic too), so with all six measured q is exactly the seed's
+// sum(m_i w_i); configured weights are relative. A metric the evaluator did not report is
+// unknown, not 0: counting it as 0 put a passing suite with 80% coverage at 0.500, below the halt
+// bar, whatever else was true. 0 when nothing was measured (callers check Measured() first: such
+// an iteration has no quality).
 double HaltQ(const LoopMetricsView& metrics, const LoopConfig& config);
 
 // 64-bit FNV-1a of the feedback text: the seed's md5 only serves equality, any stable hash does.
@@ -70,6 +107,7 @@ struct IterationSummary {
   uint64_t feedback_hash = 0;
   bool has_feedback = false;  // empty feedback never cycles
   bool tests_passing = false;
+  MeasuredMetrics measured = 0;  // what q rests on; 0: no quality (see Evaluate)
 };
 
 IterationSummary Summarize(const LoopIteration& it, const LoopConfig& config);
@@ -89,7 +127,7 @@ struct LoopDecision {
 
 // Every rule, in the seed orchestrator's order: should_halt's three, then should_abort's.
 enum class LoopRule : uint8_t {
-  kQualitySufficient,   // HALT: q_halt > q_continue = 1 - q_halt
+  kQualitySufficient,   // HALT: q_halt > q_continue = 1 - q_halt, with test evidence
   kMaxIterationsHalt,   // HALT: iteration >= max_iterations
   kGoodEnough,          // HALT: tests_passing and q_halt > good_enough_q
   kMaxIterationsAbort,  // ABORT: iteration >= max_iterations (unreachable after the HALT one)
@@ -121,8 +159,9 @@ struct LoopEvaluation {
   int64_t iterations = 0;  // earlier.count + history.size()
 };
 
-// Decides after history.back(). REQUIRES: history in the order the iterations ran. An empty
-// history is CONTINUE with q_halt 0.
+// Decides after history.back(). REQUIRES: history in the order the iterations ran, each with
+// measured != 0 (an iteration that measured nothing has no quality: LoopTracker leaves it out,
+// `kaizen loop` and loop_decide refuse it). An empty history is CONTINUE with q_halt 0.
 LoopEvaluation Evaluate(std::span<const IterationSummary> history, const LoopConfig& config,
                         const EarlierIterations& earlier = {});
 LoopDecision Decide(const std::vector<LoopIteration>& history, const LoopConfig& config);

@@ -60,29 +60,70 @@ TEST(LoopHaltQ, SeedExampleMetricsWeighToPointNineTwoSix) {
   EXPECT_NEAR(HaltQ(m, LoopConfig{}), 0.926, 1e-12);
 }
 
-TEST(LoopHaltQ, AbsentMetricsContributeNothing) {
-  EXPECT_EQ(HaltQ(LoopMetricsView{}, LoopConfig{}), 0.0);
+TEST(LoopHaltQ, AllSixMeasuredIsExactlyTheSeedSum) {
   LoopMetricsView m;
-  m.tests_passing = false;
-  m.overall_quality = 1.0;  // not one of the seed's six
-  m.test_count = 40;
-  EXPECT_EQ(HaltQ(m, LoopConfig{}), 0.0);
-  m.test_coverage = 0.4;
-  EXPECT_NEAR(HaltQ(m, LoopConfig{}), 0.1, 1e-15);
+  m.test_coverage = 0.85;
+  m.tests_passing = true;
+  m.security_score = 0.92;
+  m.code_quality_score = 0.88;
+  m.doc_coverage = 0.95;
+  m.type_coverage = 1.0;
+  const LoopConfig c;
+  // compute_halt_q_value itself, in the seed's key order: bit for bit, not merely near.
+  const double seed = 0.85 * c.weight_test_coverage + 1.0 * c.weight_tests_passing +
+                      0.92 * c.weight_security_score + 0.88 * c.weight_code_quality +
+                      0.95 * c.weight_documentation + 1.0 * c.weight_type_safety;
+  EXPECT_EQ(HaltQ(m, c), seed);
+  EXPECT_EQ(Measured(m, c), kAllHaltMetrics);
 }
 
-TEST(LoopHaltQ, TestsPassingCountsAsOneTimesItsWeight) {
+TEST(LoopHaltQ, PassingSuiteAtEightyPercentCoverageIsRenormalizedNotHalved) {
+  // The issue's case: only the tests were measured. Counting the other four as 0 gave 0.500.
   LoopMetricsView m;
   m.tests_passing = true;
-  EXPECT_DOUBLE_EQ(HaltQ(m, LoopConfig{}), 0.30);
+  m.test_coverage = 0.8;
+  m.test_count = 120;  // not one of the six: neither measured nor missing
+  EXPECT_DOUBLE_EQ(HaltQ(m, LoopConfig{}), (0.30 * 1 + 0.25 * 0.8) / (0.30 + 0.25));  // 0.909
+  EXPECT_EQ(MetricNames(Measured(m, LoopConfig{})), "test_coverage, tests_passing");
+  EXPECT_EQ(MetricNames(kAllHaltMetrics & ~Measured(m, LoopConfig{})),
+            "security_score, code_quality_score, doc_coverage, type_coverage");
 }
 
-TEST(LoopHaltQ, UsesConfiguredWeights) {
+TEST(LoopHaltQ, NothingMeasuredIsNoQualityNotAZeroScore) {
+  LoopMetricsView m;
+  m.overall_quality = 1.0;  // not one of the seed's six
+  m.test_count = 40;
+  EXPECT_EQ(Measured(m, LoopConfig{}), 0);
+  EXPECT_EQ(HaltQ(m, LoopConfig{}), 0.0);
+  EXPECT_EQ(MetricNames(0), "");
+}
+
+TEST(LoopHaltQ, FailingTestsAloneAreQualityZeroBecauseMeasured) {
+  LoopMetricsView m;
+  m.tests_passing = false;
+  EXPECT_EQ(Measured(m, LoopConfig{}), 1u << static_cast<unsigned>(HaltMetric::kTestsPassing));
+  EXPECT_EQ(HaltQ(m, LoopConfig{}), 0.0);
+  m.tests_passing = true;
+  EXPECT_EQ(HaltQ(m, LoopConfig{}), 1.0);
+}
+
+TEST(LoopHaltQ, ConfiguredWeightsAreRelative) {
   LoopConfig c;
   c.weight_security_score = 0.5;
   LoopMetricsView m;
   m.security_score = 0.5;
-  EXPECT_DOUBLE_EQ(HaltQ(m, c), 0.25);
+  m.tests_passing = true;
+  EXPECT_DOUBLE_EQ(HaltQ(m, c), (0.5 * 0.5 + 0.30) / (0.5 + 0.30));
+}
+
+TEST(LoopHaltQ, AMetricWeightedZeroIsNotMeasured) {
+  LoopConfig c;
+  c.weight_security_score = 0;
+  LoopMetricsView m;
+  m.security_score = 0.9;
+  EXPECT_EQ(Measured(m, c), 0);
+  m.test_coverage = 0.6;
+  EXPECT_DOUBLE_EQ(HaltQ(m, c), 0.6);
 }
 
 TEST(LoopConfigFields, ListsEveryKeyUnderLoopWithSeedDefaults) {
@@ -122,15 +163,67 @@ TEST(LoopDecide, SeedNarrativeQPointSixFiveHaltsBecauseTheCodeSays) {
   // The seed's example says CONTINUE at Q(HALT) 0.65; its should_halt halts above 0.5.
   LoopIteration it;
   it.iteration = 1;
-  it.metrics.test_coverage = 1;     // 0.25
-  it.metrics.tests_passing = true;  // 0.30
-  it.metrics.doc_coverage = 1;      // 0.05
-  it.metrics.type_coverage = 1;     // 0.05
+  it.metrics.test_coverage = 1;       // 0.25
+  it.metrics.tests_passing = true;    // 0.30
+  it.metrics.security_score = 0;      // 0
+  it.metrics.code_quality_score = 0;  // 0
+  it.metrics.doc_coverage = 1;        // 0.05
+  it.metrics.type_coverage = 1;       // 0.05
   LoopDecision d = Decide({it}, LoopConfig{});
   EXPECT_EQ(d.action, LoopAction::kHalt);
   EXPECT_EQ(d.reason, "quality_sufficient");
   EXPECT_NEAR(d.q_halt, 0.65, 1e-12);
   EXPECT_NEAR(d.q_continue, 0.35, 1e-12);
+}
+
+TEST(LoopDecide, PassingSuiteAtEightyPercentCoverageHaltsAtTheFirstIteration) {
+  // The issue: this loop got Q(HALT) 0.500, continued, and ended in ABORT (cycling).
+  LoopIteration it;
+  it.iteration = 1;
+  it.metrics.tests_passing = true;
+  it.metrics.test_coverage = 0.8;
+  it.feedback = "same text every time";
+  LoopEvaluation e = Eval({it}, LoopConfig{});
+  EXPECT_EQ(e.decision.action, LoopAction::kHalt);
+  EXPECT_EQ(e.decision.reason, "quality_sufficient");
+  EXPECT_NEAR(e.decision.q_halt, 0.909091, 1e-6);
+  EXPECT_TRUE(Fired(e, LoopRule::kGoodEnough));  // above 0.75 with tests passing, too
+  // And had it continued, the same feedback twice halts rather than aborting as cycling.
+  LoopIteration again = it;
+  again.iteration = 2;
+  EXPECT_EQ(Decide({it, again}, LoopConfig{}).reason, "quality_sufficient");
+}
+
+TEST(LoopDecide, WithoutTestEvidenceQualityNeverHalts) {
+  // A security score alone renormalizes to itself; it says nothing of the tests.
+  LoopIteration it;
+  it.iteration = 1;
+  it.metrics.security_score = 0.95;
+  it.metrics.doc_coverage = 1;
+  LoopEvaluation e = Eval({it}, LoopConfig{});
+  EXPECT_NEAR(e.decision.q_halt, 0.96, 1e-12);  // (0.20 x 0.95 + 0.05 x 1) / (0.20 + 0.05)
+  EXPECT_FALSE(Fired(e, LoopRule::kQualitySufficient));
+  EXPECT_EQ(e.decision.action, LoopAction::kContinue);
+  it.metrics.test_coverage = 0.9;
+  EXPECT_EQ(Decide({it}, LoopConfig{}).reason, "quality_sufficient");
+}
+
+TEST(LoopDecide, GuardsReadTheRenormalizedQuality) {
+  // Tests pass at 30% coverage: (0.30 + 0.075) / 0.55 = 0.682 at iteration 3 is not too low
+  // (it was 0.375 counting the unmeasured four as 0). Failing tests at 80%: 0.364, too low.
+  LoopIteration it;
+  it.iteration = 3;
+  it.metrics.tests_passing = false;
+  it.metrics.test_coverage = 0.8;
+  LoopConfig c;
+  c.max_iterations = 10;
+  EXPECT_EQ(Decide({it}, c).reason, "quality_too_low");
+  it.metrics.tests_passing = true;
+  it.metrics.test_coverage = 0.3;
+  c.good_enough_q = 1;
+  LoopEvaluation e = Eval({it}, c);
+  EXPECT_FALSE(Fired(e, LoopRule::kQualityTooLow));
+  EXPECT_EQ(e.decision.reason, "quality_sufficient");
 }
 
 TEST(LoopDecide, QExactlyHalfDoesNotHalt) {
@@ -162,10 +255,15 @@ TEST(LoopDecide, IterationNumbersComeFromTheEventsNotTheCount) {
 TEST(LoopDecide, GoodEnoughNeedsTestsPassingAndQAboveThreshold) {
   LoopConfig c;
   c.good_enough_q = 0.4;
-  c.weight_tests_passing = 0.45;
   LoopIteration it;
   it.iteration = 1;
-  it.metrics.tests_passing = true;  // q = 0.45: not above 1 - q
+  // All six measured: q = 0.30 + 0.25 x 0.6 = 0.45, not above 1 - q.
+  it.metrics.tests_passing = true;
+  it.metrics.test_coverage = 0.6;
+  it.metrics.security_score = 0;
+  it.metrics.code_quality_score = 0;
+  it.metrics.doc_coverage = 0;
+  it.metrics.type_coverage = 0;
   LoopDecision d = Decide({it}, c);
   EXPECT_EQ(d.action, LoopAction::kHalt);
   EXPECT_EQ(d.reason, "good_enough");
@@ -174,10 +272,9 @@ TEST(LoopDecide, GoodEnoughNeedsTestsPassingAndQAboveThreshold) {
   EXPECT_EQ(Decide({it}, c).action, LoopAction::kContinue);
 
   c.good_enough_q = 0.4;
-  c.weight_tests_passing = 0;
-  c.weight_test_coverage = 1;
   it.metrics.tests_passing = false;
-  it.metrics.test_coverage = 0.45;
+  it.metrics.test_coverage = 1;
+  it.metrics.security_score = 1;  // q = 0.45 again, with failing tests
   EXPECT_EQ(Decide({it}, c).action, LoopAction::kContinue);
 }
 

@@ -21,6 +21,8 @@ void LoopTracker::Add(const LoopView& e) {
                           .updated_ms = std::numeric_limits<int64_t>::min(),
                           .updated_seq = 0,
                           .earlier = {},
+                          .unmeasured = {},
+                          .unmeasured_numbers = {},
                           .kept = {}});
     // Most loops stop by max_iterations: one allocation holds them.
     loops_.back().kept.reserve(expected_iterations_);
@@ -30,6 +32,14 @@ void LoopTracker::Add(const LoopView& e) {
   loop.updated_seq = ++seq_;
 
   const IterationSummary s = Summarize(e, config_);
+  if (s.measured == 0) {
+    ++loop.unmeasured.count;
+    loop.unmeasured.cost += s.cost;
+    loop.unmeasured.seconds += s.elapsed_seconds;
+    if (loop.unmeasured_numbers.size() < kMaxNamedUnmeasured)
+      loop.unmeasured_numbers.push_back(s.iteration);
+    return;
+  }
   std::vector<IterationSummary>& kept = loop.kept;
   auto pos =
       std::lower_bound(kept.begin(), kept.end(), s.iteration,
@@ -56,12 +66,19 @@ void LoopTracker::Add(const LoopView& e) {
   }
 }
 
+EarlierIterations LoopTracker::Uncounted(const Loop& loop) {
+  return {.count = loop.earlier.count + loop.unmeasured.count,
+          .cost = loop.earlier.cost + loop.unmeasured.cost,
+          .seconds = loop.earlier.seconds + loop.unmeasured.seconds};
+}
+
 LoopReport LoopTracker::MakeReport(const Loop& loop) const {
-  LoopEvaluation e = Evaluate(loop.kept, config_, loop.earlier);
+  LoopEvaluation e = Evaluate(loop.kept, config_, Uncounted(loop));
   LoopReport r{.loop_id = *loop.id,
                .updated_ms = loop.updated_ms,
                .decision = e.decision,
-               .metrics = Metrics(loop.kept, e)};
+               .metrics = Metrics(loop.kept, e),
+               .unmeasured = loop.unmeasured.count};
   return r;
 }
 
@@ -70,8 +87,9 @@ LoopsResult LoopTracker::Result() const {
   r.total = static_cast<int64_t>(loops_.size());
   std::array<int64_t, kLoopRuleCount> by_rule{};
   double iterations = 0, final_quality = 0;
+  int64_t with_quality = 0;
   for (const Loop& loop : loops_) {
-    LoopEvaluation e = Evaluate(loop.kept, config_, loop.earlier);
+    LoopEvaluation e = Evaluate(loop.kept, config_, Uncounted(loop));
     switch (e.decision.action) {
       case LoopAction::kHalt:
         ++r.halted;
@@ -85,7 +103,10 @@ LoopsResult LoopTracker::Result() const {
     }
     if (e.decided_by) ++by_rule[static_cast<size_t>(*e.decided_by)];
     iterations += static_cast<double>(e.iterations);
-    final_quality += e.decision.q_halt;
+    if (!loop.kept.empty()) {
+      final_quality += e.decision.q_halt;
+      ++with_quality;
+    }
   }
   for (size_t i = 0; i < kLoopRuleCount; ++i) {
     // HALT and ABORT max_iterations share a name, so they share a count.
@@ -93,8 +114,8 @@ LoopsResult LoopTracker::Result() const {
   }
   if (r.total > 0) {
     r.avg_iterations = iterations / static_cast<double>(r.total);
-    r.avg_final_quality = final_quality / static_cast<double>(r.total);
   }
+  if (with_quality > 0) r.avg_final_quality = final_quality / static_cast<double>(with_quality);
 
   std::vector<uint32_t> order(loops_.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -122,7 +143,7 @@ bool LoopTracker::ExplainLoop(std::string_view loop_id, std::string* text) const
   if (found == index_.end()) return false;
   const Loop& loop = loops_[found->second];
   const LoopConfig& c = config_;
-  const LoopEvaluation e = Evaluate(loop.kept, c, loop.earlier);
+  const LoopEvaluation e = Evaluate(loop.kept, c, Uncounted(loop));
   const LoopDecision& d = e.decision;
   auto out = std::back_inserter(*text);
 
@@ -132,9 +153,23 @@ bool LoopTracker::ExplainLoop(std::string_view loop_id, std::string* text) const
     fmt::format_to(out, "  ({} earlier iterations counted in the totals, not kept)\n",
                    loop.earlier.count);
   }
+  if (loop.unmeasured.count > 0) {
+    std::string numbers;
+    for (int64_t n : loop.unmeasured_numbers)
+      numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", n);
+    if (loop.unmeasured.count > static_cast<int64_t>(loop.unmeasured_numbers.size()))
+      numbers += ", ...";
+    fmt::format_to(out,
+                   "  ({} iterations measured none of the Q(HALT) metrics: counted in the totals, "
+                   "left out of the rules, not read as quality 0; iteration {})\n",
+                   loop.unmeasured.count, numbers);
+  }
   for (const IterationSummary& it : loop.kept) {
-    fmt::format_to(out, "  iteration {}: q_halt {:.6f}{}\n", it.iteration, it.q,
-                   it.tests_passing ? ", tests passing" : "");
+    const MeasuredMetrics missing = kAllHaltMetrics & ~it.measured;
+    fmt::format_to(out, "  iteration {}: q_halt {:.6f} over {}{}{}{}\n", it.iteration, it.q,
+                   missing == 0 ? "all six metrics" : MetricNames(it.measured),
+                   missing == 0 ? "" : "; missing ", MetricNames(missing),
+                   it.tests_passing ? "; tests passing" : "");
   }
   const std::string_view verdict = ActionName(d.action);
   if (d.reason.empty()) {
@@ -142,21 +177,54 @@ bool LoopTracker::ExplainLoop(std::string_view loop_id, std::string* text) const
   } else {
     fmt::format_to(out, "decision: {} ({})\n", verdict, d.reason);
   }
-  if (loop.kept.empty()) return true;
+  if (loop.kept.empty()) {
+    fmt::format_to(out, "no iteration measured a Q(HALT) metric ({}): the loop has no quality\n",
+                   MetricNames(kAllHaltMetrics));
+    return true;
+  }
 
   const IterationSummary& last = loop.kept.back();
   const double q = last.q;
+  double measured_weight = 0, all_weight = 0;
+  for (size_t i = 0; i < kHaltMetricCount; ++i) {
+    const double w = Weight(c, static_cast<HaltMetric>(i));
+    all_weight += w;
+    if (Has(last.measured, static_cast<HaltMetric>(i))) measured_weight += w;
+  }
+  if (last.measured == kAllHaltMetrics) {
+    fmt::format_to(out, "Q(HALT) weights of iteration {} (seed 003; all six measured):\n",
+                   last.iteration);
+  } else {
+    fmt::format_to(out,
+                   "Q(HALT) weights of iteration {} (seed 003, renormalized over the measured "
+                   "ones: {:g} of {:g}):\n",
+                   last.iteration, measured_weight, all_weight);
+  }
+  for (size_t i = 0; i < kHaltMetricCount; ++i) {
+    const auto which = static_cast<HaltMetric>(i);
+    const double w = Weight(c, which);
+    if (!Has(last.measured, which)) {
+      fmt::format_to(out, "  {} {:g}: missing\n", HaltMetricName(which), w);
+    } else if (last.measured == kAllHaltMetrics) {
+      fmt::format_to(out, "  {} {:g}\n", HaltMetricName(which), w);
+    } else {
+      fmt::format_to(out, "  {} {:g} -> {:.6f}\n", HaltMetricName(which), w, w / measured_weight);
+    }
+  }
   auto rule = [&](LoopRule r, std::string_view why) {
     fmt::format_to(out, "  [{}] {}: {}\n", e.fired[static_cast<size_t>(r)] ? 'x' : ' ', RuleName(r),
                    why);
   };
+  const std::string_view evidence =
+      HasTestEvidence(last.measured) ? "" : " (not measured: tests_passing or test_coverage)";
   text->append("halt rules (seed 003 should_halt):\n");
   rule(LoopRule::kQualitySufficient,
-       fmt::format("q_halt {:.6f} > q_continue {:.6f}", q, d.q_continue));
+       fmt::format("q_halt {:.6f} > q_continue {:.6f}{}", q, d.q_continue, evidence));
   rule(LoopRule::kMaxIterationsHalt,
        fmt::format("iteration {} >= {}", last.iteration, c.max_iterations));
-  rule(LoopRule::kGoodEnough, fmt::format("tests passing ({}) and q_halt {:.6f} > {}",
-                                          last.tests_passing ? "yes" : "no", q, c.good_enough_q));
+  rule(LoopRule::kGoodEnough,
+       fmt::format("tests passing ({}) and q_halt {:.6f} > {}{}", last.tests_passing ? "yes" : "no",
+                   q, c.good_enough_q, evidence));
   text->append("guards (seed 003 should_abort):\n");
   rule(LoopRule::kMaxIterationsAbort,
        fmt::format("iteration {} >= {}", last.iteration, c.max_iterations));
@@ -218,7 +286,10 @@ void WriteJson(JsonWriter& w, const LoopsResult& r) {
     Key(w, "reason");
     Str(w, loop.decision.reason);
     Key(w, "qHalt");
-    Num(w, loop.decision.q_halt);
+    Num(w, loop.metrics.quality_progression.empty() ? std::nullopt
+                                                    : std::optional(loop.decision.q_halt));
+    Key(w, "unmeasuredIterations");
+    w.Int64(loop.unmeasured);
     Key(w, "qualityProgression");
     w.StartArray();
     for (double q : loop.metrics.quality_progression) Num(w, q);

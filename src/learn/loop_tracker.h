@@ -25,6 +25,7 @@ struct LoopReport {
   int64_t updated_ms = 0;  // latest timestamp among its events
   LoopDecision decision;
   LoopMetrics metrics;
+  int64_t unmeasured = 0;  // iterations with no Q(HALT) metric: counted, never given a quality
 };
 
 struct LoopsResult {
@@ -32,7 +33,8 @@ struct LoopsResult {
   int64_t halted = 0, continuing = 0, aborted = 0;
   std::map<std::string, int64_t> by_reason;  // HALT and ABORT reasons only
   std::optional<double> avg_iterations;      // nullopt without loops
-  std::optional<double> avg_final_quality;   // mean q_halt of each loop's last iteration
+  std::optional<double> avg_final_quality;   // mean q_halt of each loop's last measured iteration
+                                             // (loops with none are left out)
   std::vector<LoopReport> recent;            // up to kRecentLoops, most recently updated first
 };
 
@@ -41,24 +43,33 @@ class LoopTracker {
   explicit LoopTracker(const LoopConfig& config);
 
   // Events in log order. An iteration number the loop already has replaces that iteration;
-  // iterations are kept in iteration-number order, whatever order they arrive in.
+  // iterations are kept in iteration-number order, whatever order they arrive in. An iteration
+  // that measured none of the six Q(HALT) metrics is not given a quality of 0: it is left out of
+  // the rules and only counted (iterations, cost, seconds), and ExplainLoop names it.
   void Add(const LoopView& event);
 
   LoopsResult Result() const;
   std::optional<LoopReport> Report(std::string_view loop_id) const;
 
-  // Every kept iteration's q, then each rule with its inputs and whether it fired. False (and
-  // *text untouched) for an unknown loop.
+  // Every kept iteration's q with the metrics it rests on and those missing, the weights used,
+  // then each rule with its inputs and whether it fired. False (and *text untouched) for an
+  // unknown loop.
   bool ExplainLoop(std::string_view loop_id, std::string* text) const;
 
  private:
   struct Loop {
     const std::string* id;  // the key in index_; node keys don't move
     int64_t updated_ms = 0;
-    uint64_t updated_seq = 0;            // position of its latest event in the log
-    EarlierIterations earlier;           // folded out of `kept` once it holds kMaxKeptIterations
-    std::vector<IterationSummary> kept;  // ascending iteration numbers
+    uint64_t updated_seq = 0;      // position of its latest event in the log
+    EarlierIterations earlier;     // folded out of `kept` once it holds kMaxKeptIterations
+    EarlierIterations unmeasured;  // no Q(HALT) metric: counted, not kept
+    std::vector<int64_t> unmeasured_numbers;  // the first kMaxNamedUnmeasured, for explain
+    std::vector<IterationSummary> kept;       // ascending iteration numbers
   };
+  static constexpr size_t kMaxNamedUnmeasured = 8;
+
+  // What Evaluate counts beside `kept`: the folded and the unmeasured iterations.
+  static EarlierIterations Uncounted(const Loop& loop);
 
   LoopReport MakeReport(const Loop& loop) const;
 

@@ -178,13 +178,15 @@ TEST(LoopTracker, WritesTheLoopsSection) {
             R"("byReason":{"quality_sufficient":1},"avgIterations":1.5,"avgFinalQuality":0.65,)"
             R"("recent":[)"
             R"({"loopId":"a","iterations":2,"action":"CONTINUE","reason":"","qHalt":0.4,)"
+            R"("unmeasuredIterations":0,)"
             R"("qualityProgression":[0.2,0.4],"cost":0.3,"totalSeconds":22.5},)"
             R"({"loopId":"b","iterations":1,"action":"HALT","reason":"quality_sufficient",)"
-            R"("qHalt":0.9,"qualityProgression":[0.9],"cost":0.0,"totalSeconds":0.0}]})");
+            R"("qHalt":0.9,"unmeasuredIterations":0,"qualityProgression":[0.9],"cost":0.0,)"
+            R"("totalSeconds":0.0}]})");
 }
 
 TEST(LoopTracker, ExplainShowsEveryIterationAndEveryRule) {
-  LoopTracker t(CoverageIsQ());
+  LoopTracker t(LoopConfig{});  // coverage alone measured: q = coverage, renormalized
   t.Add(Event("a", 1, 0.5, kT0, 0.5, 60, "fix tests"));
   t.Add(Event("a", 2, 0.4, kT0, 0.5, 60, "add docs"));
   t.Add(Event("a", 3, 0.3, kT0, 0.5, 60, "fix tests"));
@@ -192,10 +194,21 @@ TEST(LoopTracker, ExplainShowsEveryIterationAndEveryRule) {
   ASSERT_TRUE(t.ExplainLoop("a", &text));
   EXPECT_EQ(text,
             "loop a: 3 iterations, cost $1.50, 180.0 s\n"
-            "  iteration 1: q_halt 0.500000\n"
-            "  iteration 2: q_halt 0.400000\n"
-            "  iteration 3: q_halt 0.300000\n"
+            "  iteration 1: q_halt 0.500000 over test_coverage; missing tests_passing, "
+            "security_score, code_quality_score, doc_coverage, type_coverage\n"
+            "  iteration 2: q_halt 0.400000 over test_coverage; missing tests_passing, "
+            "security_score, code_quality_score, doc_coverage, type_coverage\n"
+            "  iteration 3: q_halt 0.300000 over test_coverage; missing tests_passing, "
+            "security_score, code_quality_score, doc_coverage, type_coverage\n"
             "decision: ABORT (declining)\n"
+            "Q(HALT) weights of iteration 3 (seed 003, renormalized over the measured ones: "
+            "0.25 of 1):\n"
+            "  test_coverage 0.25 -> 1.000000\n"
+            "  tests_passing 0.3: missing\n"
+            "  security_score 0.2: missing\n"
+            "  code_quality_score 0.15: missing\n"
+            "  doc_coverage 0.05: missing\n"
+            "  type_coverage 0.05: missing\n"
             "halt rules (seed 003 should_halt):\n"
             "  [ ] quality_sufficient: q_halt 0.300000 > q_continue 0.700000\n"
             "  [ ] max_iterations: iteration 3 >= 5\n"
@@ -208,6 +221,76 @@ TEST(LoopTracker, ExplainShowsEveryIterationAndEveryRule) {
             "  [ ] cost_limit: total cost 1.50 > 5\n"
             "  [ ] time_limit: total seconds 180.0 > 1800\n"
             "  [x] cycling: feedback repeats one of the previous 2\n");
+}
+
+TEST(LoopTracker, AnIterationWithNoQHaltMetricIsCountedButNotReadAsQualityZero) {
+  LoopTracker t(LoopConfig{});
+  LoopView measured = Event("a", 1, 0.8, kT0, 0.5, 10);
+  measured.metrics.tests_passing = true;
+  LoopView counts_only = Event("a", 2, 0, kT0 + 1000, 0.25, 5);
+  counts_only.metrics = {};
+  counts_only.metrics.test_count = 12;  // a QualityMetrics field, but not one Q(HALT) weighs
+  t.Add(measured);
+  t.Add(counts_only);
+  LoopsResult r = t.Result();
+  ASSERT_EQ(r.recent.size(), 1u);
+  EXPECT_EQ(r.recent[0].unmeasured, 1);
+  EXPECT_EQ(r.recent[0].metrics.iterations, 2);
+  EXPECT_DOUBLE_EQ(r.recent[0].metrics.cost, 0.75);
+  // The decision rests on iteration 1: a passing suite at 80% coverage halts.
+  EXPECT_EQ(r.recent[0].decision.reason, "quality_sufficient");
+  EXPECT_NEAR(*r.avg_final_quality, 0.909091, 1e-6);
+  std::string text;
+  ASSERT_TRUE(t.ExplainLoop("a", &text));
+  EXPECT_NE(text.find("(1 iterations measured none of the Q(HALT) metrics: counted in the "
+                      "totals, left out of the rules, not read as quality 0; iteration 2)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  iteration 1: q_halt 0.909091 over test_coverage, tests_passing; missing "
+                      "security_score, code_quality_score, doc_coverage, type_coverage; tests "
+                      "passing\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("renormalized over the measured ones: 0.55 of 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("  tests_passing 0.3 -> 0.545455\n"), std::string::npos) << text;
+}
+
+TEST(LoopTracker, ALoopThatNeverMeasuredHasNoQuality) {
+  LoopTracker t(LoopConfig{});
+  LoopView e = Event("a", 1, 0);
+  e.metrics = {};
+  e.metrics.complexity = 3;
+  t.Add(e);
+  LoopsResult r = t.Result();
+  EXPECT_EQ(r.total, 1);
+  EXPECT_EQ(r.continuing, 1);
+  EXPECT_FALSE(r.avg_final_quality);  // not a mean over a made-up 0
+  EXPECT_NE(Json(r).find(R"("qHalt":null,"unmeasuredIterations":1,"qualityProgression":[])"),
+            std::string::npos)
+      << Json(r);
+  std::string text;
+  ASSERT_TRUE(t.ExplainLoop("a", &text));
+  EXPECT_NE(text.find("no iteration measured a Q(HALT) metric"), std::string::npos) << text;
+}
+
+TEST(LoopTracker, ExplainWithAllSixMeasuredUsesTheSeedWeightsAsTheyAre) {
+  LoopTracker t(LoopConfig{});
+  LoopView e = Event("a", 1, 0.85);
+  e.metrics.tests_passing = true;
+  e.metrics.security_score = 0.92;
+  e.metrics.code_quality_score = 0.88;
+  e.metrics.doc_coverage = 0.95;
+  e.metrics.type_coverage = 1;
+  t.Add(e);
+  std::string text;
+  ASSERT_TRUE(t.ExplainLoop("a", &text));
+  EXPECT_NE(text.find("  iteration 1: q_halt 0.926000 over all six metrics; tests passing\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Q(HALT) weights of iteration 1 (seed 003; all six measured):\n"
+                      "  test_coverage 0.25\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

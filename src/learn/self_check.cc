@@ -64,9 +64,11 @@ History Remaining(const std::map<std::string, ReviewHistory::Group>* groups,
 ConfigFields SelfCheckConfig::Fields() {
   return {
       {"check.confidence_threshold", &confidence_threshold, 0, 1, false,
-       "calibrated confidence below which the agent self-reviews again (seed 000 §6.4: 0.65)"},
+       "calibrated confidence below which a version gets a second self-review pass (seed 000 "
+       "§3.1: 0.60)"},
       {"check.min_score", &min_score, 1, 10, false,
-       "predicted score below which the agent self-reviews again (seed 000 §8.2: 6.5)"},
+       "predicted score below which a version gets a second self-review pass (seed 000 §8.2: "
+       "6.5)"},
       {"check.prior_score", &prior_score, 1, 10, false,
        "predicted score of a task type with no scored reviews (kaizen: 7)"},
       {"check.score_shrinkage", &score_shrinkage, 0, 1e6, false,
@@ -206,6 +208,9 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
       d -= p->second;
     }
     if (d >= gate.threshold) continue;
+    // The work's own violations in the dimension are part of what puts it under: fixing them
+    // moves it. Otherwise the history alone predicts it, which no change to the work clears.
+    const bool fixable = dimension_penalty.count(gate.dimension) > 0;
     // A hard and a soft gate on one dimension: the hard one (sorted first) speaks.
     const std::string id = "gate-" + gate.dimension;
     if (std::any_of(r.violations.begin(), r.violations.end(),
@@ -215,12 +220,18 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
     SelfCheckViolation v;
     v.rule = id;
     v.severity = gate.kind == GateKind::kHard ? "major" : "moderate";
+    v.fixable = fixable;
     v.description = fmt::format(
         "{} must score >= {} ({} gate: {:.0f}% of reviews below it were "
         "not approved)",
         gate.dimension, gate.threshold, GateKindName(gate.kind), gate.rejection_rate * 100);
     v.suggestion =
-        fmt::format("raise {}: this task type's reviews predict {:.1f}", gate.dimension, d);
+        fixable
+            ? fmt::format("raise {}: this task type's reviews predict {:.1f}", gate.dimension, d)
+            : fmt::format(
+                  "{}: this task type's reviews predict {:.1f} whatever this work does; "
+                  "a prediction, not a fix (it lowers score and confidence)",
+                  gate.dimension, d);
     r.violations.push_back(std::move(v));
   }
 
@@ -235,7 +246,7 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
   for (const SelfCheckViolation& v : r.violations) {
     score -= config.ScorePenalty(v.severity);
     survive *= 1 - config.Risk(v.severity);
-    if (AtLeastMajor(v.severity)) r.passed = false;
+    if (v.fixable && AtLeastMajor(v.severity)) r.passed = false;
   }
   r.score = std::clamp(score, 1.0, 10.0);
 
@@ -250,14 +261,27 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
     if (v.auto_fixable && !v.suggestion.empty()) r.recommendations.push_back(v.suggestion);
   }
 
-  if (!r.passed) r.reasons.push_back("a major or critical rule is violated");
+  // The self-review triggers (§3.1, §8.2), then the gate.
   if (r.confidence < config.confidence_threshold) {
-    r.reasons.push_back(fmt::format("calibrated confidence {:.2f} is under {:.2f}", r.confidence,
-                                    config.confidence_threshold));
+    r.triggers.push_back(fmt::format("calibrated confidence {:.2f} < {:.2f}", r.confidence,
+                                     config.confidence_threshold));
   }
   if (r.score < config.min_score) {
-    r.reasons.push_back(
-        fmt::format("predicted score {:.1f} is under {:.1f}", r.score, config.min_score));
+    r.triggers.push_back(fmt::format("predicted score {:.1f} < {:.1f}", r.score, config.min_score));
+  }
+  std::string triggers;
+  for (const std::string& t : r.triggers) triggers += (triggers.empty() ? "" : "; ") + t;
+  r.checked_before = in.checked_before;
+  if (!r.passed) {
+    r.decided_by = "violation";
+    r.reasons.push_back("a major or critical rule is violated");
+  } else if (!r.triggers.empty() && !in.checked_before) {
+    r.decided_by = "second_pass_due";
+    r.reasons.push_back(fmt::format("second self-review pass due ({})", triggers));
+  } else if (!r.triggers.empty()) {
+    r.decided_by = "second_pass_done";
+  } else {
+    r.decided_by = "ready";
   }
   r.ready_for_review = r.reasons.empty();
 
@@ -286,6 +310,11 @@ void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& r) {
   Num(w, r.raw_confidence);
   Key(w, "readyForReview");
   w.Bool(r.ready_for_review);
+  Key(w, "decidedBy");
+  Str(w, r.decided_by);
+  strings("triggers", r.triggers);
+  Key(w, "checkedBefore");
+  w.Bool(r.checked_before);
   strings("reasons", r.reasons);
   Key(w, "violations");
   w.StartArray();
@@ -297,6 +326,8 @@ void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& r) {
     Str(w, v.description);
     Key(w, "severity");
     Str(w, v.severity);
+    Key(w, "fixable");
+    w.Bool(v.fixable);
     Key(w, "autoFixable");
     w.Bool(v.auto_fixable);
     Key(w, "suggestion");

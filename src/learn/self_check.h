@@ -23,11 +23,27 @@
 //   confidence calibration().Calibrate(raw) (§3.1/§6.2).
 //   gates      a learned gate (§3.1) whose dimension's d_i, less score_penalty(severity) of
 //              each violation whose rule's domain is that dimension, falls below its threshold adds
-//              a violation `gate-<dimension>`: major for a hard gate, moderate for a soft one.
-//   passed     §6.1: no violation of severity major or above.
-//   readyForReview  passed, confidence >= confidence_threshold (§6.4 "confidence < 65%") and
-//              score >= min_score (§8.2 "Overall predicted score must be >= 6.5 or
-//              self-review is triggered"); otherwise the agent self-reviews again.
+//              a violation `gate-<dimension>`: major for a hard gate, moderate for a soft one. It
+//              is `fixable` when this work's own violations in the dimension are part of what
+//              puts it under; otherwise the task type's history alone does, and no change to the
+//              work moves it: it costs score and confidence but does not decide the gate.
+//   passed     §6.1: no fixable violation of severity major or above.
+//
+// The gate (decidedBy), in order:
+//   violation         not passed: the agent fixes the work (a new version) and checks again.
+//   second_pass_due   a self-review trigger fired -- calibrated confidence under
+//                     confidence_threshold (§3.1 "If calibrated confidence < 60%, auto-trigger a
+//                     second self-review pass before sending") or score under min_score (§8.2
+//                     "Overall predicted score must be >= 6.5 or self-review is triggered") -- and
+//                     this version has not been checked before. Both are predictions from past
+//                     reviews, which the work cannot always move, so they ask for one pass, not
+//                     for a score nothing may reach.
+//   second_pass_done  a trigger fired, but this version (the same bytes) was checked before: the
+//                     agent made its second pass and found nothing to change. Ready, with the
+//                     prediction recorded, so the review calibrates it (§6.2).
+//   ready             no trigger fired.
+// Whether the version was checked before is read from the log (its `work` event), so the
+// answer is a pure function of the log; a changed version gets its own first pass.
 //
 // A violation counts once per rule whatever the number of places its check flagged: ten
 // `any` types are one habit, not ten.
@@ -53,7 +69,7 @@
 namespace kaizen::learn {
 
 struct SelfCheckConfig {
-  double confidence_threshold = 0.65;  // §6.4 "confidence < 65%" triggers self-review
+  double confidence_threshold = 0.60;  // §3.1 "calibrated confidence < 60%": a second pass
   double min_score = 6.5;              // §8.2 "Overall predicted score must be >= 6.5"
   double prior_score = 7;              // kaizen: a task type with no scores starts above min_score
   double score_shrinkage = 5;          // pseudo-scores of prior_score (§9.3: 5 data points)
@@ -113,6 +129,7 @@ struct SelfCheckViolation {
   std::string rule;         // rule id, or gate-<dimension>
   std::string description;  // the rule as a person reads it
   std::string severity;     // minor | moderate | major | critical
+  bool fixable = true;      // changing the work can clear it (see `gates` above)
   bool auto_fixable = false;
   std::string suggestion;
   std::vector<CheckFinding> findings;
@@ -128,7 +145,10 @@ struct SelfCheckResult {
   // kaizen
   double raw_confidence = 0;
   bool ready_for_review = true;
-  std::vector<std::string> reasons;  // why not ready (empty when ready)
+  std::string decided_by = "ready";   // violation | second_pass_due | second_pass_done | ready
+  std::vector<std::string> triggers;  // self-review triggers that fired, whatever decided
+  std::vector<std::string> reasons;   // why not ready (empty when ready)
+  bool checked_before = false;        // this version was checked before (SelfCheckInput)
   std::string task_type;
   std::vector<std::string> rules_checked;    // active rules with a check that applied, sorted
   std::vector<std::string> rules_unchecked;  // active rules with no check that applied, sorted
@@ -147,13 +167,17 @@ struct SelfCheckInput {
   const PreferenceLearner* preferences = nullptr;
   const CalibrationCurve* calibration = nullptr;
   const AutonomyTracker* autonomy = nullptr;  // may be nullptr
+  // The log already holds a `work` event of this artifact version: a check of these same bytes
+  // ran before, so a self-review trigger now means the second pass is done.
+  bool checked_before = false;
 };
 
 // REQUIRES: every pointer but autonomy is set.
 SelfCheckResult RunSelfCheck(const SelfCheckInput& input, const SelfCheckConfig& config);
 
-// {passed, score, confidence, rawConfidence, readyForReview, reasons, violations: [{rule,
-// description, severity, autoFixable, suggestion, findings: [{location, detail}]}],
+// {passed, score, confidence, rawConfidence, readyForReview, decidedBy, triggers, checkedBefore,
+// reasons, violations: [{rule, description, severity, fixable, autoFixable, suggestion,
+// findings: [{location, detail}]}],
 // recommendations, taskType, rulesChecked, rulesUnchecked, historyReviews, addressedReviews,
 // autonomyLevel, reviewRate} as the members of an open object.
 void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& result);

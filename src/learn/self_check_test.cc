@@ -46,6 +46,7 @@ struct Fixture {
   CalibrationConfig cal_config;
   CalibrationCurve calibration{cal_config};
   SelfCheckConfig config;
+  bool checked_before = false;
 
   void Add(const ReviewView& review) { history.Add(review, ingest::ThemeTaxonomy::Default()); }
   SelfCheckResult Run(const std::string& task_type = "api-client") {
@@ -57,6 +58,7 @@ struct Fixture {
     in.gates = &gates;
     in.preferences = &preferences;
     in.calibration = &calibration;
+    in.checked_before = checked_before;
     return RunSelfCheck(in, config);
   }
 };
@@ -101,7 +103,64 @@ TEST(SelfCheck, MinorViolationPassesButLowersThePrediction) {
   EXPECT_TRUE(r.passed);
   EXPECT_DOUBLE_EQ(r.score, 6.75);
   EXPECT_DOUBLE_EQ(r.raw_confidence, 0.7 * 0.95);
-  EXPECT_TRUE(r.ready_for_review);  // 0.665 >= 0.65 and 6.75 >= 6.5
+  EXPECT_TRUE(r.ready_for_review);  // 0.665 >= 0.60 and 6.75 >= 6.5
+  EXPECT_EQ(r.decided_by, "ready");
+  EXPECT_TRUE(r.triggers.empty());
+}
+
+TEST(SelfCheck, DefaultConfidenceThresholdIsSeedSectionThreeOnesSixtyPercent) {
+  // §3.1 "If calibrated confidence < 60%, auto-trigger a second self-review pass"; the 65% of
+  // §6.4 is the A/B comparison trigger, another rule.
+  EXPECT_EQ(SelfCheckConfig{}.confidence_threshold, 0.60);
+  Fixture f;
+  f.rules = {Rule("logging", "moderate")};
+  f.checks = {Failed("rule-logging")};
+  SelfCheckResult r = f.Run();
+  EXPECT_DOUBLE_EQ(r.confidence, 0.7 * 0.85);  // 0.595
+  EXPECT_EQ(r.decided_by, "second_pass_due");
+  f.rules = {Rule("logging", "minor")};
+  EXPECT_EQ(f.Run().decided_by, "ready");  // 0.665: under 0.65, not under 0.60
+}
+
+// 3 approvals and 7 rejections with no theme a check could address: (3 + 1.4) / (10 + 2).
+void LowApprovalHistory(Fixture* f) {
+  for (int i = 0; i < 3; ++i) f->Add(Review("api-client", Decision::kApproved, {}, {}));
+  for (int i = 0; i < 7; ++i) f->Add(Review("api-client", Decision::kRejected, {}, {}));
+}
+
+TEST(SelfCheck, CleanWorkWithLowConfidenceGetsOneSecondPassNotAGateNothingClears) {
+  Fixture f;
+  f.rules = {Rule("retries", "major")};
+  f.checks = {Passed("rule-retries")};
+  LowApprovalHistory(&f);
+  SelfCheckResult first = f.Run();
+  EXPECT_TRUE(first.passed);
+  EXPECT_NEAR(first.confidence, 4.4 / 12, 1e-12);
+  EXPECT_FALSE(first.ready_for_review);
+  EXPECT_EQ(first.decided_by, "second_pass_due");
+  EXPECT_EQ(first.reasons,
+            std::vector<std::string>{"second self-review pass due (calibrated confidence 0.37 < "
+                                     "0.60)"});
+  // The same version checked again: the agent did its pass and changed nothing.
+  f.checked_before = true;
+  SelfCheckResult second = f.Run();
+  EXPECT_TRUE(second.ready_for_review);
+  EXPECT_EQ(second.decided_by, "second_pass_done");
+  EXPECT_TRUE(second.checked_before);
+  EXPECT_TRUE(second.reasons.empty());
+  EXPECT_EQ(second.triggers, std::vector<std::string>{"calibrated confidence 0.37 < 0.60"});
+  EXPECT_EQ(second.confidence, first.confidence);  // the prediction is unchanged, and recorded
+}
+
+TEST(SelfCheck, AViolationDecidesEvenOnAVersionCheckedBefore) {
+  Fixture f;
+  f.rules = {Rule("retries", "major")};
+  f.checks = {Failed("rule-retries")};
+  f.checked_before = true;
+  SelfCheckResult r = f.Run();
+  EXPECT_FALSE(r.ready_for_review);
+  EXPECT_EQ(r.decided_by, "violation");
+  EXPECT_EQ(r.reasons, std::vector<std::string>{"a major or critical rule is violated"});
 }
 
 TEST(SelfCheck, OnlyActiveRulesAreEnforced) {
@@ -186,7 +245,7 @@ TEST(SelfCheck, RejectionWithAnUncheckedRuleThemeIsNotAddressed) {
   EXPECT_EQ(r.history_reviews, 2);
   EXPECT_DOUBLE_EQ(r.raw_confidence, 1.4 / 4);
   EXPECT_FALSE(r.ready_for_review);
-  EXPECT_NE(r.reasons.front().find("confidence 0.35 is under 0.65"), std::string::npos);
+  EXPECT_NE(r.reasons.front().find("confidence 0.35 < 0.60"), std::string::npos);
 }
 
 TEST(SelfCheck, NegativeThemesThatAreNoActiveRuleDoNotBlockAddressing) {
@@ -222,7 +281,36 @@ TEST(SelfCheck, LowPredictedScoreTriggersSelfReview) {
   EXPECT_DOUBLE_EQ(r.score, (20 * 5 + 5 * 7.0) / 25);  // 5.4
   EXPECT_TRUE(r.passed);
   EXPECT_FALSE(r.ready_for_review);
-  EXPECT_NE(r.reasons.back().find("predicted score 5.4 is under 6.5"), std::string::npos);
+  // §8.2 "must be >= 6.5 or self-review is triggered": a trigger, like low confidence.
+  EXPECT_EQ(r.decided_by, "second_pass_due");
+  EXPECT_EQ(r.reasons,
+            std::vector<std::string>{"second self-review pass due (predicted score 5.4 < 6.5)"});
+  f.checked_before = true;
+  r = f.Run();
+  EXPECT_TRUE(r.ready_for_review);
+  EXPECT_EQ(r.decided_by, "second_pass_done");
+}
+
+TEST(SelfCheck, AGateTheHistoryAloneFailsIsNotFixableAndDoesNotDecide) {
+  Fixture f;
+  for (int i = 0; i < 20; ++i) {
+    f.Add(Review("api-client", Decision::kApproved, {}, {{"error-handling", 4}}));
+  }
+  ScoreGate gate;
+  gate.dimension = "error-handling";
+  gate.threshold = 5;
+  gate.kind = GateKind::kHard;
+  gate.rejection_rate = 0.95;
+  f.gates = {gate};
+  SelfCheckResult r = f.Run();  // d = (20 x 4 + 5 x 7) / 25 = 4.6 < 5, with no violation here
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].rule, "gate-error-handling");
+  EXPECT_EQ(r.violations[0].severity, "major");
+  EXPECT_FALSE(r.violations[0].fixable);
+  EXPECT_TRUE(r.passed);  // nothing the agent can fix
+  EXPECT_NE(r.decided_by, "violation");
+  f.checked_before = true;
+  EXPECT_TRUE(f.Run().ready_for_review);
 }
 
 TEST(SelfCheck, PredictedDimensionUnderAHardGateIsAMajorViolation) {
@@ -243,7 +331,9 @@ TEST(SelfCheck, PredictedDimensionUnderAHardGateIsAMajorViolation) {
   ASSERT_EQ(r.violations.size(), 2u);
   EXPECT_EQ(r.violations[1].rule, "gate-error-handling");
   EXPECT_EQ(r.violations[1].severity, "major");
+  EXPECT_TRUE(r.violations[1].fixable);  // the work's own violation pushes it under
   EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.decided_by, "violation");
   EXPECT_DOUBLE_EQ(r.score, 7 - 0.5 - 1.5);  // the dimension's penalty is paid once
 
   f.checks = {Passed("rule-error-handling")};
@@ -285,7 +375,8 @@ TEST(SelfCheck, JsonHasTheSeedMembers) {
   const std::string json = b.GetString();
   for (const char* key : {"\"passed\":false", "\"score\":5.5", "\"confidence\":0.455",
                           "\"violations\":[{\"rule\":\"rule-retries\"", "\"recommendations\":[]",
-                          "\"readyForReview\":false"}) {
+                          "\"readyForReview\":false", "\"decidedBy\":\"violation\"",
+                          "\"fixable\":true", "\"checkedBefore\":false"}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
   }
 }

@@ -158,6 +158,31 @@ TEST_F(McpServerTest, LoopDecideHaltsAtGoodQuality) {
   EXPECT_TRUE(Has(r, R"(\"reason\":\"quality_sufficient\")")) << r;
 }
 
+TEST_F(McpServerTest, LoopDecideRenormalizesOverTheMeasuredMetrics) {
+  Init();
+  // A passing suite at 80% coverage: 0.500 when the four unmeasured metrics counted as 0.
+  const std::string r = Call("loop_decide", R"({"iterations":[{"iteration":1,"metrics":{
+      "test_coverage":0.8,"tests_passing":true}}]})");
+  EXPECT_TRUE(Has(r, R"(\"action\":\"HALT\")")) << r;
+  EXPECT_TRUE(Has(r, R"(\"q_halt\":0.909091)")) << r;
+  EXPECT_TRUE(Has(r, R"(\"measured\":[\"test_coverage\",\"tests_passing\"])")) << r;
+  EXPECT_TRUE(Has(r, R"(\"missing\":[\"security_score\",\"code_quality_score\",)")) << r;
+}
+
+TEST_F(McpServerTest, LoopDecideRefusesAnIterationWithNoQHaltMetricNamingThem) {
+  Init();
+  const std::string r = Call("loop_decide", R"({"iterations":[
+      {"iteration":1,"metrics":{"test_coverage":0.5}},
+      {"iteration":2,"metrics":{"test_count":12}}]})");
+  EXPECT_TRUE(Has(r, R"("isError":true)")) << r;
+  EXPECT_TRUE(Has(r, "iterations[1].metrics")) << r;
+  EXPECT_TRUE(Has(r,
+                  "no metric Q(HALT) weighs; missing: test_coverage, tests_passing, "
+                  "security_score, code_quality_score, doc_coverage, type_coverage"))
+      << r;
+  EXPECT_FALSE(Has(r, "iterations[0]")) << r;
+}
+
 TEST_F(McpServerTest, UnknownResourceIsInvalidParamsWithTheUri) {
   Init();
   const std::string r = server_->HandleLine(

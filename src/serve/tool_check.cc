@@ -75,8 +75,18 @@ void CollectInline(simdjson::dom::array given, std::vector<cli::CheckedFile>* fi
 
 std::string SelfCheckText(const learn::SelfCheckResult& r, size_t files, const std::string& note) {
   std::string out = fmt::format("Self-check of {} file(s) for task type {}: ", files, r.task_type);
-  out += r.ready_for_review ? "ready for review.\n" : "self-review needed.\n";
+  out += r.ready_for_review ? "ready for review" : "self-review needed";
+  out += fmt::format(" (decided by {}).\n", r.decided_by);
   for (const std::string& why : r.reasons) out += "- " + why + "\n";
+  if (r.decided_by == "second_pass_due") {
+    out +=
+        "Review the work once more, then call again: the same files (recorded) go through, "
+        "changed ones get their own first pass.\n";
+  } else if (r.decided_by == "second_pass_done") {
+    out += "Second self-review pass done on these same files:";
+    for (const std::string& t : r.triggers) out += " " + t + ";";
+    out += " ready, with the prediction recorded.\n";
+  }
   for (const auto& v : r.violations) {
     out += fmt::format("FAIL {} [{}]: {}\n", v.rule, v.severity, v.description);
     for (const auto& f : v.findings) {
@@ -117,15 +127,15 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
   learn::ReviewHistory history;
   KZ_RETURN_IF_ERROR(cli::LoadSelfCheckState(c, &loaded, &history));
   const std::string task_type(ArgString(args, "task_type"));
-  const learn::SelfCheckResult r =
-      cli::SelfCheckFiles(*loaded.learner, history, loaded.now_ms, task_type, specs, files, config);
-
   cli::PredictionWork work;
   work.task_type = task_type;
   if (std::string_view type = ArgString(args, "type"); !type.empty()) work.type = type;
   for (const cli::CheckedFile& f : files) work.paths.push_back(f.path);
   cli::ArtifactIds(files, &work.id, &work.version);
   if (std::string_view id = ArgString(args, "artifact_id"); !id.empty()) work.id = id;
+  const learn::SelfCheckResult r =
+      cli::SelfCheckFiles(*loaded.learner, history, loaded.now_ms, task_type, specs, files, config,
+                          work.id, work.version);
 
   bool record = false;
   if (args["record"].get_bool().get(record) != simdjson::SUCCESS) record = false;
@@ -204,8 +214,11 @@ std::vector<ToolDef> CheckTools() {
     d.spec.description =
         "Before submitting work for review, run the learned rules' checks on the files (given "
         "inline: path and text) and get the violations, the predicted reviewer score and a "
-        "calibrated confidence; ready_for_review says whether to submit or self-review again. "
-        "With record: true the prediction is stored as a work event.";
+        "calibrated confidence; readyForReview and decidedBy say whether to submit "
+        "(ready, second_pass_done) or not yet (violation: fix it; second_pass_due: low "
+        "confidence or score asks one more self-review pass, then the same files go through). "
+        "With record: true the prediction is stored as a work event, which is how a later call "
+        "knows the version had its pass.";
     d.spec.writes = true;  // when asked to record
     d.args = &SelfCheckArgs();
     d.run = SelfCheck;

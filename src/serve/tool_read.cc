@@ -290,7 +290,25 @@ Status LoopDecide(LiveState* state, simdjson::dom::element args, ToolResult* res
   }
   learn::LoopConfig config;
   state->Read([&](const learn::Learner& learner, int64_t) { config = learner.config().loop; });
+  // An iteration that measured none of the six has no quality; reading it as 0 would decide on
+  // a number nobody measured.
+  std::vector<ingest::FieldError> unmeasured;
+  for (size_t i = 0; i < history.size(); ++i) {
+    if (learn::Measured(history[i].metrics, config) != 0) continue;
+    unmeasured.push_back(
+        {fmt::format("iterations[{}].metrics", i),
+         fmt::format("no metric Q(HALT) weighs; missing: {} (give at least one, weighted above 0 "
+                     "in loop.weight_*)",
+                     learn::MetricNames(learn::kAllHaltMetrics))});
+  }
+  if (!unmeasured.empty()) {
+    Refuse("an iteration measured none of the Q(HALT) metrics, so it has no quality",
+           std::move(unmeasured), result);
+    return Status::Ok();
+  }
   const learn::LoopDecision d = learn::Decide(history, config);
+  const learn::MeasuredMetrics measured = learn::Measured(history.back().metrics, config);
+  const learn::MeasuredMetrics missing = learn::kAllHaltMetrics & ~measured;
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();
@@ -306,11 +324,25 @@ Status LoopDecide(LiveState* state, simdjson::dom::element args, ToolResult* res
   w.Bool(d.stagnation_detected);
   learn::Key(w, "iterations");
   w.Uint64(history.size());
+  // What the last iteration's q_halt rests on: seed 003's weights renormalized over these.
+  auto names = [&](std::string_view key, learn::MeasuredMetrics set) {
+    learn::Key(w, key);
+    w.StartArray();
+    for (size_t i = 0; i < learn::kHaltMetricCount; ++i) {
+      const auto m = static_cast<learn::HaltMetric>(i);
+      if (learn::Has(set, m)) learn::Str(w, learn::HaltMetricName(m));
+    }
+    w.EndArray();
+  };
+  names("measured", measured);
+  names("missing", missing);
   w.EndObject();
   result->json = b.GetString();
   result->text = fmt::format(
-      "{}{} after {} iteration(s): q_halt {:.3f}, q_continue {:.3f}{}", learn::ActionName(d.action),
-      d.reason.empty() ? "" : " (" + d.reason + ")", history.size(), d.q_halt, d.q_continue,
+      "{}{} after {} iteration(s): q_halt {:.3f}, q_continue {:.3f}{}{}{}",
+      learn::ActionName(d.action), d.reason.empty() ? "" : " (" + d.reason + ")", history.size(),
+      d.q_halt, d.q_continue,
+      missing == 0 ? "" : "; not measured (left out of q_halt): ", learn::MetricNames(missing),
       d.stagnation_detected ? "; quality is stagnating" : "");
   return Status::Ok();
 }
@@ -353,7 +385,9 @@ std::vector<ToolDef> ReadTools() {
   tools.push_back(Def("loop_decide",
                       "In a refinement loop, pass the iterations so far (QualityMetrics, cost, "
                       "seconds, feedback) and get HALT, CONTINUE or ABORT with the rule that "
-                      "fired (seed 003 adaptive halting and loop guards).",
+                      "fired (seed 003 adaptive halting and loop guards). Q(HALT) weighs the "
+                      "metrics given (the seed's weights renormalized over them); an iteration "
+                      "with none of the six is refused, naming them.",
                       LoopArgs(), LoopDecide));
   return tools;
 }

@@ -266,23 +266,30 @@ class KnownAnswers(AnalyzeTest):
         self.assertEqual(self.analyze(now="2025-12-20T23:59:59Z")["gates"], [])
 
     def test_loop_with_quality_above_half_halts_quality_sufficient(self):
+        zeros = {"code_quality_score": 0, "doc_coverage": 0, "type_coverage": 0}
         self.import_events(
-            # q = 0.25 x 0.8 + 0.30 x 1 + 0.20 x 0.5 = 0.6 > q_continue 0.4
+            # All six measured: the seed's own sum, 0.25 x 0.8 + 0.30 x 1 + 0.20 x 0.5 = 0.6
             loop_event(loop_id="loop-good", metrics={"test_coverage": 0.8, "tests_passing": True,
-                                                     "security_score": 0.5}),
-            # q = 0.25 x 0.8 + 0.30 x 1 = 0.5: not > q_continue 0.5
-            loop_event(loop_id="loop-even", metrics={"test_coverage": 0.8, "tests_passing": True},
+                                                     "security_score": 0.5, **zeros}),
+            # All six measured, four of them 0: 0.25 x 0.8 + 0.30 x 1 = 0.5, not > 0.5
+            loop_event(loop_id="loop-even", metrics={"test_coverage": 0.8, "tests_passing": True,
+                                                     "security_score": 0, **zeros},
                        timestamp="2025-07-10T14:00:00Z"),
+            # Only the tests measured: renormalized, (0.2 + 0.3) / 0.55 = 0.909091
+            loop_event(loop_id="loop-tests", metrics={"test_coverage": 0.8, "tests_passing": True},
+                       timestamp="2025-07-10T13:00:00Z"),
         )
         loops = self.analyze()["loops"]
-        self.assertEqual(loops["total"], 2)
-        self.assertEqual(loops["byAction"], {"ABORT": 0, "CONTINUE": 1, "HALT": 1})
-        self.assertEqual(loops["byReason"], {"quality_sufficient": 1})
+        self.assertEqual(loops["total"], 3)
+        self.assertEqual(loops["byAction"], {"ABORT": 0, "CONTINUE": 1, "HALT": 2})
+        self.assertEqual(loops["byReason"], {"quality_sufficient": 2})
         recent = {l["loopId"]: l for l in loops["recent"]}
         self.assertEqual((recent["loop-good"]["action"], recent["loop-good"]["reason"],
                           recent["loop-good"]["qHalt"]), ("HALT", "quality_sufficient", 0.6))
         self.assertEqual((recent["loop-even"]["action"], recent["loop-even"]["qHalt"]),
                          ("CONTINUE", 0.5))
+        self.assertEqual((recent["loop-tests"]["action"], recent["loop-tests"]["qHalt"]),
+                         ("HALT", 0.909091))
         r = self.explain("loop", "loop-good")
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertIn("HALT (quality_sufficient)", r.out)

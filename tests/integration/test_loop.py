@@ -5,8 +5,9 @@ known, runs the loop in a throw-away home, and checks the decision, the exit sta
 refine command was handed, and the `loop` events stored (`kaizen export --kind loop`).
 
 Q(HALT) (seed 003) = 0.25 test_coverage + 0.30 tests_passing + 0.20 security_score
-                     + 0.15 code_quality_score + 0.05 doc_coverage + 0.05 type_coverage;
-the loop halts when Q(HALT) > 1 - Q(HALT), i.e. above 0.5.
+                     + 0.15 code_quality_score + 0.05 doc_coverage + 0.05 type_coverage,
+over the metrics measured, divided by their weights' sum (renormalized: the seed's sum when all six
+are there); the loop halts when Q(HALT) > 1 - Q(HALT), i.e. above 0.5, with the tests measured.
 """
 
 import json
@@ -38,8 +39,13 @@ with open(sys.argv[1], "a") as f:
 
 
 def coverage(c, passing=False):
-    """Metrics whose Q(HALT) is 0.25 c (+ 0.30 when passing)."""
+    """Metrics whose Q(HALT) is (0.25 c + 0.30 passing) / 0.55."""
     return {"test_coverage": c, "tests_passing": passing}
+
+
+def coverage_only(c):
+    """Metrics whose Q(HALT) is c: the weights renormalize over test_coverage alone."""
+    return {"test_coverage": c}
 
 
 class LoopTest(KaizenTest):
@@ -80,12 +86,13 @@ class LoopTest(KaizenTest):
 class Decisions(LoopTest):
 
     def test_improving_until_quality_is_sufficient_halts(self):
-        # Q: 0.1, 0.2, 0.525 (> 0.5: quality_sufficient)
-        out = self.loop_json([coverage(0.4), coverage(0.8), coverage(0.9, True)])
+        # Q: 0.2, 0.4, (0.225 + 0.30) / 0.55 = 0.954545 (> 0.5: quality_sufficient)
+        out = self.loop_json([coverage_only(0.2), coverage_only(0.4), coverage(0.9, True)])
         self.assertEqual(out["action"], "HALT")
         self.assertEqual(out["halt_reason"], "quality_sufficient")
         self.assertEqual(out["iterations"], 3)
-        self.assertEqual([round(q, 6) for q in out["quality_progression"]], [0.1, 0.2, 0.525])
+        self.assertEqual([round(q, 6) for q in out["quality_progression"]],
+                         [0.2, 0.4, 0.954545])
         self.assertFalse(out["stagnation_detected"])
         self.assertEqual(out["cost"], 0)
         self.assertIsNone(out["error"])
@@ -97,27 +104,27 @@ class Decisions(LoopTest):
             f.write(text)
 
     def test_plateau_aborts_on_stagnation_with_the_reason(self):
-        # Q: 0.1, 0.2, 0.205, 0.21: the last three have a variance below 0.001. (The minimum
+        # Q: 0.2, 0.4, 0.41, 0.42: the last three have a variance below 0.001. (The minimum
         # quality gate is moved past the plateau: by default it would decide at iteration 3.)
         self.write_learning_config('{"loop": {"min_quality_after": 10}}')
-        r = self.loop(self.evaluate_cmd([coverage(0.4), coverage(0.8), coverage(0.82),
-                                         coverage(0.84)]))
+        r = self.loop(self.evaluate_cmd([coverage_only(0.2), coverage_only(0.4),
+                                         coverage_only(0.41), coverage_only(0.42)]))
         self.assertEqual(r.rc, EXIT_REJECTED, r)
         self.assertIn("ABORT (stagnation) after 4 iterations", r.out)
-        self.assertIn("quality progression: 0.100 -> 0.200 -> 0.205 -> 0.210", r.out)
+        self.assertIn("quality progression: 0.200 -> 0.400 -> 0.410 -> 0.420", r.out)
         self.assertIn("stagnation detected: yes", r.out)
-        self.assertIn("iteration 3: Q(HALT) 0.205 -> CONTINUE", r.err)
-        self.assertIn("iteration 4: Q(HALT) 0.210 -> ABORT (stagnation)", r.err)
+        self.assertIn("iteration 3: Q(HALT) 0.410 -> CONTINUE", r.err)
+        self.assertIn("iteration 4: Q(HALT) 0.420 -> ABORT (stagnation)", r.err)
 
     def test_quality_still_low_at_iteration_three_aborts(self):
         # seed 003: "After 3 iterations, quality must be > 60%".
-        out = self.loop_json([coverage(0.4), coverage(0.8), coverage(0.9)],
+        out = self.loop_json([coverage_only(0.2), coverage_only(0.3), coverage_only(0.45)],
                              expect_rc=EXIT_REJECTED)
         self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
                          ("ABORT", "quality_too_low", 3))
 
     def test_same_feedback_twice_aborts_as_cycling(self):
-        out = self.loop_json([coverage(0.4), coverage(0.4)], expect_rc=EXIT_REJECTED)
+        out = self.loop_json([coverage_only(0.4), coverage_only(0.4)], expect_rc=EXIT_REJECTED)
         self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
                          ("ABORT", "cycling", 2))
 
@@ -128,13 +135,14 @@ class Decisions(LoopTest):
         self.assertTrue(out["stagnation_detected"])
 
     def test_max_iterations_flag_halts_at_that_iteration(self):
-        out = self.loop_json([coverage(0.1), coverage(0.3), coverage(0.5)], "--max-iterations", "2")
+        out = self.loop_json([coverage_only(0.1), coverage_only(0.3), coverage_only(0.5)],
+                             "--max-iterations", "2")
         self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
                          ("HALT", "max_iterations", 2))
         self.assertEqual(len(self.loop_events()), 2)
 
     def test_max_cost_flag_aborts_once_spent(self):
-        plan = [{"metrics": coverage(0.1 * i), "cost": 0.75} for i in range(1, 5)]
+        plan = [{"metrics": coverage_only(0.1 * i), "cost": 0.75} for i in range(1, 5)]
         out = self.loop_json(plan, "--max-cost", "1", expect_rc=EXIT_REJECTED)
         self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
                          ("ABORT", "cost_limit", 2))
@@ -143,19 +151,50 @@ class Decisions(LoopTest):
 
     def test_home_learning_config_sets_the_limits(self):
         self.write_learning_config('{"loop": {"max_iterations": 1}}')
-        out = self.loop_json([coverage(0.1)])
+        out = self.loop_json([coverage_only(0.1)])
         self.assertEqual((out["halt_reason"], out["iterations"]), ("max_iterations", 1))
+
+    def test_passing_suite_at_eighty_percent_coverage_halts_at_once(self):
+        # The issue: Q(HALT) was 0.500 (the four unmeasured metrics counted as 0), the loop
+        # went on and ended in ABORT (cycling). Renormalized: (0.30 + 0.25 x 0.8) / 0.55.
+        out = self.loop_json([coverage(0.8, True)] * 3)
+        self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
+                         ("HALT", "quality_sufficient", 1))
+        self.assertEqual([round(q, 6) for q in out["quality_progression"]], [0.909091])
+        self.assertEqual(out["measured"], ["test_coverage", "tests_passing"])
+        self.assertEqual(out["missing"], ["security_score", "code_quality_score", "doc_coverage",
+                                          "type_coverage"])
+        self.assertEqual(self.refine_calls(), [])
+        r = self.loop(self.evaluate_cmd([coverage(0.8, True)]))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("HALT (quality_sufficient) after 1 iteration", r.out)
+        self.assertIn("  Q(HALT) over test_coverage, tests_passing (not measured, left out: "
+                      "security_score, code_quality_score, doc_coverage, type_coverage)", r.out)
+
+    def test_all_six_metrics_weigh_exactly_as_the_seed_says(self):
+        six = {"test_coverage": 0.85, "tests_passing": True, "security_score": 0.92,
+               "code_quality_score": 0.88, "doc_coverage": 0.95, "type_coverage": 1.0}
+        out = self.loop_json([six])
+        self.assertEqual(round(out["quality_progression"][0], 9), 0.926)
+
+    def test_security_score_alone_never_halts_on_quality(self):
+        # Renormalized over itself it is 0.95, but nothing measured the tests.
+        out = self.loop_json([{"security_score": 0.95}], "--max-iterations", "2")
+        self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
+                         ("HALT", "max_iterations", 2))
+        self.assertIn("once tests_passing or test_coverage is measured",
+                      self.refine_calls()[0]["stdin"])
 
 
 class Recording(LoopTest):
 
     def test_every_iteration_is_stored_as_a_loop_event(self):
-        out = self.loop_json([coverage(0.4), coverage(0.8), coverage(0.9, True)],
+        out = self.loop_json([coverage(0.2), coverage(0.4), coverage(0.9, True)],
                              "--loop-id", "checkout-fix")
         events = self.loop_events()
         self.assertEqual([e["iteration"] for e in events], [1, 2, 3])
         self.assertEqual({e["loop_id"] for e in events}, {"checkout-fix"})
-        self.assertEqual(events[0]["metrics"], {"test_coverage": 0.4, "tests_passing": False})
+        self.assertEqual(events[0]["metrics"], {"test_coverage": 0.2, "tests_passing": False})
         self.assertEqual(events[2]["metrics"], {"test_coverage": 0.9, "tests_passing": True})
         for e in events:
             self.assertGreaterEqual(e["elapsed_seconds"], 0)
@@ -165,9 +204,31 @@ class Recording(LoopTest):
         r = self.kz("explain", "loop", "checkout-fix", "--home", self.home, "--now", "end")
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertIn("quality_sufficient", r.out)
+        # ... and says what the quality rests on, and what was never measured.
+        self.assertIn("iteration 3: q_halt 0.954545 over test_coverage, tests_passing; missing "
+                      "security_score, code_quality_score, doc_coverage, type_coverage", r.out)
+        self.assertIn("renormalized over the measured ones: 0.55 of 1", r.out)
+        self.assertIn("  security_score 0.2: missing", r.out)
+
+    def test_a_stored_iteration_with_no_usable_metric_is_not_quality_zero(self):
+        # Recorded by something other than `kaizen loop`: test_count is QualityMetrics, but not
+        # one of the six Q(HALT) weighs.
+        events = [{"kind": "loop", "timestamp": "2025-07-10T10:00:00Z", "loop_id": "ext",
+                   "iteration": 1, "metrics": {"test_coverage": 0.8, "tests_passing": True}},
+                  {"kind": "loop", "timestamp": "2025-07-10T10:05:00Z", "loop_id": "ext",
+                   "iteration": 2, "metrics": {"test_count": 12}}]
+        r = self.kz("import", "-", "--home", self.home,
+                    input="".join(json.dumps(e) + "\n" for e in events))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        r = self.kz("explain", "loop", "ext", "--home", self.home, "--now", "end")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("loop ext: 2 iterations", r.out)
+        self.assertIn("1 iterations measured none of the Q(HALT) metrics: counted in the totals, "
+                      "left out of the rules, not read as quality 0; iteration 2", r.out)
+        self.assertIn("decision: HALT (quality_sufficient)", r.out)
 
     def test_refine_gets_the_feedback_on_stdin_and_in_the_environment(self):
-        self.loop_json([coverage(0.4), coverage(0.9, True)], "--loop-id", "L1")
+        self.loop_json([coverage(0.4), coverage(0.9, True)], "--loop-id", "L1")  # 0.18, 0.95
         calls = self.refine_calls()
         self.assertEqual(len(calls), 1)
         call = calls[0]
@@ -263,6 +324,30 @@ class Failures(LoopTest):
     def errors(self):
         r = self.export("--kind", "error")
         return [strict_loads(l) for l in r.lines]
+
+    def test_an_evaluation_with_no_usable_metric_is_an_error_naming_what_is_missing(self):
+        r = self.loop(self.evaluate_cmd([{"test_count": 12, "overall_quality": 0.9}]), None,
+                      "--loop-id", "L-none", "--json")
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        out = strict_loads(r.out_bytes)
+        self.assertEqual((out["action"], out["halt_reason"], out["iterations"]),
+                         ("ABORT", "no_metric", 0))
+        self.assertIn("reported no metric Q(HALT) weighs", out["error"])
+        self.assertIn('it gave {"test_count":12,"overall_quality":0.9}', out["error"])
+        self.assertIn("missing: test_coverage, tests_passing, security_score, code_quality_score, "
+                      "doc_coverage, type_coverage", out["error"])
+        self.assertIn("--junit", out["error"])
+        self.assertEqual(out["quality_progression"], [], "no quality 0 made up")
+        self.assertEqual(self.loop_events(), [])
+        self.assertEqual([e["error_type"] for e in self.errors()], ["validation"])
+
+    def test_a_coverage_report_with_no_line_is_no_metric(self):
+        script = self.write("evaluate.sh", 'printf "SF:a.c\\nend_of_record\\n" > "$1"\n')
+        lcov = self.path("lcov.info")
+        r = self.loop(f"sh {script} {lcov}", None, "--lcov", lcov)
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn(f"it gave nothing from --lcov {lcov}", r.err)
+        self.assertIn("ABORT (no_metric)", r.out)
 
     def test_failing_evaluate_command_aborts_and_is_recorded(self):
         r = self.loop("echo boom; exit 3", None, "--loop-id", "L-fail", "--json")

@@ -260,6 +260,42 @@ class McpTest(KaizenTest):
             self.assertEqual(got, expected)
         self.assertEqual([e for e in self.stored("work")], [])  # record defaults to false
 
+    def test_self_check_asks_one_second_pass_then_lets_the_same_files_through(self):
+        # 3 rejections: no active rule yet, so clean work rests on a rejecting history (< 60%).
+        r = self.kz("import", "-", "--home", self.home, "--now", NOW,
+                    input=jsonl(*[rejection(d) for d in range(1, 4)]))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        args = {"task_type": TASK, "record": True,
+                "files": [{"path": "src/client.ts", "text": FIXED_CLIENT}]}
+        rc, replies, _ = self.session(init(), call(1, "self_check", args),
+                                      call(2, "self_check", args))
+        self.assertEqual(rc, EXIT_OK)
+        first = replies[1]["result"]["structuredContent"]
+        second = replies[2]["result"]["structuredContent"]
+        self.assertEqual((first["decidedBy"], first["readyForReview"]), ("second_pass_due", False))
+        self.assertIn("second self-review pass due (calibrated confidence", first["reasons"][0])
+        self.assertEqual((second["decidedBy"], second["readyForReview"], second["checkedBefore"]),
+                         ("second_pass_done", True, True))
+        self.assertEqual(len(self.stored("work")), 1)  # the first call's prediction, once
+
+    def test_loop_decide_renormalizes_and_refuses_an_iteration_with_no_metric(self):
+        rc, replies, _ = self.session(
+            init(),
+            call(1, "loop_decide", {"iterations": [
+                {"iteration": 1, "metrics": {"test_coverage": 0.8, "tests_passing": True}}]}),
+            call(2, "loop_decide", {"iterations": [
+                {"iteration": 1, "metrics": {"test_count": 40}}]}))
+        self.assertEqual(rc, EXIT_OK)
+        halted = replies[1]["result"]["structuredContent"]
+        self.assertEqual((halted["action"], halted["reason"], halted["q_halt"]),
+                         ("HALT", "quality_sufficient", 0.909091))
+        self.assertEqual(halted["missing"], ["security_score", "code_quality_score",
+                                             "doc_coverage", "type_coverage"])
+        refused = replies[2]["result"]
+        self.assertTrue(refused["isError"], refused)
+        self.assertIn("iterations[0].metrics: no metric Q(HALT) weighs; missing: test_coverage, "
+                      "tests_passing, security_score", refused["content"][0]["text"])
+
     def test_resources_match_kaizen_render(self):
         self.assertEqual(self.session(init(), call(1, "record_work", WORK))[0], EXIT_OK)
         rc, replies, _ = self.session(
