@@ -13,9 +13,13 @@ the same keys:
                5+ scores below t (seed 000 §3.1, §9.3); weights from the review's confidence,
                fatigue and override (src/learn/signal_weight.h);
   calibration  ten 0.1-wide buckets of bubaConfidence against the approval of the reviewed work,
-               the expected calibration error, and the score-prediction error (seed 000 §6.2).
+               the expected calibration error, and the score-prediction error (seed 000 §6.2);
+               a recorded work product whose agent commit was reverted or 10%+ rewritten (a
+               `reward`, once per commit) adds a not-approved pair (seed 001, docs/analysis.md
+               `signals`).
 
-The rules mirror src/learn/approval.cc, gates.cc and calibration.cc with their default config.
+The rules mirror src/learn/approval.cc, gates.cc, calibration.cc and signals.cc (the failed
+outcomes and the link from a reward to its work, learner.cc) with their default config.
 
     python3 bench/python_analysis.py HOME --now 2025-10-02T00:00:00Z
     kaizen analyze --json --home H --now T | python3 bench/python_analysis.py H --now T --check -
@@ -44,6 +48,8 @@ OVERRIDE_WEIGHT = {"strong": 2.0, "weak": 0.5}
 GATE_WINDOW_DAYS, GATE_MIN_SCORES, GATE_MIN_BELOW = 30, 20, 5
 GATE_HARD, GATE_SOFT = 0.95, 0.80
 EPSILON = 1e-9  # a weighted rate a hair under the threshold still gates (gates.cc)
+REWRITE_FAILURE_SHARE = 0.1  # signals.rewrite_failure_share
+COMMIT = re.compile(r"[0-9a-fA-F]{7,40}")
 
 DECISIONS = ("approved", "rejected", "needs-work", "deferred")
 DECIDED = {"approved", "rejected", "needs-work"}
@@ -101,6 +107,8 @@ class Analysis:
         self.dimensions = {}
         self.calibration = [[0, 0, 0.0] for _ in range(10)]  # [n, approved, sum of confidence]
         self.predictions, self.delta_sum, self.abs_delta_sum = 0, 0.0, 0.0
+        self.commit_works = {}    # first 7 hex digits of a version, lowercase -> [(version, work)]
+        self.failed = set()       # the work (commit or task) of each failed outcome seen
         self.unreadable = 0
 
     def read_home(self, home):
@@ -127,6 +135,8 @@ class Analysis:
             self.add_work(ev)
         elif ev["kind"] == "feedback":
             self.add_review(ev, at_ms)
+        elif ev["kind"] == "reward":
+            self.add_reward(ev)
 
     def add_work(self, ev):
         wp = ev.get("workProduct") or {}
@@ -134,6 +144,39 @@ class Analysis:
                 "serverType": s(ev.get("mcpServerType"))}
         self.works[(s(wp.get("id")), s(wp.get("version")))] = work
         self.latest[s(wp.get("id"))] = work
+        version = s(wp.get("version"))
+        if COMMIT.fullmatch(version):
+            same = self.commit_works.setdefault(version[:7].lower(), [])
+            same[:] = [(v, w) for v, w in same if v != version] + [(version, work)]
+
+    def add_reward(self, ev):
+        """A failed outcome (a revert, a rewrite of 10%+ of the agent's lines) of recorded work is
+        a not-approved calibration pair of that work, once per commit (or task)."""
+        context = ev.get("context") if isinstance(ev.get("context"), dict) else {}
+        commits = context.get("commits") if isinstance(context.get("commits"), list) else []
+        agent_commit = s(commits[0]) if commits else ""
+        commit = agent_commit or s(ev.get("commit_hash"))
+        key = commit or s(ev.get("task_id"))
+        value = number(ev.get("signal_value"))
+        kind = s(ev.get("signal_type"))
+        failed = (kind == "merge_outcome" and value is not None and value <= EPSILON) or (
+            kind == "human_edit_after_agent" and value is not None
+            and 1 - value > EPSILON and 1 - value >= REWRITE_FAILURE_SHARE - EPSILON)
+        if not failed or (key and key in self.failed):
+            return
+        if key:
+            self.failed.add(key)
+        work = None
+        if COMMIT.fullmatch(commit):
+            for version, w in reversed(self.commit_works.get(commit[:7].lower(), [])):
+                n = min(len(version), len(commit))
+                if version[:n].lower() == commit[:n].lower():
+                    work = w
+                    break
+        if work is None and s(ev.get("task_id")):
+            work = self.latest.get(s(ev.get("task_id")))
+        if work is not None and math.isfinite(work["confidence"]):
+            self.add_pair(work["confidence"], False)
 
     def resolve(self, ref):
         """The reviewed work product: inline (it has a type), or registered before; else None."""
@@ -182,11 +225,13 @@ class Analysis:
             self.delta_sum += delta
             self.abs_delta_sum += abs(delta)
         if work is not None and decision in DECIDED and math.isfinite(work["confidence"]):
-            conf = work["confidence"]
-            b = min(math.floor(conf * 10 + 1e-9), 9) if conf > 0 else 0
-            self.calibration[b][0] += 1
-            self.calibration[b][1] += decision == "approved"
-            self.calibration[b][2] += conf
+            self.add_pair(work["confidence"], decision == "approved")
+
+    def add_pair(self, conf, approved):
+        b = min(math.floor(conf * 10 + 1e-9), 9) if conf > 0 else 0
+        self.calibration[b][0] += 1
+        self.calibration[b][1] += approved
+        self.calibration[b][2] += conf
 
     def approval_json(self):
         out = {"overall": self.overall.json()}
