@@ -115,10 +115,13 @@ def main():
     rows = load(args.data)
     predicted = extract_themes(args.bin, [r["text"] for r in rows])
     categories = [r["category"] for r in rows]
-    theme_names = json.loads(subprocess.run([args.bin, "themes", "--json", "--home",
-                                             tempfile.gettempdir() + "/kaizen-no-home"],
-                                            capture_output=True, text=True, check=True).stdout)
-    all_themes = [t["name"] for t in theme_names["themes"]]
+    with tempfile.TemporaryDirectory(prefix="kaizen-themes-eval-") as home:
+        listed = subprocess.run([args.bin, "themes", "--json", "--home", home],
+                                capture_output=True, text=True)
+    if listed.returncode == 0:
+        all_themes = [t["name"] for t in json.loads(listed.stdout)["themes"]]
+    else:  # a kaizen from before `kaizen themes`: the themes it extracted, by name
+        all_themes = sorted({t for p in predicted for t in p})
 
     print(f"## Theme extraction on {len(rows)} hand-labelled review comments (OpenStack Nova)\n")
     print("| kaizen theme | dataset label(s) | n labelled | predicted | TP | precision | recall |")
