@@ -862,9 +862,20 @@ class LiteralIndex {
     uint32_t target;
   };
 
+  // Takes `bytes` compared from the budget; false once it is spent. A whitespace run is charged
+  // after it was skipped, so one skip may overrun the budget by at most the text's length.
+  static bool Charge(size_t bytes, size_t* budget) {
+    if (bytes > *budget) {
+      *budget = 0;
+      return false;
+    }
+    *budget -= bytes;
+    return true;
+  }
+
   // Whether the text holds `l` with its anchor word at `w` (equal to it: the table said so). A
   // space of the literal matches a run of whitespace; the literal may not begin or end inside an
-  // identifier of the text.
+  // identifier of the text. Every byte compared or skipped is charged to `budget`.
   static bool Holds(const Literal& l, const WordRef& w, size_t* budget) {
     const unsigned char* p = w.text;
     const size_t n = w.text_size;
@@ -875,7 +886,9 @@ class LiteralIndex {
       --*budget;
       if (lit[k] == ' ') {
         if (end >= n || !IsAsciiSpace(p[end])) return false;
+        const size_t from = end;
         while (end < n && IsAsciiSpace(p[end])) ++end;
+        if (!Charge(end - from, budget)) return false;
       } else {
         if (end >= n || kLower[p[end]] != lit[k]) return false;
         ++end;
@@ -887,7 +900,9 @@ class LiteralIndex {
       --*budget;
       if (lit[k] == ' ') {
         if (begin == 0 || !IsAsciiSpace(p[begin - 1])) return false;
+        const size_t from = begin;
         while (begin > 0 && IsAsciiSpace(p[begin - 1])) --begin;
+        if (!Charge(from - begin, budget)) return false;
       } else {
         if (begin == 0 || kLower[p[begin - 1]] != lit[k]) return false;
         --begin;

@@ -92,8 +92,11 @@ TEST(LiteralKeywords, ManyLiteralsOnOneAnchorWordStayFast) {
   const ThemeTaxonomy t = Taxonomy(std::move(themes));
   std::string text;
   while (text.size() < 65536) text += "a ";
+  // And one anchor before 64 KiB of whitespace that every literal would skip again.
+  const std::string spaces = "a" + std::string(65536, ' ') + "x";
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(ExtractThemes(text, t), (Strings{}));
+  EXPECT_EQ(ExtractThemes(spaces, t), (Strings{}));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
