@@ -38,7 +38,7 @@ endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench format clean
+.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes format clean
 
 all: build
 
@@ -125,6 +125,11 @@ bench: deps-bench $(RELEASE_PROFILE)
 	cmake -S . -B $(BENCHDIR) $(RELEASE_FLAGS) -DKAIZEN_BENCH=ON >/dev/null
 	cmake --build $(BENCHDIR) -j$(JOBS)
 	bash bench/run.sh $(BENCHDIR)
+
+# Precision and recall of the shipped themes on 1,828 hand-labelled review comments
+# (../shared/realdata/review-comments; docs/knowledge.md, Themes). Also part of `make bench`.
+bench-themes: build
+	python3 bench/review_themes_eval.py --bin $(BUILD)/kaizen
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

@@ -18,7 +18,8 @@
 #
 # Environment: KAIZEN_BENCH_EVENTS (1000000), KAIZEN_BENCH_RUNS (3), KAIZEN_BENCH_PY_RUNS (1),
 # KAIZEN_BENCH_MIN_TIME (0.5, seconds per Google Benchmark), KAIZEN_BENCH_SKIP_MICRO=1 to skip 2,
-# KAIZEN_BENCH_SKIP_COLD=1 to skip the cold-cache import runs.
+# KAIZEN_BENCH_SKIP_COLD=1 to skip the cold-cache import runs, KAIZEN_BENCH_SKIP_THEMES=1 to skip
+# 6 (theme precision and recall on real review comments, bench/review_themes_eval.py).
 # Analysis: KAIZEN_BENCH_ANALYZE_RUNS (10), KAIZEN_BENCH_ANALYZE_PY_RUNS (2), KAIZEN_BENCH_NOW
 # (2025-10-02T00:00:00Z: two days after `kaizen gen`'s history ends), KAIZEN_BENCH_SKIP_ANALYSIS=1
 # to skip 4; KAIZEN_BENCH_ONLY_ANALYSIS=1 skips 3 and builds the home for 4 with
@@ -478,4 +479,15 @@ if [[ "${KAIZEN_BENCH_SKIP_SERVE:-0}" != 1 ]]; then
   KAIZEN_SERVE_BENCH_HOME="$KZ_HOME" bash "$REPO/bench/serve_bench.sh" "$BUILD_DIR" \
     | tee "$TMP/serve-bench.out"
   { echo; sed -n '/^## kaizen serve/,$p' "$TMP/serve-bench.out"; } >>"$RESULTS"
+fi
+
+# ---- 6. theme extraction on real review comments (bench/review_themes_eval.py) ----
+# Precision and recall per theme against 1,828 hand-labelled comments, when the data is there
+# (../shared/realdata/review-comments; read in place, never copied: GPL-3.0). Seconds, not minutes.
+THEMES_DATA="$REPO/../shared/realdata/review-comments/review_comments.jsonl"
+if [[ "${KAIZEN_BENCH_SKIP_THEMES:-0}" != 1 && -f "$THEMES_DATA" ]]; then
+  section "theme extraction on real review comments (bench/review_themes_eval.py)"
+  python3 "$REPO/bench/review_themes_eval.py" --bin "$KAIZEN" --data "$THEMES_DATA" \
+    | tee "$TMP/themes-eval.out"
+  { echo; cat "$TMP/themes-eval.out"; } >>"$RESULTS"
 fi

@@ -198,6 +198,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ingest::ThemeTaxonomy& themes =
       taxonomy.ok() ? taxonomy.value() : ingest::ThemeTaxonomy::Default();
   (void)ingest::ExtractThemes(bytes, themes);
+  // A user's themes.json: merged with the shipped themes, whose literal keywords ("res.ok",
+  // "`any") then meet the same bytes.
+  if (auto user = ingest::ThemeTaxonomy::FromUserJson(bytes); user.ok()) {
+    if (user->themes().size() != user->origins().size()) std::abort();
+    (void)ingest::ExtractThemes(bytes, *user);
+  }
   double sentiment = ingest::Sentiment(bytes);
   if (!(sentiment >= -1 && sentiment <= 1)) std::abort();
   (void)ingest::ActionableItems(bytes);

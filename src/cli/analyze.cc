@@ -40,7 +40,7 @@ Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& hom
   const std::string path = home + "/config/themes.json";
   if (!store::DefaultFileSystem()->Exists(path)) return std::optional<ingest::ThemeTaxonomy>();
   KZ_ASSIGN_OR_RETURN(std::string json, store::DefaultFileSystem()->ReadFrom(path, 0));
-  auto taxonomy = ingest::ThemeTaxonomy::FromJson(json);
+  auto taxonomy = ingest::ThemeTaxonomy::FromUserJson(json);
   if (!taxonomy.ok()) return InvalidArgument(path + ": " + taxonomy.status().message());
   return std::optional<ingest::ThemeTaxonomy>(std::move(taxonomy).value());
 }

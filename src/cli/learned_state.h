@@ -21,8 +21,9 @@ namespace kaizen::cli {
 // the file, the key, the value and the rule.
 Status LoadLearnConfig(const std::string& home, learn::LearnConfig* config);
 
-// The theme taxonomy: <home>/config/themes.json when present (nullopt: the shipped default).
-// InvalidArgument names the file, the JSON path, the value and the rule.
+// The theme taxonomy: the shipped default extended (or, with "replace": true, replaced) by
+// <home>/config/themes.json when present (ThemeTaxonomy::FromUserJson; nullopt: no file, the
+// shipped default). InvalidArgument names the file, the JSON path, the value and the rule.
 Result<std::optional<ingest::ThemeTaxonomy>> LoadTaxonomy(const std::string& home);
 
 struct LearnedState {

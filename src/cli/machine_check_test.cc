@@ -258,6 +258,35 @@ TEST(MachineCheckRegex, DefaultDocumentationCheckFlagsUndocumentedExports) {
   EXPECT_EQ(run.findings[0].location, "src/a.ts:6");
 }
 
+// The default checks of the themes added for issue 27: a type error silenced instead of fixed,
+// and a response used without its status checked. Each flags the bad file and passes the fixed one.
+TEST(MachineCheckRegex, DefaultTypeEscapeAndResponseChecks) {
+  auto defaults = DefaultChecks();
+  ASSERT_TRUE(defaults.ok());
+  const auto findings = [&](std::string_view rule, const CheckedFile& file) {
+    size_t n = 0;
+    for (const CheckSpec& s : *defaults) {
+      if (s.rule == rule) n += RunRegexCheck(s, {file}).findings.size();
+    }
+    return n;
+  };
+  EXPECT_EQ(
+      findings("rule-types", File("a.ts", "// @ts-ignore\nconst u = x as unknown as User;\n")), 2u);
+  EXPECT_EQ(findings("rule-types", File("b.ts", "// @ts-expect-error: upstream typing bug\n")), 0u);
+  EXPECT_EQ(findings("rule-types", File("c.py", "x = f()  # type: ignore\n")), 1u);
+  EXPECT_EQ(findings("rule-types", File("d.py", "x = f()  # type: ignore[attr-defined]\n")), 0u);
+  EXPECT_EQ(findings("rule-response-checks",
+                     File("e.ts", "const res = await fetch(url);\nreturn res.json();\n")),
+            1u);
+  EXPECT_EQ(findings("rule-response-checks",
+                     File("f.ts", "const res = await fetch(url);\nif (!res.ok) throw e;\n")),
+            0u);
+  EXPECT_EQ(findings("rule-response-checks", File("g.py", "r = requests.get(u)\nr.json()\n")), 1u);
+  EXPECT_EQ(
+      findings("rule-response-checks", File("h.py", "r = requests.get(u)\nr.raise_for_status()\n")),
+      0u);
+}
+
 TEST(MachineCheckRegex, RunChecksGroupsByRuleAndCapsFindings) {
   auto specs = Parse(R"({"checks":[{"rule":"a","forbid":"x"},{"rule":"a","forbid":"y"},
                                    {"rule":"b","forbid":"z"},{"rule":"c","forbid":"q"}]})");

@@ -182,6 +182,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddRenderVerb(app, c));
   verbs.push_back(AddHintsVerb(app, c));
   verbs.push_back(AddRulesVerb(app, c));
+  verbs.push_back(AddThemesVerb(app, c));
   verbs.push_back(AddCheckVerb(app, c));
   verbs.push_back(AddValidateVerb(app, c));
   verbs.push_back(AddCorrectionsVerb(app, c));

@@ -9,6 +9,7 @@ namespace kaizen::cli {
 Verb AddRenderVerb(CLI::App& app, Common& c);
 Verb AddHintsVerb(CLI::App& app, Common& c);
 Verb AddRulesVerb(CLI::App& app, Common& c);
+Verb AddThemesVerb(CLI::App& app, Common& c);
 Verb AddCheckVerb(CLI::App& app, Common& c);
 Verb AddValidateVerb(CLI::App& app, Common& c);
 Verb AddCorrectionsVerb(CLI::App& app, Common& c);

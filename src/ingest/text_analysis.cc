@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ingest/ascii_case.h"
+#include "ingest/theme_keywords.h"
 #include "model/utf8.h"
 
 // The tokenizer classifies 64 bytes at a time with SSE2 (baseline on x86-64); elsewhere, or with
@@ -757,83 +758,168 @@ class PhraseIndex {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Default taxonomy. Keywords are phrased the way reviewers write in "liked"/"disliked"/notes;
-// deliberately absent are words that are common in ordinary prose and would produce noise
-// ("type", "name", "example", "fast" as in "fail fast", "any").
+// Literal keywords: keywords with punctuation other than - _ / ' ("`any", "res.ok", "type:
+// ignore", "o(n^2)"), which the word scan cannot see because it drops punctuation. Each is
+// anchored on its first word (a run of word bytes, as the scan splits it); when the scan meets
+// that word, the literal's bytes before and after the word are compared with the text around it.
+// So a text costs nothing more than a failed table lookup per word unless it holds an anchor
+// word, and nothing is allocated. A verification budget proportional to the text bounds the
+// comparisons whatever the taxonomy (many literals on one anchor word, repeated in the text):
+// once it is spent, literals are no longer checked in that text. The shipped taxonomy uses a
+// small fraction of it on any text.
 
-std::vector<Theme> DefaultThemes() {
-  // One theme per paragraph reads better than the formatter's column packing.
-  // clang-format off
-  return {
-      {"error-handling",
-       {"error handling", "error handler", "handle errors", "handles errors", "handle the error",
-        "error types", "error type", "error message", "error messages", "error codes", "exception",
-        "exceptions", "try catch", "catch block", "unhandled", "swallow", "swallows", "swallowed",
-        "graceful", "gracefully", "failure mode", "failure modes", "retry logic",
-        "propagate errors", "panic"}},
-      {"input-validation",
-       {"input validation", "validation", "validate", "validates", "validated", "validating",
-        "unvalidated", "sanitize", "sanitise", "sanitized", "sanitization", "user input",
-        "untrusted input", "invalid input", "malformed", "bounds check", "bounds checking",
-        "null check", "null checks", "nil check", "range check", "check the input"}},
-      {"naming",
-       {"naming", "names", "variable names", "variable name", "function name", "function names",
-        "method name", "rename", "renamed", "renaming", "identifier", "identifiers",
-        "naming convention", "camelcase", "camel case", "snake case", "misleading name",
-        "descriptive", "abbreviation", "abbreviations", "abbreviated", "single letter"}},
-      {"tests-and-edge-cases",
-       {"test", "tests", "testing", "tested", "untested", "unit test", "unit tests",
-        "integration test", "integration tests", "test coverage", "coverage", "edge case",
-        "edge cases", "corner case", "corner cases", "boundary conditions", "regression",
-        "assertion", "assertions", "fixture", "fixtures", "mock", "mocks", "flaky"}},
-      {"documentation",
-       {"documentation", "docs", "doc", "docstring", "docstrings", "document", "documented",
-        "undocumented", "comment", "comments", "commented", "readme", "changelog", "jsdoc",
-        "javadoc", "doxygen", "api docs", "inline comments", "explanation"}},
-      {"rate-limiting",
-       {"rate limiting", "rate limit", "rate limits", "rate limited", "rate limiter", "ratelimit",
-        "ratelimiting", "throttle", "throttling", "throttled", "429", "too many requests", "quota",
-        "quotas", "token bucket", "leaky bucket", "backpressure", "back pressure",
-        "requests per second"}},
-      {"retries",
-       {"retry", "retries", "retrying", "retried", "retry logic", "retry policy", "re-try",
-        "exponential backoff", "backoff", "back off", "jitter", "idempotent", "idempotency",
-        "transient", "circuit breaker", "max attempts", "timeout", "timeouts"}},
-      {"security",
-       {"security", "secure", "insecure", "vulnerability", "vulnerabilities", "vulnerable",
-        "injection", "sql injection", "xss", "csrf", "authentication", "authorization", "auth",
-        "secret", "secrets", "credentials", "password", "passwords", "api key", "api keys",
-        "encryption", "signature verification", "verify the signature", "hmac", "permissions"}},
-      {"performance",
-       {"performance", "slow", "slower", "faster", "latency", "throughput", "memory", "allocation",
-        "allocations", "o(n^2)", "quadratic", "n+1", "cache", "caching", "cached", "inefficient",
-        "efficient", "efficiency", "optimize", "optimise", "optimization", "bottleneck", "hot path",
-        "benchmark", "blocking"}},
-      {"types",
-       {"type safety", "type safe", "type-safe", "typed", "untyped", "typing", "type hints",
-        "type hint", "type annotations", "type annotation", "type checking", "type checker",
-        "typescript", "generics", "cast", "casts", "casting", "any type", "implicit any", "enum",
-        "enums", "nullable", "static types", "mypy"}},
-      {"architecture",
-       {"architecture", "coupling", "tightly coupled", "decouple", "decoupled",
-        "separation of concerns", "abstraction", "abstractions", "layering", "layer", "layers",
-        "dependency injection", "god object", "god class", "monolith", "modular", "modularity",
-        "single responsibility", "refactor", "refactoring", "design"}},
-      {"readability",
-       {"readability", "readable", "unreadable", "hard to read", "easy to read", "hard to follow",
-        "easy to follow", "confusing", "convoluted", "nested", "nesting", "magic number",
-        "magic numbers", "dead code", "duplication", "duplicated", "simplify", "complex",
-        "complexity", "verbose", "formatting", "clean code", "long function"}},
-      {"logging",
-       {"logging", "log", "logs", "logged", "log level", "metrics", "tracing", "observability",
-        "monitoring", "telemetry", "stack trace", "print statements", "debug output"}},
-      {"concurrency",
-       {"concurrency", "concurrent", "race condition", "race conditions", "data race", "deadlock",
-        "thread safety", "thread safe", "thread-safe", "mutex", "lock", "locking", "atomic",
-        "async", "await", "synchronization"}},
-  };
-  // clang-format on
+// A keyword with punctuation other than - _ / ' is matched as written.
+bool IsLiteralKeyword(std::string_view keyword) {
+  return std::any_of(keyword.begin(), keyword.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c < 0x80 && kByteKind[c] != kWordByte && !IsAsciiSpace(c) && c != '-' && c != '_' &&
+           c != '/' && c != '\'';
+  });
 }
+
+// Identifier bytes for the boundaries of a literal: word bytes and '_', so "res.ok" does not
+// match inside "my_res.ok" or "res.okay".
+bool IsIdentifierByte(unsigned char c) { return c == '_' || kByteKind[c] == kWordByte; }
+
+bool IdentifierAt(const unsigned char* p, size_t i, size_t n) {
+  return p[i] == '_' || IsWordAt(p, i, n);
+}
+
+// Whether the byte before p[i] ends an identifier: an ASCII letter, digit or '_', or a
+// non-ASCII byte that does not end a typographic separator (LeadSeparatorLength).
+bool IdentifierBefore(const unsigned char* p, size_t i) {
+  const unsigned char c = p[i - 1];
+  if (c < 0x80) return IsIdentifierByte(c);
+  if (i >= 3 && p[i - 3] == 0xE2 && LeadSeparatorLength(p, i - 3, i) == 3) return false;
+  if (i >= 2 && p[i - 2] == 0xC2 && LeadSeparatorLength(p, i - 2, i) == 2) return false;
+  return true;
+}
+
+class LiteralIndex {
+ public:
+  // Comparisons allowed per byte of text, plus a fixed allowance for short texts.
+  static constexpr size_t kBudgetPerByte = 16;
+  static constexpr size_t kBudgetBase = 4096;
+
+  LiteralIndex() = default;
+
+  // `literals`: (keyword, target) with the keyword lowercased, trimmed, whitespace runs single
+  // spaces, and holding a word (HasWord).
+  explicit LiteralIndex(std::vector<std::pair<std::string, uint32_t>> literals) {
+    std::vector<std::string> anchors;
+    std::unordered_map<std::string, uint32_t> anchor_ids;  // 0-based
+    std::vector<std::vector<Literal>> by_anchor;
+    for (auto& [text, target] : literals) {
+      Literal l{std::move(text), 0, 0, target};
+      bool first = true;
+      ScanWords(l.text, [&](const WordRef& w, bool) {
+        if (first) l.anchor_begin = w.begin, l.anchor_len = w.len;
+        first = false;
+        return false;
+      });
+      const std::string anchor = l.text.substr(l.anchor_begin, l.anchor_len);
+      const auto [it, inserted] = anchor_ids.emplace(anchor, static_cast<uint32_t>(anchors.size()));
+      if (inserted) {
+        anchors.push_back(anchor);
+        by_anchor.emplace_back();
+      }
+      by_anchor[it->second].push_back(std::move(l));
+      if (target < 64) all_targets_ |= uint64_t{1} << target;
+    }
+    anchors_ = WordTable(anchors);
+    first_ = {0, 0};  // anchor id 0: no anchor
+    for (auto& group : by_anchor) {
+      for (Literal& l : group) literals_.push_back(std::move(l));
+      first_.push_back(static_cast<uint32_t>(literals_.size()));
+    }
+  }
+
+  bool empty() const { return literals_.empty(); }
+
+  // The targets below 64 that some literal reports.
+  uint64_t all_targets() const { return all_targets_; }
+
+  // Calls emit(target) for each literal anchored on the word `w` that the text holds around it,
+  // except those whose target matched(target) says is already found. `budget`: comparisons left
+  // for this text; nothing is checked once it is 0.
+  template <typename Matched, typename Emit>
+  void Match(const WordRef& w, Matched&& matched, Emit&& emit, size_t* budget) const {
+    const uint32_t anchor = anchors_.Find(w);
+    if (anchor == 0) [[likely]] {
+      return;
+    }
+    for (uint32_t i = first_[anchor]; i < first_[anchor + 1] && *budget > 0; ++i) {
+      const Literal& l = literals_[i];
+      if (!matched(l.target) && Holds(l, w, budget)) emit(l.target);
+    }
+  }
+
+ private:
+  struct Literal {
+    std::string text;
+    size_t anchor_begin;  // the first word of `text`
+    size_t anchor_len;
+    uint32_t target;
+  };
+
+  // Takes `bytes` compared from the budget; false once it is spent. A whitespace run is charged
+  // after it was skipped, so one skip may overrun the budget by at most the text's length.
+  static bool Charge(size_t bytes, size_t* budget) {
+    if (bytes > *budget) {
+      *budget = 0;
+      return false;
+    }
+    *budget -= bytes;
+    return true;
+  }
+
+  // Whether the text holds `l` with its anchor word at `w` (equal to it: the table said so). A
+  // space of the literal matches a run of whitespace; the literal may not begin or end inside an
+  // identifier of the text. Every byte compared or skipped is charged to `budget`.
+  static bool Holds(const Literal& l, const WordRef& w, size_t* budget) {
+    const unsigned char* p = w.text;
+    const size_t n = w.text_size;
+    const auto* lit = Bytes(l.text);
+    size_t end = w.begin + w.len;
+    for (size_t k = l.anchor_begin + l.anchor_len; k < l.text.size(); ++k) {
+      if (*budget == 0) return false;
+      --*budget;
+      if (lit[k] == ' ') {
+        if (end >= n || !IsAsciiSpace(p[end])) return false;
+        const size_t from = end;
+        while (end < n && IsAsciiSpace(p[end])) ++end;
+        if (!Charge(end - from, budget)) return false;
+      } else {
+        if (end >= n || kLower[p[end]] != lit[k]) return false;
+        ++end;
+      }
+    }
+    size_t begin = w.begin;
+    for (size_t k = l.anchor_begin; k-- > 0;) {
+      if (*budget == 0) return false;
+      --*budget;
+      if (lit[k] == ' ') {
+        if (begin == 0 || !IsAsciiSpace(p[begin - 1])) return false;
+        const size_t from = begin;
+        while (begin > 0 && IsAsciiSpace(p[begin - 1])) --begin;
+        if (!Charge(from - begin, budget)) return false;
+      } else {
+        if (begin == 0 || kLower[p[begin - 1]] != lit[k]) return false;
+        --begin;
+      }
+    }
+    if (IsIdentifierByte(lit[0]) && begin > 0 && IdentifierBefore(p, begin)) return false;
+    if (IsIdentifierByte(lit[l.text.size() - 1]) && end < n && IdentifierAt(p, end, n)) {
+      return false;
+    }
+    return true;
+  }
+
+  WordTable anchors_;
+  std::vector<uint32_t> first_ = {0, 0};  // by anchor id: literals_[first_[id], first_[id + 1])
+  std::vector<Literal> literals_;         // grouped by anchor id
+  uint64_t all_targets_ = 0;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Sentiment lexicon, kept alphabetical for review. Merged into one word table on first use so each
@@ -971,6 +1057,12 @@ constexpr std::string_view kActionCues[] = {
 };
 
 constexpr size_t kMaxActionableBytes = 280;
+
+std::string_view TrimAscii(std::string_view s) {
+  while (!s.empty() && IsAsciiSpace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && IsAsciiSpace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
 
 std::string_view TrimItem(std::string_view s) {
   while (true) {
@@ -1141,221 +1233,42 @@ class SeenItems {
   size_t size_ = 0;
 };
 
-// ---------------------------------------------------------------------------------------------
-// FromThemes and FromJson helpers.
-
-constexpr size_t kMaxThemes = 256;
-constexpr size_t kMaxKeywordsPerTheme = 256;
-constexpr size_t kMaxNameBytes = 64;
-constexpr size_t kMaxKeywordBytes = 200;
-constexpr size_t kMaxShownValueBytes = 80;
-
-// The offending value as JSON, shortened so an error about a huge value stays readable.
-std::string Show(simdjson::dom::element e) {
-  std::string s = simdjson::minify(e);
-  if (s.size() > kMaxShownValueBytes) {
-    s.resize(model::Utf8Prefix(s, kMaxShownValueBytes - 3).size());
-    s += "...";
-  }
-  return s;
-}
-
-std::string ShowString(std::string_view v) {
-  std::string s = "\"";
-  for (char c : v) {
-    if (c == '"' || c == '\\') s.push_back('\\');
-    if (static_cast<unsigned char>(c) < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      s += "\\u00";
-      s.push_back(kHex[(static_cast<unsigned char>(c) >> 4) & 0xF]);
-      s.push_back(kHex[c & 0xF]);
-      continue;
-    }
-    s.push_back(c);
-  }
-  s.push_back('"');
-  if (s.size() > kMaxShownValueBytes) {
-    s.resize(model::Utf8Prefix(s, kMaxShownValueBytes - 4).size());
-    s += "...\"";
-  }
-  return s;
-}
-
-Status FieldError(const std::string& path, const std::string& shown, std::string_view rule) {
-  return InvalidArgument(path + ": " + shown + " " + std::string(rule));
-}
-
-bool IsSlug(std::string_view s) {
-  if (s.empty() || s.size() > kMaxNameBytes) return false;
-  if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9'))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-  });
-}
-
-std::string_view TrimAscii(std::string_view s) {
-  while (!s.empty() && IsAsciiSpace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && IsAsciiSpace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// Checks the theme at `path` and stores its keywords trimmed and lowercased.
-Status NormalizeTheme(const std::string& path, Theme* theme) {
-  const std::string name_path = path + ".name";
-  if (theme->name.empty()) {
-    return FieldError(name_path, ShowString(theme->name), "must be a non-empty string");
-  }
-  if (!IsSlug(theme->name)) {
-    return FieldError(name_path, ShowString(theme->name),
-                      "must be a lowercase slug [a-z0-9][a-z0-9_-]* of at most 64 bytes");
-  }
-  const std::string kw_path = path + ".keywords";
-  std::vector<std::string>& keywords = theme->keywords;
-  if (keywords.empty()) return FieldError(kw_path, "[]", "must be a non-empty array of strings");
-  if (keywords.size() > kMaxKeywordsPerTheme) {
-    return InvalidArgument(kw_path + ": " + std::to_string(keywords.size()) +
-                           " keywords; must have at most " + std::to_string(kMaxKeywordsPerTheme));
-  }
-  for (size_t k = 0; k < keywords.size(); ++k) {
-    const std::string item_path = kw_path + "[" + std::to_string(k) + "]";
-    const std::string_view trimmed = TrimAscii(keywords[k]);
-    if (trimmed.empty()) {
-      return FieldError(item_path, ShowString(keywords[k]), "must be a non-empty string");
-    }
-    if (trimmed.size() > kMaxKeywordBytes) {
-      return FieldError(item_path, ShowString(keywords[k]), "must be at most 200 bytes");
-    }
-    if (!HasWord(trimmed)) {
-      return FieldError(item_path, ShowString(keywords[k]), "must contain a letter or digit");
-    }
-    keywords[k] = ToLowerAscii(trimmed);
-  }
-  return Status();
-}
-
-// The theme at `path` as written, checking only the JSON's shape; FromThemes checks the values.
-Result<Theme> ParseTheme(simdjson::dom::element e, const std::string& path) {
-  simdjson::dom::object obj;
-  if (e.get_object().get(obj) != simdjson::SUCCESS) {
-    return FieldError(path, Show(e), "must be an object {\"name\": ..., \"keywords\": [...]}");
-  }
-  for (auto field : obj) {
-    if (field.key != "name" && field.key != "keywords") {
-      return InvalidArgument(path + "." + std::string(field.key) +
-                             ": unknown field; allowed fields are name, keywords");
-    }
-  }
-  Theme theme;
-
-  const std::string name_path = path + ".name";
-  simdjson::dom::element name_el;
-  if (obj["name"].get(name_el) != simdjson::SUCCESS) {
-    return InvalidArgument(name_path + ": missing; must be a non-empty string");
-  }
-  std::string_view name;
-  if (name_el.get_string().get(name) != simdjson::SUCCESS) {
-    return FieldError(name_path, Show(name_el), "must be a non-empty string");
-  }
-  theme.name = std::string(name);
-
-  const std::string kw_path = path + ".keywords";
-  simdjson::dom::element kw_el;
-  if (obj["keywords"].get(kw_el) != simdjson::SUCCESS) {
-    return InvalidArgument(kw_path + ": missing; must be a non-empty array of strings");
-  }
-  simdjson::dom::array kws;
-  if (kw_el.get_array().get(kws) != simdjson::SUCCESS) {
-    return FieldError(kw_path, Show(kw_el), "must be a non-empty array of strings");
-  }
-  size_t k = 0;
-  for (simdjson::dom::element kw : kws) {
-    std::string_view raw;
-    if (kw.get_string().get(raw) != simdjson::SUCCESS) {
-      return FieldError(kw_path + "[" + std::to_string(k) + "]", Show(kw),
-                        "must be a non-empty string");
-    }
-    theme.keywords.emplace_back(raw);
-    ++k;
-  }
-  return theme;
-}
-
 }  // namespace
 
 // The taxonomy's keywords as a phrase index whose targets are theme indices.
 struct ThemeTaxonomy::CompiledThemes {
   explicit CompiledThemes(const std::vector<Theme>& themes) {
     PhraseIndex::Builder builder;
+    std::vector<std::pair<std::string, uint32_t>> literal_keywords;
     for (size_t t = 0; t < themes.size(); ++t) {
       for (const std::string& keyword : themes[t].keywords) {
-        builder.Add(SplitWords(keyword), static_cast<uint32_t>(t));  // never empty: HasWord
+        if (IsLiteralKeyword(keyword)) {
+          literal_keywords.emplace_back(keyword, static_cast<uint32_t>(t));
+        } else {
+          builder.Add(SplitWords(keyword), static_cast<uint32_t>(t));  // never empty: HasWord
+        }
       }
     }
     phrases = std::move(builder).Build();
+    literals = LiteralIndex(std::move(literal_keywords));
   }
 
   PhraseIndex phrases;
+  LiteralIndex literals;
 };
 
-const ThemeTaxonomy& ThemeTaxonomy::Default() {
-  static const ThemeTaxonomy kDefault = FromThemes(DefaultThemes()).value();
-  return kDefault;
+std::shared_ptr<const ThemeTaxonomy::CompiledThemes> ThemeTaxonomy::Compile(
+    const std::vector<Theme>& themes) {
+  return std::make_shared<const CompiledThemes>(themes);
 }
 
-Result<ThemeTaxonomy> ThemeTaxonomy::FromThemes(std::vector<Theme> themes) {
-  if (themes.empty()) return FieldError("themes", "[]", "must be a non-empty array of themes");
-  if (themes.size() > kMaxThemes) {
-    return InvalidArgument("themes: " + std::to_string(themes.size()) +
-                           " themes; must have at most " + std::to_string(kMaxThemes));
-  }
-  for (size_t i = 0; i < themes.size(); ++i) {
-    const std::string path = "themes[" + std::to_string(i) + "]";
-    if (Status status = NormalizeTheme(path, &themes[i]); !status.ok()) return status;
-    for (size_t j = 0; j < i; ++j) {
-      if (themes[j].name == themes[i].name) {
-        return FieldError(path + ".name", ShowString(themes[i].name),
-                          "must be unique (also themes[" + std::to_string(j) + "].name)");
-      }
-    }
-  }
-  ThemeTaxonomy taxonomy;
-  taxonomy.compiled_ = std::make_shared<const CompiledThemes>(themes);
-  taxonomy.themes_ = std::move(themes);
-  return taxonomy;
-}
+namespace internal {
 
-Result<ThemeTaxonomy> ThemeTaxonomy::FromJson(std::string_view json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  if (auto err = parser.parse(json.data(), json.size()).get(doc); err != simdjson::SUCCESS) {
-    return InvalidArgument(std::string("taxonomy: not valid JSON (") +
-                           simdjson::error_message(err) + ")");
-  }
-  simdjson::dom::object root;
-  if (doc.get_object().get(root) != simdjson::SUCCESS) {
-    return FieldError("taxonomy", Show(doc), "must be an object {\"themes\": [...]}");
-  }
-  for (auto field : root) {
-    if (field.key != "themes") {
-      return InvalidArgument(std::string(field.key) + ": unknown field; allowed fields are themes");
-    }
-  }
-  simdjson::dom::element themes_el;
-  if (root["themes"].get(themes_el) != simdjson::SUCCESS) {
-    return InvalidArgument("themes: missing; must be a non-empty array of themes");
-  }
-  simdjson::dom::array themes_array;
-  if (themes_el.get_array().get(themes_array) != simdjson::SUCCESS) {
-    return FieldError("themes", Show(themes_el), "must be a non-empty array of themes");
-  }
-  std::vector<Theme> themes;
-  for (simdjson::dom::element e : themes_array) {
-    auto theme = ParseTheme(e, "themes[" + std::to_string(themes.size()) + "]");
-    if (!theme.ok()) return theme.status();
-    themes.push_back(std::move(theme).value());
-  }
-  return FromThemes(std::move(themes));
-}
+bool KeywordHasWord(std::string_view keyword) { return HasWord(keyword); }
+
+bool IsLiteralKeyword(std::string_view keyword) { return ingest::IsLiteralKeyword(keyword); }
+
+}  // namespace internal
 
 std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonomy& taxonomy) {
   std::vector<std::string> found;
@@ -1363,27 +1276,38 @@ std::vector<std::string> ExtractThemes(std::string_view text, const ThemeTaxonom
 
   const size_t theme_count = taxonomy.themes_.size();
   constexpr size_t kInlineWords = 4;  // all 256 themes without allocating
-  static_assert(kInlineWords * 64 >= kMaxThemes);
+  static_assert(kInlineWords * 64 >= ThemeTaxonomy::kMaxThemes);
   uint64_t matched[kInlineWords] = {};
 
   const PhraseIndex& phrases = taxonomy.compiled_->phrases;
+  const LiteralIndex& literals = taxonomy.compiled_->literals;
+  size_t budget = LiteralIndex::kBudgetPerByte * text.size() + LiteralIndex::kBudgetBase;
   PhraseIndex::Matcher matcher(phrases);
-  if (phrases.masks()) {  // up to 64 themes: no branch per word
+  if (theme_count <= 64) {  // no branch per word but the literals' anchor check
+    const uint64_t all = phrases.all_targets() | literals.all_targets();
     uint64_t mask = 0;
+    const auto found_theme = [&](uint32_t theme) { return (mask >> theme & 1) != 0; };
+    const auto emit = [&](uint32_t theme) { mask |= uint64_t{1} << theme; };
     ScanWords(text, [&](const WordRef& w, bool break_before) {
       mask |= matcher.WordMask(w, break_before);
-      return mask != phrases.all_targets();  // every theme found: nothing left to learn
+      if (!literals.empty()) literals.Match(w, found_theme, emit, &budget);
+      return mask != all;  // every theme found: nothing left to learn
     });
     matched[0] = mask;
   } else {
     size_t matched_count = 0;
+    const auto matched_theme = [&](uint32_t theme) {
+      return (matched[theme / 64] >> (theme % 64) & 1) != 0;
+    };
+    const auto emit = [&](uint32_t theme) {
+      uint64_t& word = matched[theme / 64];
+      const uint64_t bit = uint64_t{1} << (theme % 64);
+      matched_count += (word & bit) == 0;
+      word |= bit;
+    };
     ScanWords(text, [&](const WordRef& w, bool break_before) {
-      matcher.Word(w, break_before, [&](uint32_t theme) {
-        uint64_t& word = matched[theme / 64];
-        const uint64_t bit = uint64_t{1} << (theme % 64);
-        matched_count += (word & bit) == 0;
-        word |= bit;
-      });
+      matcher.Word(w, break_before, emit);
+      if (!literals.empty()) literals.Match(w, matched_theme, emit, &budget);
       return matched_count < theme_count;
     });
   }

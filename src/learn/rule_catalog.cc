@@ -10,8 +10,8 @@ struct Entry {
   RuleWording wording;
 };
 
-const std::array<Entry, 14>& Catalog() {
-  static const std::array<Entry, 14> catalog{{
+const std::array<Entry, 19>& Catalog() {
+  static const std::array<Entry, 19> catalog{{
       {"error-handling",
        {"error-handling", "Handle errors with specific, typed errors that carry context",
         "ALWAYS use typed errors with actionable context; NEVER catch-all or swallow errors",
@@ -67,9 +67,13 @@ const std::array<Entry, 14>& Catalog() {
         "Remove repeated work from loops and cache what is reused", false}},
       {"types",
        {"code-quality", "Use precise types; no `any`",
-        "NEVER use `any` or untyped values; use precise types with type guards",
-        "Untyped or loosely typed code (`any`)", "Strict types everywhere, no `any`",
-        "Replace `any` with precise types or `unknown` plus type guards", true}},
+        "NEVER use `any`, `as unknown as` casts or untyped values, and NEVER silence the checker "
+        "(@ts-ignore, # type: ignore, # noqa); use precise types with type guards",
+        "Untyped code or silenced type checks (`any`, @ts-ignore, # type: ignore)",
+        "Strict types everywhere: no `any`, no double casts, no ignore comments",
+        "Replace `any` with precise types or `unknown` plus type guards, and fix the type error "
+        "instead of silencing it",
+        true}},
       {"architecture",
        {"architecture", "Keep concerns separated and modules loosely coupled",
         "PREFER small focused modules with clear boundaries; AVOID tight coupling",
@@ -91,6 +95,44 @@ const std::array<Entry, 14>& Catalog() {
         "ALWAYS guard shared mutable state; AVOID lock-order inversions and unbounded concurrency",
         "Race conditions or unsafe concurrency", "Shared state is guarded; concurrency is bounded",
         "Guard the shared state and bound the concurrency", false}},
+      {"null-handling",
+       {"error-handling", "Check values that can be null, None or undefined before using them",
+        "ALWAYS handle the null/None/undefined case of a value before using it; NEVER assume an "
+        "optional value is set",
+        "Unhandled null, None or undefined values",
+        "Every value that can be null, None or undefined is checked before use",
+        "Add an explicit check for the missing value (or make the type non-optional) where it is "
+        "read",
+        false}},
+      {"response-checks",
+       {"error-handling", "Check every response's status before using its body",
+        "ALWAYS check the response status (res.ok, the status code) before parsing or using the "
+        "body; NEVER assume a call succeeded",
+        "Unchecked responses and status codes",
+        "Every response's status (res.ok, status code) is checked before its body is used",
+        "Check res.ok (or the status code) and fail with an error that names the call and the "
+        "status",
+        true}},
+      {"magic-numbers",
+       {"code-quality", "Name constants; no unexplained literal numbers or strings",
+        "NEVER leave magic numbers or hard-coded strings in code; ALWAYS give them a named "
+        "constant that says what they mean",
+        "Magic numbers or hard-coded values",
+        "No unexplained literal numbers or strings; constants are named",
+        "Replace the literal with a named constant (e.g. SECONDS_PER_DAY = 86400)", true}},
+      {"dead-code",
+       {"code-quality", "Remove dead code: unused, unreachable or commented-out",
+        "NEVER leave unused variables, imports or functions, unreachable branches or "
+        "commented-out code behind",
+        "Dead, unused or commented-out code", "No unused, unreachable or commented-out code",
+        "Delete the unused code; version control keeps the history", true}},
+      {"dependencies",
+       {"architecture", "Add a dependency only when it earns its place",
+        "PREFER the standard library and the project's existing dependencies; NEVER add a new "
+        "package without saying why",
+        "Unneeded or poorly chosen dependencies",
+        "No new dependency where the standard library or an existing one does the job",
+        "Use the standard library or an existing dependency, or justify the new one", false}},
   }};
   return catalog;
 }

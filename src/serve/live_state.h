@@ -91,7 +91,7 @@ class LiveState {
 
   int64_t Now() const;
   const std::string& home() const;
-  // The taxonomy in effect (<home>/config/themes.json, else the shipped default).
+  // The taxonomy in effect (the shipped default, extended by <home>/config/themes.json).
   const ingest::ThemeTaxonomy& taxonomy() const;
   // How many events are folded, and how many times the whole log was folded again.
   uint64_t events() const;
