@@ -268,18 +268,31 @@ bool NarrowsAnyType(const TokenDiff& d) {
   return false;
 }
 
+size_t DeletedLines(std::string_view original, std::string_view corrected) {
+  const std::vector<std::string_view> lo = TrimmedLines(original), lc = TrimmedLines(corrected);
+  if (lc.size() >= lo.size() || !std::includes(lo.begin(), lo.end(), lc.begin(), lc.end())) {
+    return 0;
+  }
+  std::vector<std::string_view> removed;
+  std::set_difference(lo.begin(), lo.end(), lc.begin(), lc.end(), std::back_inserter(removed));
+  const bool all_unsafe = std::all_of(removed.begin(), removed.end(), [](std::string_view l) {
+    return !FindUnsafeTypeMarkers(l).empty();
+  });
+  return all_unsafe ? 0 : removed.size();
+}
+
 bool IsCodeCategory(std::string_view t) {
   return t == "type_safety" || t == "naming" || t == "null_handling" || t == "error_handling" ||
          t == "dead_code" || t == "code_fix";
 }
 
 // The rules, their order and confidences (kaizen's choices, strongest evidence first):
+//   dead_code       0.70  lines deleted, none added or changed (DeletedLines)
 //   type_safety     0.90  an unsafe type marker removed
 //                   0.85  `any` / `object` replaced by another type name
 //   naming          0.85  consistent renames (ConsistentRenames)
 //   null_handling   0.75  more null signals than before, at least as many new as error signals
 //   error_handling  0.75  more error-handling signals than before
-//   dead_code       0.70  the corrected lines are some of the original's, none added
 //   code_fix        0.30  anything else
 CorrectionClass ClassifyCodeCorrection(const TokenDiff& d, std::string_view original,
                                        std::string_view corrected) {
@@ -292,6 +305,9 @@ CorrectionClass ClassifyCodeCorrection(const TokenDiff& d, std::string_view orig
     out.reasons.push_back(std::move(reason));
     return out;
   };
+  if (const size_t n = DeletedLines(original, corrected); n > 0) {
+    return result("dead_code", 0.70, fmt::format("removed {} line(s), added none", n));
+  }
   {
     const auto before = MarkerCounts(original), after = MarkerCounts(corrected);
     for (const auto& [marker, n] : before) {
@@ -323,13 +339,6 @@ CorrectionClass ClassifyCodeCorrection(const TokenDiff& d, std::string_view orig
   if (error_added > 0) {
     return result("error_handling", 0.75,
                   fmt::format("added {} error-handling keyword(s)", error_added));
-  }
-  {
-    const std::vector<std::string_view> lo = TrimmedLines(original), lc = TrimmedLines(corrected);
-    if (lc.size() < lo.size() && std::includes(lo.begin(), lo.end(), lc.begin(), lc.end())) {
-      return result("dead_code", 0.70,
-                    fmt::format("removed {} line(s), added none", lo.size() - lc.size()));
-    }
   }
   return result("code_fix", 0.30, "changed code; no specific signal");
 }

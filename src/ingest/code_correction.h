@@ -6,7 +6,8 @@
 //                   another, and the old name is gone everywhere
 //   null_handling   null checks added (`?.`, `??`, a comparison with null/undefined/nil/None)
 //   error_handling  error handling added (try/catch/except/finally, throw/raise, `err` checks)
-//   dead_code       lines removed, none added
+//   dead_code       lines deleted, none added or changed (checked first: deleting code that
+//                   had an `any` is not a type fix)
 //   code_fix        any other change to code (a weak guess)
 // A human edit of an agent's code (`kaizen git scan`: original = the agent's lines, corrected =
 // the person's, context.file) is classified here, not by the prose rules.
@@ -54,6 +55,11 @@ std::vector<std::pair<std::string_view, std::string_view>> ConsistentRenames(con
 // Whether a change of the diff replaces `any` (or `Any`) by `unknown` or `never`: a type-safety
 // correction wherever it is written ("use `unknown`, not `any`").
 bool NarrowsAnyType(const TokenDiff& d);
+
+// How many lines original -> corrected deletes when it only deletes lines (every corrected line,
+// trimmed, is an original line), and not only lines with an unsafe type marker (deleting
+// `// @ts-ignore` is a type fix); 0 otherwise.
+size_t DeletedLines(std::string_view original, std::string_view corrected);
 
 // The code category of original -> corrected (see the table above), for ClassifyCorrection.
 // REQUIRES: IsCodeCorrection(original, corrected, ...) and the words differ.

@@ -92,6 +92,10 @@ TEST(CodeClassifier, AddedChecksAreNullOrErrorHandling) {
 TEST(CodeClassifier, LinesOnlyRemovedIsDeadCodeOtherwiseAWeakGuess) {
   EXPECT_EQ(C("const a = 1;\nconst unused = 2;\nreturn a;", "const a = 1;\nreturn a;").type,
             "dead_code");
+  // A human edit that deleted the agent's code is dead code even when the code had an `any`; one
+  // that deleted only `// @ts-ignore` is a type fix.
+  EXPECT_EQ(C("function f(x: any) {\n  return x;\n}", "", "src/f.ts").type, "dead_code");
+  EXPECT_EQ(C("// @ts-ignore\nconst n = a.b;", "const n = a.b;", "src/n.ts").type, "type_safety");
   CorrectionClass fix = C("retries = 3\nwait(retries)", "retries = 5\nwait(retries)", "a.py");
   EXPECT_EQ(fix.type, "code_fix");
   EXPECT_LT(fix.confidence, 0.5);

@@ -111,9 +111,14 @@ std::vector<std::string> FillerRemoved(std::string_view original, std::string_vi
   return out;
 }
 
-// Code: the unsafe type markers removed, else the consistent renames, else the type alone.
+// Code: lines deleted are the type alone; else the unsafe type markers removed, else the
+// consistent renames, else the type alone.
 void AnalyzeCodeChange(const ingest::TokenDiff& d, std::string_view original,
                        std::string_view corrected, CorrectionChange* ch) {
+  if (ingest::DeletedLines(original, corrected) > 0) {
+    ch->kind = CorrectionPatternKind::kCode;  // deleted code: no marker or name was fixed
+    return;
+  }
   std::map<std::string_view, int> markers;
   for (const auto& m : ingest::FindUnsafeTypeMarkers(original)) ++markers[m.marker];
   for (const auto& m : ingest::FindUnsafeTypeMarkers(corrected)) --markers[m.marker];
