@@ -218,8 +218,11 @@ std::vector<UnsafeTypeMarker> FindUnsafeTypeMarkers(std::string_view text) {
       out.push_back({i, 11, "ts-nocheck"});
     } else if (c == '#') {
       std::string_view rest = Trim(text.substr(i + 1, 20));
-      if (rest.starts_with("type: ignore") || rest.starts_with("type:ignore")) {
-        out.push_back({i, static_cast<size_t>(rest.data() - text.data()) + 12 - i, "type: ignore"});
+      for (std::string_view form : {"type: ignore", "type:ignore"}) {
+        if (!rest.starts_with(form)) continue;
+        const size_t end = static_cast<size_t>(rest.data() - text.data()) + form.size();
+        out.push_back({i, end - i, "type: ignore"});
+        break;
       }
     } else if ((c == 'a' || c == 'A') && text.substr(i + 1, 2) == "ny" &&
                (i == 0 || !IsIdentByte(static_cast<unsigned char>(text[i - 1]))) &&

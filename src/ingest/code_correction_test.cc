@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace kaizen::ingest {
 namespace {
@@ -49,6 +50,9 @@ TEST(UnsafeTypes, AnyIsUnsafeOnlyInATypePosition) {
   EXPECT_EQ(markers("let m: Map<string, any> = new Map();"), "any@19|");
   EXPECT_EQ(markers("// @ts-ignore\nx.y = 1;"), "ts-ignore@3|");
   EXPECT_EQ(markers("x = f()  # type: ignore"), "type: ignore@9|");
+  const std::vector<UnsafeTypeMarker> tight = FindUnsafeTypeMarkers("x = f()  #type:ignore");
+  ASSERT_EQ(tight.size(), 1u);
+  EXPECT_EQ(tight[0].offset + tight[0].length, 21u);  // ends with the text
   EXPECT_EQ(markers("Do you have any questions? Note: any change works. Such as any other."), "");
 }
 
