@@ -473,6 +473,8 @@ CORRECTION_CATEGORY = {
     "metric_vague": "domain:jseeker", "experience_inflated": "domain:jseeker",
     "claim_too_vague": "domain:via", "source_missing": "domain:via",
     "claim_unsupported": "domain:via",
+    "type_safety": "code", "naming": "code", "error_handling": "code", "null_handling": "code",
+    "dead_code": "code", "code_fix": "code",
 }
 COMPUTED_META = {"timeOfDay", "dayOfWeek", "sessionFatigue"}
 

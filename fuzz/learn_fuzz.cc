@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "learn/config_json.h"
+#include "learn/correction_patterns.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
 #include "learn/sections.h"
@@ -183,6 +184,18 @@ Sections PickSections(std::string_view* input) {
   return out;
 }
 
+// `kaizen validate` over the input itself: every violation names a pattern that is enforced (so
+// never an inconsistent one) and a place inside the text.
+void CheckValidation(const Learner& learner, std::string_view text) {
+  const std::vector<CorrectionPattern> patterns = learner.corrections().Patterns();
+  const std::string_view head = text.substr(0, 1 << 16);
+  for (const PatternViolation& v : FindViolations(patterns, head, 0)) {
+    auto it = std::find_if(patterns.begin(), patterns.end(),
+                           [&](const CorrectionPattern& p) { return p.id == v.pattern_id; });
+    if (it == patterns.end() || !it->Enforced(0) || v.line == 0 || v.column == 0) std::abort();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -287,6 +300,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
   CheckExplain(learner, names.all(), kNowMs);
+  CheckValidation(learner, input);
   if (any) {
     // A day after the newest event: nothing has aged out of the windows yet.
     const int64_t now = latest + kMsPerDay;

@@ -84,6 +84,11 @@ std::string CorrectionsText(const learn::CorrectionPatternLearner& learned, int6
     out += fmt::format("\n{} [{}] confidence {:.2f}\n", p.id, learn::StatusName(p.status),
                        p.confidence);
     out += fmt::format("  rule: {}\n", render::CorrectionRule(p));
+    if (!p.inconsistency.empty()) {
+      out += fmt::format("  not enforced: {}\n", p.inconsistency);
+    } else if (!p.enforceable) {
+      out += "  advisory: `kaizen validate` has no check for this kind; not enforced\n";
+    }
     out += fmt::format("  {} correction(s), {} against (consistency {:.2f}), {} .. {}\n",
                        p.occurrences, p.against, p.consistency, Day(p.first_ms), Day(p.last_ms));
     out +=

@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "ingest/ascii_case.h"
+#include "ingest/code_correction.h"
+#include "ingest/filler.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -21,74 +23,13 @@ bool IsAlnum(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 bool IsWordByte(unsigned char c) { return IsAlnum(c) || c >= 0x80; }
-bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
-std::string_view FindIn(std::span<const std::string_view> list, std::string_view word) {
+bool IsListed(std::span<const std::string_view> list, std::string_view word) {
   for (std::string_view w : list) {
-    if (EqualsIgnoreCase(w, word)) return w;
+    if (EqualsIgnoreCase(w, word)) return true;
   }
-  return {};
+  return false;
 }
-
-// Longest first, so "was responsible for" wins over "responsible for".
-constexpr std::string_view kPassiveOpeners[] = {
-    "was responsible for", "were responsible for",
-    "was in charge of",    "was tasked with",
-    "was involved in",     "responsible for",
-    "accountable for",     "participated in",
-    "duties included",     "duties include",
-    "contributed to",      "assisted with",
-    "assisted in",         "in charge of",
-    "involved in",         "tasked with",
-    "charged with",        "helped with",
-    "served as",           "worked on",
-    "helped to",           "helped",
-};
-
-constexpr std::string_view kJargon[] = {
-    "leverage",      "leveraged",       "leverages",     "leveraging",     "synergy",
-    "synergies",     "synergistic",     "synergize",     "utilize",        "utilized",
-    "utilizes",      "utilizing",       "utilization",   "paradigm",       "paradigms",
-    "holistic",      "holistically",    "bandwidth",     "ecosystem",      "streamline",
-    "streamlined",   "empower",         "empowered",     "empowering",     "seamless",
-    "seamlessly",    "cutting-edge",    "best-in-class", "world-class",    "best-of-breed",
-    "value-add",     "ideate",          "ideation",      "operationalize", "operationalized",
-    "incentivize",   "granular",        "actionable",    "learnings",      "mission-critical",
-    "bleeding-edge", "next-generation", "next-gen",      "game-changer",   "game-changing",
-    "disruptive",    "impactful",       "proactive",     "proactively",    "deliverables",
-};
-
-constexpr std::string_view kFormality[] = {
-    // formal register
-    "hereby", "herein", "therefore", "furthermore", "moreover", "thus", "whereas", "pursuant",
-    "kindly", "regards", "sincerely", "shall", "henceforth", "aforementioned", "accordingly",
-    "nevertheless", "notwithstanding", "endeavor", "commence", "ascertain", "esteemed", "dear",
-    // informal register
-    "hey", "hi", "gonna", "wanna", "gotta", "awesome", "cool", "guys", "lol", "yeah", "yep", "nope",
-    "stuff", "kinda", "sorta", "super", "totally", "ok", "okay", "btw", "fyi", "cheers", "folks",
-    "dude"};
-
-constexpr std::string_view kVague[] = {
-    "significantly", "greatly", "substantially", "considerably", "dramatically",
-    "various",       "many",    "several",       "numerous",     "lots",
-    "huge",          "massive", "multiple",      "countless",    "some",
-};
-
-// Past-tense action verbs that do not end in "-ed".
-constexpr std::string_view kIrregularActionVerbs[] = {
-    "led",     "built", "ran",  "drove", "grew",    "made", "won",    "cut",
-    "wrote",   "set",   "took", "began", "brought", "sold", "taught", "oversaw",
-    "rebuilt", "held",  "kept", "chose", "found",   "spun", "drew"};
-
-// The byte length of the list marker `s` starts with ("- ", "* ", "+ ", "• ", "12. ", "3) "),
-// or 0.
-size_t BulletMarkerLength(std::string_view s) {
-  if (s.size() >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ') return 2;
-  if (s.starts_with("\xE2\x80\xA2")) return s.size() > 3 && s[3] == ' ' ? 4 : 3;
-  size_t i = 0;
-  while (i < s.size() && i < 4 && IsDigit(static_cast<unsigned char>(s[i]))) ++i;
-  if (i > 0 && i + 1 < s.size() && (s[i] == '.' || s[i] == ')') && s[i + 1] == ' ') return i + 2;
-  return 0;
-}
+bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 std::string_view TrimLeft(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -227,7 +168,7 @@ std::vector<std::string> Headings(std::string_view text) {
 bool HasBePassive(const std::vector<Token>& t) {
   static constexpr std::string_view kBe[] = {"was", "were", "is", "are", "been", "being"};
   for (size_t i = 0; i + 2 < t.size(); ++i) {
-    if (FindIn(kBe, t[i].text).empty()) continue;
+    if (!IsListed(kBe, t[i].text)) continue;
     std::string_view p = t[i + 1].text;
     if (!(p.ends_with("ed") || p.ends_with("en"))) continue;
     for (size_t j = i + 2; j < t.size() && j <= i + 4; ++j) {
@@ -246,7 +187,34 @@ std::vector<std::string_view> OpenersOf(std::string_view text) {
   return out;
 }
 
+// The first listed filler phrase `original` has more of than `corrected`, or empty.
+std::string_view RemovedFiller(std::string_view original, std::string_view corrected) {
+  const std::vector<FillerMatch> before = FindFiller(original), after = FindFiller(corrected);
+  for (const FillerMatch& m : before) {
+    auto count = [&](const std::vector<FillerMatch>& all) {
+      return std::count_if(all.begin(), all.end(),
+                           [&](const FillerMatch& x) { return x.phrase == m.phrase; });
+    };
+    if (count(before) > count(after)) return m.phrase;
+  }
+  return {};
+}
+
 }  // namespace
+
+size_t BulletMarkerLength(std::string_view s) {
+  if (s.size() >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ') return 2;
+  if (s.starts_with("\xE2\x80\xA2")) return s.size() > 3 && s[3] == ' ' ? 4 : 3;
+  size_t i = 0;
+  while (i < s.size() && i < 4 && IsDigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i > 0 && i + 1 < s.size() && (s[i] == '.' || s[i] == ')') && s[i + 1] == ' ') return i + 2;
+  return 0;
+}
+
+size_t OpenerOffset(std::string_view line) {
+  size_t lead = line.size() - TrimLeft(line).size();
+  return lead + BulletMarkerLength(line.substr(lead));
+}
 
 std::vector<std::string_view> SplitLines(std::string_view text) {
   std::vector<std::string_view> out;
@@ -351,7 +319,8 @@ TokenDiff DiffTokens(std::string_view original, std::string_view corrected) {
 }
 
 // The rules, their order and confidences (seed 004 names the types, not how to detect them; these
-// are kaizen's choices, strongest evidence first):
+// are kaizen's choices, strongest evidence first). Code goes to ClassifyCodeCorrection after the
+// first two rules.
 //   formatting        0.95  the same words (ignoring case); only whitespace/markdown/punctuation
 //   bullet_structure  0.85  the same words, a different number of bullet lines
 //   section_order     0.90  the same lines (or >= 2 headings) in a different order
@@ -359,6 +328,7 @@ TokenDiff DiffTokens(std::string_view original, std::string_view corrected) {
 //   passive_to_active 0.90  a passive opener removed and the line starts with an action verb;
 //                     0.75  opener removed otherwise; 0.70 "was X-ed by" removed
 //   factual_error     0.85  a number replaced by a number, or a proper name by a proper name
+//   tone_mismatch     0.85  a filler or pleasantry sentence removed ("Great question!", filler.h)
 //   metric_vague      0.85  numbers added, none removed (0.90 when a vague word went too)
 //   jargon_overuse    0.85  a listed jargon word removed and not kept elsewhere
 //   tone_mismatch     0.75  a formal/informal marker or a contraction removed or added
@@ -367,7 +337,8 @@ TokenDiff DiffTokens(std::string_view original, std::string_view corrected) {
 //   missing_detail    0.75  >= 120% (and >= 3 more) words, >= 70% of the original kept
 //   fallback          0.30  shorter: excessive_detail; longer: missing_detail;
 //                     0.25  same length: tone_mismatch (reworded)
-CorrectionClass ClassifyCorrection(std::string_view original, std::string_view corrected) {
+CorrectionClass ClassifyCorrection(std::string_view original, std::string_view corrected,
+                                   std::string_view file) {
   const TokenDiff d = DiffTokens(original, corrected);
   const size_t ow = d.original.size(), cw = d.corrected.size();
   CorrectionClass out;
@@ -385,6 +356,9 @@ CorrectionClass ClassifyCorrection(std::string_view original, std::string_view c
     }
     out.reasons.push_back("the same words; only whitespace, markdown, punctuation or case changed");
     return result("formatting", 0.95);
+  }
+  if (IsCodeCorrection(original, corrected, file) || NarrowsAnyType(d)) {
+    return ClassifyCodeCorrection(d, original, corrected);
   }
 
   const std::vector<std::string_view> lo = NonEmptyLines(original), lc = NonEmptyLines(corrected);
@@ -476,6 +450,11 @@ CorrectionClass ClassifyCorrection(std::string_view original, std::string_view c
   }
   if (!out.type.empty()) return result("factual_error", 0.85);
 
+  if (std::string_view filler = RemovedFiller(original, corrected); !filler.empty()) {
+    out.reasons.push_back(fmt::format("removed the pleasantry {}", Quote(filler)));
+    return result("tone_mismatch", 0.85);
+  }
+
   if (numbers_added > 0 && numbers_removed == 0) {
     out.reasons.push_back(fmt::format("added {} number(s)", numbers_added));
     if (!vague_removed.empty()) {
@@ -527,41 +506,6 @@ CorrectionClass ClassifyCorrection(std::string_view original, std::string_view c
                                     Quote(Joined(d.original, 0, ow)),
                                     Quote(Joined(d.corrected, 0, cw))));
   return result("tone_mismatch", 0.25);
-}
-
-size_t OpenerOffset(std::string_view line) {
-  size_t lead = line.size() - TrimLeft(line).size();
-  return lead + BulletMarkerLength(line.substr(lead));
-}
-
-std::string_view PassiveOpener(std::string_view line) {
-  std::string_view s = line.substr(OpenerOffset(line));
-  for (std::string_view opener : kPassiveOpeners) {
-    if (s.size() < opener.size() || !EqualsIgnoreCase(s.substr(0, opener.size()), opener)) {
-      continue;
-    }
-    if (s.size() == opener.size() || !IsWordByte(s[opener.size()])) return opener;
-  }
-  return {};
-}
-
-std::string_view JargonWord(std::string_view word) { return FindIn(kJargon, word); }
-
-std::string_view FormalityMarker(std::string_view word) {
-  std::string_view m = FindIn(kFormality, word);
-  if (!m.empty()) return m;
-  std::string lower = ToLowerAscii(word.substr(0, 40));
-  for (std::string_view c : {"n't", "'re", "'ll", "'ve", "'m"}) {
-    if (std::string_view(lower).ends_with(c)) return "contraction";
-  }
-  return {};
-}
-
-std::string_view VagueWord(std::string_view word) { return FindIn(kVague, word); }
-
-bool IsActionVerb(std::string_view word) {
-  if (word.size() >= 4 && (word.ends_with("ed") || word.ends_with("ED"))) return true;
-  return !FindIn(kIrregularActionVerbs, word).empty();
 }
 
 std::string HeadingOf(std::string_view line) {

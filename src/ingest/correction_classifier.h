@@ -4,7 +4,9 @@
 // memory linear in the token counts, and no input (invalid UTF-8, empty, 64 KiB) can crash or hang.
 //
 // The word lists (passive openers, jargon, formality markers, vague quantifiers) live here because
-// the pattern learner (learn/correction_patterns) and `kaizen validate` detect the same things.
+// the pattern learner (learn/correction_patterns) and `kaizen validate` detect the same things
+// (correction_words.cc); so do the filler phrases (filler.h) and the code rules
+// (code_correction.h).
 #pragma once
 
 #include <cstddef>
@@ -51,11 +53,15 @@ struct CorrectionClass {
   std::vector<std::string> reasons;  // what in the diff led to it, for people
 };
 
-// The proposed `correction_type` for original -> corrected. The first rule that matches wins, in
-// this order: formatting / bullet_structure (same words), section_order, missing_section,
-// passive_to_active, factual_error, metric_vague, jargon_overuse, tone_mismatch,
-// excessive_detail, missing_detail; when none matches, a weak guess from the length change.
-CorrectionClass ClassifyCorrection(std::string_view original, std::string_view corrected);
+// The proposed `correction_type` for original -> corrected. The same words: formatting /
+// bullet_structure. Code (IsCodeCorrection, with `file` = context.file), or `any` narrowed to
+// `unknown` anywhere: the code categories of code_correction.h. Prose: the first rule that matches
+// wins, in this order: section_order, missing_section, passive_to_active, factual_error,
+// tone_mismatch (filler or pleasantries removed, filler.h), metric_vague, jargon_overuse,
+// tone_mismatch (register), excessive_detail, missing_detail; when none matches, a weak guess from
+// the length change.
+CorrectionClass ClassifyCorrection(std::string_view original, std::string_view corrected,
+                                   std::string_view file = {});
 
 // ---- the detectors shared with the pattern learner and `kaizen validate` ----------------------
 
@@ -78,6 +84,10 @@ bool IsActionVerb(std::string_view word);
 // A markdown heading line ("# Skills", "**Skills**"), normalized: lowercase words joined by
 // spaces; empty when `line` is not a heading.
 std::string HeadingOf(std::string_view line);
+
+// The byte length of the list marker `s` starts with ("- ", "* ", "+ ", "• ", "12. ", "3) "),
+// or 0.
+size_t BulletMarkerLength(std::string_view s);
 
 // The lines of `text`, without their '\n' (and '\r').
 std::vector<std::string_view> SplitLines(std::string_view text);

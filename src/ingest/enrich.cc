@@ -83,6 +83,11 @@ std::string_view CorrectionCategory(std::string_view t) {
       {"domain:via", {"claim_too_vague", "source_missing", "claim_unsupported"}},
   }};
   if (t == "formatting") return "style";
+  // kaizen's code categories (ingest/code_correction.h), for code an agent wrote.
+  for (std::string_view type :
+       {"type_safety", "naming", "error_handling", "null_handling", "dead_code", "code_fix"}) {
+    if (type == t) return "code";
+  }
   for (const auto& g : kTaxonomy) {
     for (auto type : g.types) {
       if (type == t) return g.category;

@@ -50,7 +50,10 @@ CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
   if (has_type && given != "auto" && mark.empty()) return p;  // a person's type, kept as given
   string_at("original", &original);
   string_at("corrected", &corrected);
-  p.proposal = ClassifyCorrection(original, corrected);
+  // context.file (a human edit found by `kaizen git scan`) says whether the texts are code.
+  std::string_view file;
+  (void)event["context"]["file"].get_string().get(file);
+  p.proposal = ClassifyCorrection(original, corrected, file);
   if (!has_type || given == "auto") {
     p.replace = p.marked = true;
     p.absent = !has_type;

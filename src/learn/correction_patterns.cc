@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
-#include <unordered_set>
 
 #include "ingest/ascii_case.h"
+#include "ingest/code_correction.h"
 #include "ingest/correction_classifier.h"
-#include "model/timestamp.h"
+#include "ingest/filler.h"
 #include "model/utf8.h"
 
 namespace kaizen::learn {
@@ -22,7 +21,6 @@ constexpr size_t kMaxVerbsPerGroup = 64;
 constexpr size_t kMaxWordsShown = 20;
 constexpr size_t kMaxPhraseTokens = 5;
 constexpr size_t kMaxExampleBytes = 300;
-constexpr int64_t kMinLineWordsLimit = 5;  // never flag lines of 5 words or fewer as too long
 
 // `s` cut to `max` bytes on a UTF-8 boundary.
 std::string Cut(std::string_view s, size_t max) { return std::string(model::Utf8Prefix(s, max)); }
@@ -51,10 +49,6 @@ std::string PatternId(std::string_view type, CorrectionPatternKind kind, std::st
   std::string id = (type_slug.empty() ? "type" : type_slug) + "-" + std::string(KindName(kind));
   if (std::string k = Slug(key); !k.empty()) id += "-" + k;
   return id;
-}
-
-bool HasNumber(const std::vector<Token>& tokens) {
-  return std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.number; });
 }
 
 std::map<std::string, int> OpenerCounts(std::string_view text) {
@@ -102,6 +96,47 @@ void AddCapped(std::map<std::string, int64_t>* counts, T&& word, size_t cap) {
   }
 }
 
+// The listed filler phrases `original` has more of than `corrected` (distinct, sorted); sets
+// *added when `corrected` has more of one than `original`.
+std::vector<std::string> FillerRemoved(std::string_view original, std::string_view corrected,
+                                       bool* added) {
+  std::map<std::string_view, int> count;
+  for (const ingest::FillerMatch& m : ingest::FindFiller(original)) ++count[m.phrase];
+  for (const ingest::FillerMatch& m : ingest::FindFiller(corrected)) --count[m.phrase];
+  std::vector<std::string> out;
+  for (const auto& [phrase, n] : count) {
+    if (n > 0) out.emplace_back(phrase);
+    if (n < 0) *added = true;
+  }
+  return out;
+}
+
+// Code: lines deleted are the type alone; else the unsafe type markers removed, else the
+// consistent renames, else the type alone.
+void AnalyzeCodeChange(const ingest::TokenDiff& d, std::string_view original,
+                       std::string_view corrected, CorrectionChange* ch) {
+  if (ingest::DeletedLines(original, corrected) > 0) {
+    ch->kind = CorrectionPatternKind::kCode;  // deleted code: no marker or name was fixed
+    return;
+  }
+  std::map<std::string_view, int> markers;
+  for (const auto& m : ingest::FindUnsafeTypeMarkers(original)) ++markers[m.marker];
+  for (const auto& m : ingest::FindUnsafeTypeMarkers(corrected)) --markers[m.marker];
+  for (const auto& [marker, n] : markers) {
+    if (n > 0) ch->words.emplace_back(marker);
+    if (n < 0) ch->unsafe_added.emplace_back(marker);
+  }
+  if (!ch->words.empty()) {
+    ch->kind = CorrectionPatternKind::kUnsafeType;
+    ch->key = ch->words.front();
+    return;
+  }
+  for (const auto& [old_name, new_name] : ingest::ConsistentRenames(d)) {
+    ch->words.push_back(Cut(old_name, 60) + " -> " + Cut(new_name, 60));
+  }
+  ch->kind = ch->words.empty() ? CorrectionPatternKind::kCode : CorrectionPatternKind::kRename;
+}
+
 }  // namespace
 
 ConfigFields CorrectionPatternConfig::Fields() {
@@ -132,8 +167,20 @@ std::string_view KindName(CorrectionPatternKind kind) {
       return "length";
     case CorrectionPatternKind::kPhrase:
       return "phrase";
+    case CorrectionPatternKind::kFiller:
+      return "filler";
+    case CorrectionPatternKind::kUnsafeType:
+      return "unsafe_type";
+    case CorrectionPatternKind::kRename:
+      return "rename";
+    case CorrectionPatternKind::kCode:
+      return "code";
   }
   return "phrase";
+}
+
+bool HasDetector(CorrectionPatternKind kind) {
+  return kind != CorrectionPatternKind::kRename && kind != CorrectionPatternKind::kCode;
 }
 
 std::string_view StatusName(CorrectionPatternStatus status) {
@@ -146,17 +193,22 @@ std::string_view StatusName(CorrectionPatternStatus status) {
       return "promoted";
     case CorrectionPatternStatus::kRejected:
       return "rejected";
+    case CorrectionPatternStatus::kInconsistent:
+      return "inconsistent";
   }
   return "candidate";
 }
 
 bool CorrectionPattern::Enforced(double min_confidence) const {
-  if (status == CorrectionPatternStatus::kRejected) return false;
+  if (!enforceable || status == CorrectionPatternStatus::kRejected ||
+      status == CorrectionPatternStatus::kInconsistent) {
+    return false;
+  }
   return status == CorrectionPatternStatus::kPromoted || confidence >= min_confidence;
 }
 
 CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_view original,
-                               std::string_view corrected) {
+                               std::string_view corrected, std::string_view file) {
   const ingest::TokenDiff d = ingest::DiffTokens(original, corrected);
   CorrectionChange ch;
   ch.original_words = d.original.size();
@@ -166,6 +218,11 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
     for (const Token& t : d.corrected) ++per_line[t.line];
     for (const auto& [line, n] : per_line)
       ch.longest_corrected_line = std::max(ch.longest_corrected_line, n);
+  }
+  if (ingest::IsCodeCategory(correction_type) ||
+      ingest::IsCodeCorrection(original, corrected, file)) {
+    AnalyzeCodeChange(d, original, corrected, &ch);
+    return ch;
   }
 
   // The reverse changes first: they are counted whatever this correction's own kind is.
@@ -218,6 +275,7 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
     }
   }
   ch.numbers_only_removed = numbers_removed > 0 && numbers_added == 0;
+  std::vector<std::string> filler_removed = FillerRemoved(original, corrected, &ch.filler_added);
   const double ow = static_cast<double>(ch.original_words);
   const double cw = static_cast<double>(ch.corrected_words);
   ch.lengthened = ow > 0 && cw >= 1.25 * ow;
@@ -233,6 +291,9 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
       if (!t.empty() && ingest::IsActionVerb(t.front().text)) ch.verb = std::string(t.front().text);
       break;
     }
+  } else if (!filler_removed.empty()) {
+    ch.kind = CorrectionPatternKind::kFiller;
+    ch.words = std::move(filler_removed);
   } else if (!jargon_removed.empty()) {
     ch.kind = CorrectionPatternKind::kJargon;
     ch.words = std::move(jargon_removed);
@@ -254,6 +315,29 @@ CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_vie
   return ch;
 }
 
+namespace {
+
+// A pattern whose examples disagree enforces nothing (issue 27): its detector must flag each
+// original it learned from and none of the corrected texts.
+void CheckAgainstExamples(const std::vector<CheckedExample>& checked, CorrectionPattern* p) {
+  for (const auto& c : checked) {
+    ++p->examples_checked;
+    p->contradicted += ViolationsOf(*p, c.corrected).empty() ? 0 : 1;
+    p->unexplained += ViolationsOf(*p, c.original).empty() ? 1 : 0;
+  }
+  if (p->contradicted == 0 && p->unexplained == 0) return;
+  p->inconsistency = fmt::format("its examples disagree: of {} checked, ", p->examples_checked);
+  if (p->contradicted > 0) {
+    p->inconsistency += fmt::format("{} corrected text(s) break it", p->contradicted);
+    if (p->unexplained > 0) p->inconsistency += " and ";
+  }
+  if (p->unexplained > 0) {
+    p->inconsistency += fmt::format("{} original(s) do not", p->unexplained);
+  }
+}
+
+}  // namespace
+
 CorrectionPatternLearner::CorrectionPatternLearner(const CorrectionPatternConfig& config)
     : config_(config) {}
 
@@ -261,13 +345,13 @@ std::string_view CorrectionGroupType(const CorrectionView& c) {
   // A line stored before ingest proposed types may lack one: propose it here the same way.
   std::string_view type = c.correction_type;
   if (type.empty() || type == "auto")
-    type = ingest::ClassifyCorrection(c.original, c.corrected).type;
+    type = ingest::ClassifyCorrection(c.original, c.corrected, c.file).type;
   return type;
 }
 
 void CorrectionPatternLearner::Add(const CorrectionView& c) {
   const std::string_view type = CorrectionGroupType(c);
-  CorrectionChange ch = AnalyzeChange(type, c.original, c.corrected);
+  CorrectionChange ch = AnalyzeChange(type, c.original, c.corrected, c.file);
   Add(c, type, &ch);
 }
 
@@ -277,6 +361,8 @@ void CorrectionPatternLearner::Add(const CorrectionView& c, std::string_view typ
   CorrectionChange& ch = *change;
   for (const std::string& o : ch.openers_added) ++openers_added_[o];
   for (const std::string& h : ch.headings_removed) ++headings_removed_[h];
+  for (const std::string& m : ch.unsafe_added) ++unsafe_added_[m];
+  filler_added_ += ch.filler_added;
   jargon_added_ += ch.jargon_added;
   lengthened_ += ch.lengthened;
   numbers_only_removed_ += ch.numbers_only_removed;
@@ -302,6 +388,10 @@ void CorrectionPatternLearner::Add(const CorrectionView& c, std::string_view typ
   if (g.examples.size() < static_cast<size_t>(config_.max_examples)) {
     g.examples.push_back({Cut(c.original, kMaxExampleBytes), Cut(c.corrected, kMaxExampleBytes),
                           std::string(c.user_id), std::string(c.project), c.at_ms});
+  }
+  if (g.checked.size() < kMaxCheckedExamples && c.original.size() <= kMaxCheckedExampleBytes &&
+      c.corrected.size() <= kMaxCheckedExampleBytes) {
+    g.checked.push_back({std::string(c.original), std::string(c.corrected)});
   }
 }
 
@@ -340,7 +430,15 @@ CorrectionPattern CorrectionPatternLearner::Build(const std::string& id, const G
     case CorrectionPatternKind::kLength:
       p.against = lengthened_;
       break;
+    case CorrectionPatternKind::kFiller:
+      p.against = filler_added_;
+      break;
+    case CorrectionPatternKind::kUnsafeType:
+      p.against = count_of(unsafe_added_, g.key);
+      break;
     case CorrectionPatternKind::kPhrase:
+    case CorrectionPatternKind::kRename:
+    case CorrectionPatternKind::kCode:
       p.against = 0;
       break;
   }
@@ -381,8 +479,13 @@ CorrectionPattern CorrectionPatternLearner::Build(const std::string& id, const G
     // seed 004: consensus_score = users_confirmed / (users_confirmed + users_rejected).
     p.consensus = approvals / (approvals + rejections);
   }
+  p.enforceable =
+      HasDetector(p.kind) && !(p.kind == CorrectionPatternKind::kPhrase && p.words.empty());
+  if (p.enforceable) CheckAgainstExamples(g.checked, &p);
   if (p.consensus && *p.consensus < 0.5) {
     p.status = CorrectionPatternStatus::kRejected;
+  } else if (!p.inconsistency.empty()) {
+    p.status = CorrectionPatternStatus::kInconsistent;
   } else if (approvals >= config_.promote_approvals) {
     p.status = CorrectionPatternStatus::kPromoted;
   } else if (p.confidence >= config_.enforce_min_confidence) {
@@ -401,187 +504,6 @@ std::vector<CorrectionPattern> CorrectionPatternLearner::Patterns() const {
                      return a.confidence > b.confidence;
                    });
   return out;
-}
-
-std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern>& patterns,
-                                             std::string_view text, double min_confidence) {
-  const std::vector<std::string_view> lines = ingest::SplitLines(text);
-  std::vector<std::vector<Token>> tokens;
-  tokens.reserve(lines.size());
-  for (std::string_view l : lines) tokens.push_back(ingest::Tokenize(l));
-  const std::set<std::string> headings = HeadingSet(text);
-  std::vector<PatternViolation> out;
-  auto flag = [&](size_t line, size_t column, const CorrectionPattern& p, std::string what) {
-    out.push_back({line + 1, column + 1, p.id, std::move(what)});
-  };
-  auto column_of = [&](size_t line, const Token& t) {
-    return static_cast<size_t>(t.text.data() - lines[line].data());
-  };
-
-  for (const CorrectionPattern& p : patterns) {
-    if (!p.Enforced(min_confidence)) continue;
-    switch (p.kind) {
-      case CorrectionPatternKind::kOpener:
-        for (size_t i = 0; i < lines.size(); ++i) {
-          // "Was responsible for" also goes against a "responsible for" pattern.
-          const std::string_view opener = ingest::PassiveOpener(lines[i]);
-          if (opener != p.key && !(opener.size() > p.key.size() && opener.ends_with(" " + p.key))) {
-            continue;
-          }
-          const size_t at = ingest::OpenerOffset(lines[i]);
-          flag(i, at, p, fmt::format("passive opener '{}'", lines[i].substr(at, opener.size())));
-        }
-        break;
-      case CorrectionPatternKind::kJargon: {
-        std::unordered_set<std::string> words;
-        for (const WordCount& w : p.words) words.insert(w.word);
-        for (size_t i = 0; i < lines.size(); ++i) {
-          for (const Token& t : tokens[i]) {
-            if (t.text.size() <= 40 && words.contains(ingest::ToLowerAscii(t.text))) {
-              flag(i, column_of(i, t), p, fmt::format("jargon '{}'", t.text));
-            }
-          }
-        }
-        break;
-      }
-      case CorrectionPatternKind::kMetric: {
-        std::unordered_set<std::string> vague;
-        for (const WordCount& w : p.words) vague.insert(w.word);
-        for (size_t i = 0; i < lines.size(); ++i) {
-          if (HasNumber(tokens[i])) continue;
-          for (const Token& t : tokens[i]) {
-            const bool is_vague = vague.empty() ? !ingest::VagueWord(t.text).empty()
-                                                : vague.contains(ingest::ToLowerAscii(t.text));
-            if (t.text.size() <= 40 && is_vague) {
-              flag(i, column_of(i, t), p, fmt::format("vague '{}' without a number", t.text));
-              break;  // one per line
-            }
-          }
-        }
-        break;
-      }
-      case CorrectionPatternKind::kLength: {
-        const size_t limit =
-            static_cast<size_t>(std::max<int64_t>(kMinLineWordsLimit, p.max_line_words));
-        for (size_t i = 0; i < lines.size(); ++i) {
-          if (tokens[i].size() > limit) {
-            flag(i, column_of(i, tokens[i].front()), p,
-                 fmt::format("{} words, longer than the {} the corrections kept", tokens[i].size(),
-                             limit));
-          }
-        }
-        break;
-      }
-      case CorrectionPatternKind::kSection:
-        if (!headings.empty() && !headings.contains(p.key)) {
-          flag(0, 0, p, fmt::format("missing section '{}'", p.key));
-        }
-        break;
-      case CorrectionPatternKind::kPhrase:
-        for (const WordCount& w : p.words) {
-          std::vector<Token> phrase = ingest::Tokenize(w.word);
-          if (phrase.empty()) continue;
-          for (size_t i = 0; i < lines.size(); ++i) {
-            const std::vector<Token>& t = tokens[i];
-            for (size_t k = 0; k + phrase.size() <= t.size(); ++k) {
-              bool match = true;
-              for (size_t m = 0; m < phrase.size() && match; ++m) {
-                match = ingest::EqualsIgnoreCase(t[k + m].text, phrase[m].text);
-              }
-              if (match) {
-                flag(i, column_of(i, t[k]), p,
-                     fmt::format("'{}', removed by {} corrections", w.word, w.count));
-              }
-            }
-          }
-        }
-        break;
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const PatternViolation& a, const PatternViolation& b) {
-    return std::tie(a.line, a.column, a.pattern_id, a.what) <
-           std::tie(b.line, b.column, b.pattern_id, b.what);
-  });
-  return out;
-}
-
-void WriteJson(JsonWriter& w, const CorrectionPattern& p) {
-  w.StartObject();
-  WriteJsonFields(w, p);
-  w.EndObject();
-}
-
-void WriteJsonFields(JsonWriter& w, const CorrectionPattern& p) {
-  auto strings = [&](std::string_view key, const std::vector<std::string>& items) {
-    Key(w, key);
-    StrArray(w, items);
-  };
-  Key(w, "pattern_id");
-  Str(w, p.id);
-  Key(w, "correction_type");
-  Str(w, p.correction_type);
-  Key(w, "kind");
-  Str(w, KindName(p.kind));
-  Key(w, "key");
-  Str(w, p.key);
-  Key(w, "occurrences");
-  w.Int64(p.occurrences);
-  Key(w, "against");
-  w.Int64(p.against);
-  Key(w, "consistency");
-  Num(w, p.consistency);
-  Key(w, "confidence");
-  Num(w, p.confidence);
-  strings("applicable_to", p.applicable_to);
-  strings("users", p.users);
-  Key(w, "first_seen");
-  Str(w, model::FormatUtc(p.first_ms));
-  Key(w, "last_seen");
-  Str(w, model::FormatUtc(p.last_ms));
-  Key(w, "words");
-  w.StartArray();
-  for (const WordCount& word : p.words) {
-    w.StartObject();
-    Key(w, "word");
-    Str(w, word.word);
-    Key(w, "count");
-    w.Int64(word.count);
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "verb");
-  Str(w, p.verb);
-  Key(w, "length_ratio");
-  Num(w, p.length_ratio);
-  Key(w, "max_line_words");
-  w.Int64(p.max_line_words);
-  Key(w, "approvals");
-  w.Uint64(p.approved_by.size());
-  Key(w, "rejections");
-  w.Uint64(p.rejected_by.size());
-  strings("approved_by", p.approved_by);
-  strings("rejected_by", p.rejected_by);
-  Key(w, "consensus_score");
-  Num(w, p.consensus);
-  Key(w, "status");
-  Str(w, StatusName(p.status));
-  Key(w, "examples");
-  w.StartArray();
-  for (const CorrectionExample& e : p.examples) {
-    w.StartObject();
-    Key(w, "original");
-    Str(w, e.original);
-    Key(w, "corrected");
-    Str(w, e.corrected);
-    Key(w, "user_id");
-    Str(w, e.user);
-    Key(w, "project");
-    Str(w, e.project);
-    Key(w, "timestamp");
-    Str(w, model::FormatUtc(e.at_ms));
-    w.EndObject();
-  }
-  w.EndArray();
 }
 
 }  // namespace kaizen::learn

@@ -4,8 +4,14 @@
 // reject a pattern with `admin` rule_audit events; 5+ approvals promote it. FindViolations checks
 // a text against the patterns that are confident (or promoted) enough.
 //
-// What changed, per correction (AnalyzeChange), the first that applies:
+// What changed, per correction (AnalyzeChange), the first that applies. Code (a code category,
+// context.file with a code extension, or a text that reads as code; ingest/code_correction.h):
+//   unsafe_type  an unsafe type marker removed (`: any`, `@ts-ignore`); key = the marker
+//   rename       identifiers renamed consistently; the renames ("usr -> user") are kept
+//   code         anything else; grouped by its type alone (error_handling, null_handling, ...)
+// Prose:
 //   opener  a passive opener ("Responsible for") removed from a line start; key = the opener
+//   filler  filler or pleasantry sentences removed (ingest/filler.h); the listed phrases are kept
 //   jargon  listed jargon words removed (and not kept elsewhere)
 //   section a heading added; key = the heading
 //   metric  numbers added and none removed (the vague words removed are kept)
@@ -13,6 +19,13 @@
 //   phrase  anything else; the removed phrases (1-5 words) are kept
 // The pattern id is "<correction_type>-<kind>[-<key slug>]", so the same log gives the same ids
 // and an audit can name a pattern before it forms.
+//
+// A pattern whose examples disagree enforces nothing (issue 27: a wrong lesson is worse than
+// none). Each pattern's detector (ViolationsOf) is run over the corrections it learned from (the
+// first kMaxCheckedExamples of them): when it flags a corrected text (people wrote what it
+// forbids) or misses an original (it does not explain why people changed it), the pattern is
+// kInconsistent and `kaizen validate` does not check it. The kinds without a detector (rename,
+// code, a phrase pattern without phrases) are advisory: shown with their rule, never enforced.
 #pragma once
 
 #include <cstdint>
@@ -45,32 +58,49 @@ enum class CorrectionPatternKind : uint8_t {
   kSection,
   kMetric,
   kLength,
-  kPhrase
+  kPhrase,
+  kFiller,
+  kUnsafeType,
+  kRename,
+  kCode,
 };
 std::string_view KindName(CorrectionPatternKind kind);
+// Whether `kaizen validate` has a detector for the kind (not rename, not code).
+bool HasDetector(CorrectionPatternKind kind);
+
+// The corrections a pattern's detector is checked against (its first ones, in log order), and the
+// longest text checked: a longer correction is not checked (a cut text could mislead the check).
+inline constexpr size_t kMaxCheckedExamples = 16;
+inline constexpr size_t kMaxCheckedExampleBytes = 4096;
 
 enum class CorrectionPatternStatus : uint8_t {
   kCandidate,  // formed, below the enforcement confidence
   kActive,     // confidence >= enforce_min_confidence: enforced
   kPromoted,   // approved by promote_approvals+ people: enforced whatever its confidence
   kRejected,   // more people rejected it than approved it: never enforced
+  // its detector flags a corrected text of its own examples, or misses an original: never
+  // enforced, whatever its confidence or approvals (a wrong lesson is worse than none)
+  kInconsistent,
 };
 std::string_view StatusName(CorrectionPatternStatus status);
 
 // What one correction changed (pure; also the unit the learner folds).
 struct CorrectionChange {
   CorrectionPatternKind kind = CorrectionPatternKind::kPhrase;
-  std::string key;                 // opener or heading; empty for the other kinds
-  std::vector<std::string> words;  // jargon / vague words / removed phrases, lowercase
-  std::string verb;                // opener: first word of the corrected line that replaced it
+  std::string key;  // opener, heading or unsafe type marker; empty for the others
+  // jargon / vague words / removed phrases / filler phrases (lowercase), unsafe type markers,
+  // renames ("old -> new")
+  std::vector<std::string> words;
+  std::string verb;  // opener: first word of the corrected line that replaced it
   size_t original_words = 0, corrected_words = 0;
   size_t longest_corrected_line = 0;  // words in the corrected text's longest line
   // The reverse changes: they count against the patterns going the other way.
-  std::vector<std::string> openers_added, headings_removed;
-  bool jargon_added = false, lengthened = false, numbers_only_removed = false;
+  std::vector<std::string> openers_added, headings_removed, unsafe_added;
+  bool jargon_added = false, lengthened = false, numbers_only_removed = false, filler_added = false;
 };
+// `file` is the correction's context.file (empty when it has none).
 CorrectionChange AnalyzeChange(std::string_view correction_type, std::string_view original,
-                               std::string_view corrected);
+                               std::string_view corrected, std::string_view file = {});
 // The type a correction's pattern is grouped under: its correction_type, or, for a line stored
 // before ingest proposed types (none, or "auto"), the one ClassifyCorrection proposes.
 std::string_view CorrectionGroupType(const CorrectionView& correction);
@@ -100,7 +130,8 @@ struct CorrectionPattern {
   std::vector<std::string> users;          // user_id values, sorted
   int64_t first_ms = 0, last_ms = 0;
   // jargon: the jargon words removed; metric: the vague words removed; phrase: phrases removed
-  // by min_instances+ corrections. Most frequent first, then alphabetical.
+  // by min_instances+ corrections; filler: the listed filler phrases removed; unsafe_type: the
+  // markers removed; rename: the renames. Most frequent first, then alphabetical.
   std::vector<WordCount> words;
   std::string verb;                         // opener: the action verb people used most
   double length_ratio = 1;                  // length: mean corrected / original words
@@ -111,9 +142,20 @@ struct CorrectionPattern {
   // seed 004: users_confirmed / (users_confirmed + users_rejected); nullopt without verdicts.
   std::optional<double> consensus;
   CorrectionPatternStatus status = CorrectionPatternStatus::kCandidate;
+  // The self-consistency check: how many of its corrections were checked, how many corrected
+  // texts its detector flags (contradicted) and how many originals it misses (unexplained), and
+  // why it is kInconsistent in words (empty when it is not). Not run for advisory kinds.
+  bool enforceable = true;  // HasDetector(kind), and a phrase pattern has phrases
+  int64_t examples_checked = 0, contradicted = 0, unexplained = 0;
+  std::string inconsistency;
 
   // Whether `kaizen validate` checks it at this confidence threshold.
   bool Enforced(double min_confidence) const;
+};
+
+// A correction kept whole for the self-consistency check.
+struct CheckedExample {
+  std::string original, corrected;
 };
 
 class CorrectionPatternLearner {
@@ -144,6 +186,7 @@ class CorrectionPatternLearner {
     double ratio_sum = 0;
     int64_t max_line_words = 0;
     std::vector<CorrectionExample> examples;
+    std::vector<CheckedExample> checked;  // the first kMaxCheckedExamples short enough
   };
 
   CorrectionPattern Build(const std::string& id, const Group& g) const;
@@ -152,8 +195,8 @@ class CorrectionPatternLearner {
   int64_t corrections_ = 0;
   std::map<std::string, Group> groups_;
   // The reverse changes, over the whole log.
-  std::map<std::string, int64_t> openers_added_, headings_removed_;
-  int64_t jargon_added_ = 0, lengthened_ = 0, numbers_only_removed_ = 0;
+  std::map<std::string, int64_t> openers_added_, headings_removed_, unsafe_added_;
+  int64_t jargon_added_ = 0, lengthened_ = 0, numbers_only_removed_ = 0, filler_added_ = 0;
   // rule_id -> person -> confirmed (latest verdict).
   std::map<std::string, std::map<std::string, bool>> audits_;
 };
@@ -166,11 +209,16 @@ struct PatternViolation {
 };
 
 // The violations of `text` against the patterns Enforced(min_confidence), in text order (line,
-// column, then pattern id). Each kind has a detector: opener at a line start, jargon words,
+// column, then pattern id). Each kind with a detector: opener at a line start, jargon words,
 // vague words on a line without numbers, lines longer than the longest the corrections kept,
-// a learned section heading missing from a text that has headings, phrases removed 3+ times.
+// a learned section heading missing from a text that has headings, phrases removed 3+ times,
+// filler of the families of the phrases people removed (ingest/filler.h; never an ordinary
+// sentence), the unsafe type markers people removed.
 std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern>& patterns,
                                              std::string_view text, double min_confidence);
+// The violations of `text` against one pattern, whatever its status (its detector alone), in
+// detection order; empty for a kind without a detector.
+std::vector<PatternViolation> ViolationsOf(const CorrectionPattern& pattern, std::string_view text);
 
 // `kaizen corrections --json`: one object; WriteJsonFields writes its keys into an object the
 // caller opened (so a caller can add its own).

@@ -564,9 +564,11 @@ bool CorrectionField(std::string_view k, od::value x, CorrectionView* v) {
   } else if (k == "correction_method") {
     v->method = Str(x);
   } else if (k == "context") {
-    // seed 004 context.project: where a learned correction pattern applies.
+    // seed 004 context.project: where a learned correction pattern applies; context.file: whether
+    // the texts are code.
     (void)ForFields(x, [&](std::string_view ck, od::value cx) {
       if (ck == "project") v->project = Str(cx);
+      if (ck == "file") v->file = Str(cx);
       return true;
     });
   }

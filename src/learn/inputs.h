@@ -151,6 +151,7 @@ struct CorrectionView {
   int64_t at_ms = 0;
   std::string_view id, session_id, correction_type, category, original, corrected, user_id, method;
   std::string_view project;  // context.project; empty when absent
+  std::string_view file;     // context.file (the edited file, code or prose); empty when absent
 };
 
 // seed 003 QualityMetrics of one iteration; absent metrics are nullopt.

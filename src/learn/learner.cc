@@ -132,7 +132,7 @@ void Learner::Prepare(EventViews* event) const {
       if (parts_.NeedsCorrectionChange()) {
         p.correction_type = CorrectionGroupType(event->correction);
         p.change = AnalyzeChange(p.correction_type, event->correction.original,
-                                 event->correction.corrected);
+                                 event->correction.corrected, event->correction.file);
       }
       break;
     case model::EventKind::kOutcome:

@@ -301,15 +301,18 @@ const ObjectSpec& CorrectionSpec() {
           // seed 004: "Auto-classify or user selects": absent or "auto" stores the classifier's
           // proposal (ingest/correction_classifier.h) and marks it with _proposed_type.
           Ident("correction_type")
-              .Doc("seed 004 taxonomy type; absent or `auto`: the type proposed from the diff "
-                   "is stored"),
+              .Doc("seed 004 taxonomy type, or a code category (`type_safety`, `naming`, "
+                   "`error_handling`, `null_handling`, `dead_code`, `code_fix`); absent or "
+                   "`auto`: the type proposed from the diff (and context.file) is stored"),
           Str("original").Req(),
           Str("corrected").Req(),
           Obj("context", CorrectionContextSpec()),
           Ident("user_id"),
           Ident("correction_method")
               .OneOf({"manual_edit", "rejection", "feedback_form", "human_edit"}),
-          Ident("_category").Doc("enrichment: the taxonomy group of correction_type"),
+          Ident("_category")
+              .Doc("enrichment: the taxonomy group of correction_type (`content`, `style`, "
+                   "`structural`, `domain:jseeker`, `domain:via`, `code`)"),
           Ident("_proposed_type")
               .Doc("enrichment: present when correction_type was proposed by the classifier, "
                    "not given (equal to it)"),

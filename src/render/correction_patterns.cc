@@ -29,18 +29,31 @@ std::string Capitalized(std::string s) {
   return s;
 }
 
-// "'a', 'b', 'c'" from the most frequent learned words.
+// "'a', 'b', 'c'" from the most frequent learned words; filler phrases as sentences start
+// ("'Great question', 'I hope this helps'").
 std::string QuotedWords(const CorrectionPattern& p) {
   std::string out;
   for (size_t i = 0; i < p.words.size() && i < kWordsInRule; ++i) {
     if (!out.empty()) out += ", ";
-    out += "'" + Word(p.words[i].word) + "'";
+    std::string w = Word(p.words[i].word);
+    if (p.kind == CorrectionPatternKind::kFiller) w = Capitalized(std::move(w));
+    out += "'" + w + "'";
   }
   return out;
 }
 
 size_t LineLimit(const CorrectionPattern& p) {
   return static_cast<size_t>(std::max<int64_t>(5, p.max_line_words));
+}
+
+// The rule of an advisory code pattern: what its type says people keep fixing.
+std::string CodeRule(std::string_view type) {
+  if (type == "error_handling") return "Handle errors: catch, check or return them";
+  if (type == "null_handling") return "Check for null or undefined before using a value";
+  if (type == "dead_code") return "Remove code that is not used";
+  if (type == "type_safety") return "Keep code type-safe: precise types, no casts to silence it";
+  if (type == "naming") return "Name identifiers as reviewers rename them";
+  return fmt::format("Code corrections of type '{}' recur; review code for them", Word(type));
 }
 
 std::string Fixed2(double x) { return fmt::format("{:.2f}", x); }
@@ -103,6 +116,18 @@ std::string CorrectionRule(const CorrectionPattern& p) {
                            Word(p.correction_type));
       }
       return fmt::format("Avoid the phrases people keep removing: {}", QuotedWords(p));
+    case CorrectionPatternKind::kFiller:
+      return fmt::format(
+          "Drop filler and pleasantries ({}): start with the answer, end when it "
+          "ends",
+          QuotedWords(p));
+    case CorrectionPatternKind::kUnsafeType:
+      return fmt::format("Keep code type-safe: no {} (use precise types, `unknown` and narrowing)",
+                         QuotedWords(p));
+    case CorrectionPatternKind::kRename:
+      return fmt::format("Name things as reviewers rename them: {}", QuotedWords(p));
+    case CorrectionPatternKind::kCode:
+      return CodeRule(p.correction_type);
   }
   return {};
 }
@@ -125,6 +150,16 @@ std::string CorrectionHint(const CorrectionPattern& p) {
     case CorrectionPatternKind::kPhrase:
       return fmt::format("Do not write {}.",
                          p.words.empty() ? "what people keep correcting" : QuotedWords(p));
+    case CorrectionPatternKind::kFiller:
+      return fmt::format("Drop filler and pleasantries such as {}: start with the answer.",
+                         QuotedWords(p));
+    case CorrectionPatternKind::kUnsafeType:
+      return fmt::format("Do not use {} in code: use precise types or `unknown` and narrow it.",
+                         QuotedWords(p));
+    case CorrectionPatternKind::kRename:
+      return fmt::format("Use the names reviewers chose: {}.", QuotedWords(p));
+    case CorrectionPatternKind::kCode:
+      return CodeRule(p.correction_type) + ".";
   }
   return {};
 }
@@ -161,6 +196,9 @@ std::string CorrectionPatternYaml(const CorrectionPattern& p) {
   out += fmt::format("rejections: {}\n", p.rejected_by.size());
   out += "consensus_score: " + (p.consensus ? Fixed2(*p.consensus) : std::string("null")) + "\n";
   out += "status: " + std::string(learn::StatusName(p.status)) + "\n";
+  out += fmt::format("enforceable: {}  # kaizen validate has a check for this kind\n",
+                     p.enforceable ? "true" : "false");
+  if (!p.inconsistency.empty()) out += "inconsistency: " + YamlQuoted(p.inconsistency) + "\n";
   out += "first_seen: " + YamlQuoted(model::FormatUtc(p.first_ms)) + "\n";
   out += "last_seen: " + YamlQuoted(model::FormatUtc(p.last_ms)) + "\n";
   if (p.examples.empty()) {

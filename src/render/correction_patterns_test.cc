@@ -57,6 +57,7 @@ TEST(CorrectionPatternYaml, HasTheSeedsFieldsAndTheEvidence) {
             "rejections: 1\n"
             "consensus_score: 0.83\n"
             "status: promoted\n"
+            "enforceable: true  # kaizen validate has a check for this kind\n"
             "first_seen: \"2025-07-10T10:00:00.000Z\"\n"
             "last_seen: \"2025-07-10T10:00:00.000Z\"\n"
             "examples:\n"

@@ -1,6 +1,8 @@
 """Corrections (seed 004) through the binary: the type proposed at ingest, patterns learned from
 3+ similar corrections, approvals and consensus from `admin` rule audits, `kaizen corrections`,
-and `kaizen validate` flagging text that repeats what people keep correcting.
+and `kaizen validate` flagging text that repeats what people keep correcting. Issue 27: filler is
+learned as filler (not a length limit), code gets code categories, and no pattern that may be
+enforced contradicts its own examples.
 """
 
 import os
@@ -20,6 +22,22 @@ PASSIVE_PAIRS = [
     ("Responsible for the on-call rotation", "Led the on-call rotation for 4 services"),
     ("Responsible for the design system", "Built the design system used by 3 teams"),
 ]
+
+# Issue 27's measured failure: six corrections that removed pleasantries.
+FILLER_PAIRS = [
+    ("Great question! Here is the fix.", "Here is the fix."),
+    ("Move the lock before the read. I hope this helps!", "Move the lock before the read."),
+    ("Certainly! I updated the migration.", "I updated the migration."),
+    ("Great question! The cache key ignores the locale.", "The cache key ignores the locale."),
+    ("Restart the worker. I hope this helps!", "Restart the worker."),
+    ("Certainly! The test now uses a fake clock.", "The test now uses a fake clock."),
+]
+FILLER_ID = "tone_mismatch-filler"
+ORDINARY_17_WORDS = ("The retry loop in the upload client doubles its delay after each failure "
+                     "and stops after five.\n")
+
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                       "developer_corrections.jsonl")
 
 PASSIVE_TEXT = "# Experience\n- Responsible for leading the platform team\n- Built CI\n"
 ACTIVE_TEXT = "# Experience\n- Led the platform team\n- Built CI\n"
@@ -173,6 +191,113 @@ class CorrectionsTest(KaizenTest):
         r = self.kz("import", "-", "--home", other, "--now", NOW, input=exported)
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(self.kz("export", "--home", other).out, exported)
+
+    # ---- issue 27: corrections learned by meaning ----------------------------------------
+
+    def filler(self, i, **extra):
+        original, corrected = FILLER_PAIRS[i]
+        e = correction_event(original=original, corrected=corrected,
+                             timestamp=f"2025-07-{10 + i:02d}T14:00:00Z",
+                             context={"project": "helpdesk"})
+        del e["correction_type"]
+        e.update(extra)
+        return e
+
+    def test_removed_filler_is_learned_as_filler_not_a_length_limit(self):
+        self.import_events(*[self.filler(i) for i in range(6)])
+        patterns = self.corrections()["patterns"]
+        self.assertEqual([p["pattern_id"] for p in patterns], [FILLER_ID])
+        p = patterns[0]
+        self.assertEqual((p["kind"], p["status"], p["occurrences"]), ("filler", "active", 6))
+        self.assertEqual(p["rule"], "Drop filler and pleasantries ('Certainly', 'Great question', "
+                                    "'I hope this helps'): start with the answer, end when it ends")
+        self.assertEqual((p["examples_checked"], p["contradicted"], p["unexplained"]), (6, 0, 0))
+        for e in self.stored_events():
+            self.assertEqual(e["correction_type"], "tone_mismatch", e)
+
+    def test_validate_flags_filler_and_passes_an_ordinary_sentence(self):
+        self.import_events(*[self.filler(i) for i in range(6)])
+        ordinary = self.validate(ORDINARY_17_WORDS, name="answer.md")
+        self.assertEqual(ordinary.rc, EXIT_OK, ordinary)
+        bad = self.validate("Certainly! Done.\n", name="reply.md")
+        self.assertEqual(bad.rc, EXIT_REJECTED, bad)
+        self.assertIn(f"{self.path('reply.md')}:1:1: {FILLER_ID}: filler 'Certainly!'", bad.out)
+        self.assertIn("IMPORTANT: Drop filler and pleasantries such as 'Certainly', "
+                      "'Great question', 'I hope this helps': start with the answer.", bad.out)
+
+    def test_any_to_unknown_is_type_safety_and_enforced_in_code(self):
+        pairs = [("function parse(input: any) {", "function parse(input: unknown) {"),
+                 ("const payload = req.body as any;", "const payload: unknown = req.body;"),
+                 ("let cache: Map<string, any> = new Map();",
+                  "let cache: Map<string, Entry> = new Map();")]
+        events = []
+        for i, (o, c) in enumerate(pairs):
+            e = correction_event(original=o, corrected=c, timestamp=f"2025-07-1{i}T09:00:00Z",
+                                 context={"project": "webapp", "file": f"src/m{i}.ts"})
+            del e["correction_type"]
+            events.append(e)
+        self.import_events(*events)
+        for e in self.stored_events():
+            self.assertEqual((e["correction_type"], e["_category"]), ("type_safety", "code"), e)
+        p = self.pattern("type_safety-unsafe_type-any")
+        self.assertEqual(p["inconsistency"], "")
+        r = self.validate("export function load(x: any): void {}\nAny questions? Ask any time.\n",
+                          "--min-confidence", "0", name="load.ts")
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn(f"{self.path('load.ts')}:1:25: type_safety-unsafe_type-any: unsafe type "
+                      "'any'", r.out)
+        self.assertNotIn(":2:", r.out)
+
+    def test_a_pattern_whose_examples_disagree_is_not_enforced(self):
+        trims = [("The fix is simple: restart it now.", "Restart it."),
+                 ("Built the service which took many months of careful work by nearly everyone "
+                  "on the team here", "Built the service in Go over many months with the team"),
+                 ("Wrote a long design document that nobody read because it covered every "
+                  "single detail", "Wrote a short design document")]
+        self.import_events(*[correction_event(correction_type="excessive_detail", original=o,
+                                              corrected=c) for o, c in trims])
+        p = self.pattern("excessive_detail-length")
+        self.assertEqual(p["status"], "inconsistent")
+        self.assertEqual(p["inconsistency"],
+                         "its examples disagree: of 3 checked, 1 original(s) do not")
+        r = self.validate(ORDINARY_17_WORDS, "--min-confidence", "0")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        text = self.kz("corrections", "--home", self.home, "--now", NOW).out
+        self.assertIn("excessive_detail-length [inconsistent]", text)
+        self.assertIn("  not enforced: its examples disagree: of 3 checked, 1 original(s) do not",
+                      text)
+
+    def test_no_pattern_contradicts_its_own_examples_over_a_developer_week(self):
+        r = self.import_(FIXTURE)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        types = sorted({e["correction_type"] for e in self.stored_events()})
+        self.assertEqual(types, ["error_handling", "excessive_detail", "naming", "null_handling",
+                                 "passive_to_active", "tone_mismatch", "type_safety"])
+        patterns = self.corrections()["patterns"]
+        ids = {p["pattern_id"]: p for p in patterns}
+        self.assertIn(FILLER_ID, ids)
+        self.assertIn("type_safety-unsafe_type-any", ids)
+        self.assertIn("naming-rename", ids)
+        self.assertIn("null_handling-code", ids)
+        self.assertIn(PASSIVE_ID, ids)
+        self.assertFalse(ids["naming-rename"]["enforceable"])
+        checked = 0
+        for p in patterns:
+            if p["status"] == "inconsistent" or not p["enforceable"]:
+                continue
+            self.assertEqual((p["contradicted"], p["unexplained"]), (0, 0), p)
+            for i, e in enumerate(p["examples"]):
+                # --min-confidence 0: every consistent pattern is checked, candidates too.
+                original = self.validate(e["original"], "--json", "--min-confidence", "0",
+                                         name=f"o{i}.txt")
+                corrected = self.validate(e["corrected"], "--json", "--min-confidence", "0",
+                                          name=f"c{i}.txt")
+                flagged = {v["pattern_id"] for v in strict_loads(original.out)["violations"]}
+                wrong = {v["pattern_id"] for v in strict_loads(corrected.out)["violations"]}
+                self.assertIn(p["pattern_id"], flagged, (p["pattern_id"], e["original"]))
+                self.assertNotIn(p["pattern_id"], wrong, (p["pattern_id"], e["corrected"]))
+                checked += 1
+        self.assertGreaterEqual(checked, 9)
 
     # ---- output and errors -----------------------------------------------------------------
 
