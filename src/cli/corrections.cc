@@ -64,7 +64,7 @@ int ValidateCommand(const Common& c, const std::string& file, std::optional<doub
   WarnUnreadable(state.scan);
   const learn::CorrectionPatternLearner& learned = state.learner->corrections();
   const double threshold = min_conf.value_or(learned.config().enforce_min_confidence);
-  const OutputValidation v = ValidateOutput(*state.learner, text, threshold);
+  const OutputValidation v = ValidateOutput(*state.learner, text, threshold, file);
   const std::string shown = file == "-" ? "(stdin)" : file;
   fmt::print("{}", c.json ? ValidationJson(shown, threshold, v)
                           : OutputValidationText(shown, threshold, learned.Patterns().size(), v));

@@ -19,12 +19,12 @@ const learn::CorrectionPattern* Find(const OutputValidation& v, std::string_view
 }  // namespace
 
 OutputValidation ValidateOutput(const learn::Learner& learner, std::string_view text,
-                                double min_confidence) {
+                                double min_confidence, std::string_view file) {
   OutputValidation v;
   for (learn::CorrectionPattern& p : learner.corrections().Patterns()) {
     if (p.Enforced(min_confidence)) v.enforced.push_back(std::move(p));
   }
-  v.violations = learn::FindViolations(v.enforced, text, min_confidence);
+  v.violations = learn::FindViolations(v.enforced, text, min_confidence, file);
   std::set<std::string> seen;
   for (const learn::PatternViolation& violation : v.violations) {
     if (!seen.insert(violation.pattern_id).second) continue;

@@ -24,8 +24,10 @@ struct OutputValidation {
   std::vector<std::string> hints;  // one per violated pattern, in order of first violation
 };
 
+// `file` names the text (a path; empty when it has none): a code file is checked by the code
+// patterns only (learn::FindViolations).
 OutputValidation ValidateOutput(const learn::Learner& learner, std::string_view text,
-                                double min_confidence);
+                                double min_confidence, std::string_view file = {});
 
 // {min_confidence, patterns_checked, violations: [{line, column, pattern_id, what, hint}],
 // hints} as the members of an open object.

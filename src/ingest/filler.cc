@@ -1,8 +1,5 @@
 #include "ingest/filler.h"
 
-#include <array>
-#include <string>
-
 #include "ingest/ascii_case.h"
 #include "ingest/correction_classifier.h"
 

@@ -123,6 +123,25 @@ TEST(CorrectionsByMeaning, ValidateFlagsFillerAndNotAnOrdinarySentence) {
   EXPECT_EQ(v[1].column, 7u);
 }
 
+TEST(CorrectionsByMeaning, ProsePatternsSkipCodeAndCodePatternsSkipNothing) {
+  std::vector<CorrectionPattern> patterns = Learn(kFiller);
+  const std::vector<CorrectionPattern> code = Learn(kDeveloperWeek);
+  patterns.push_back(*Find(code, "type_safety-unsafe_type-any"));
+  const std::string_view answer =
+      "Sure! Use this:\n```ts\n// Certainly! a comment\nlet x: any = 1;\n```\n";
+  std::vector<PatternViolation> v = FindViolations(patterns, answer, 0);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].pattern_id, "tone_mismatch-filler");
+  EXPECT_EQ(v[0].line, 1u);
+  EXPECT_EQ(v[1].pattern_id, "type_safety-unsafe_type-any");
+  EXPECT_EQ(v[1].line, 4u);
+  // A code file: only the code patterns read it.
+  v = FindViolations(patterns, "// Certainly! Done.\nlet y: any;\n", 0, "src/y.ts");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].pattern_id, "type_safety-unsafe_type-any");
+  EXPECT_EQ(FindViolations(patterns, "Certainly! Done.\n", 0, "notes.md").size(), 1u);
+}
+
 TEST(CorrectionsByMeaning, ALengthLimitItsOwnOriginalsMeetIsInconsistentAndNotEnforced) {
   CorrectionPatternLearner learner{CorrectionPatternConfig()};
   const Fix trims[] = {

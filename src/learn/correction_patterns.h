@@ -213,11 +213,14 @@ struct PatternViolation {
 // vague words on a line without numbers, lines longer than the longest the corrections kept,
 // a learned section heading missing from a text that has headings, phrases removed 3+ times,
 // filler of the families of the phrases people removed (ingest/filler.h; never an ordinary
-// sentence), the unsafe type markers people removed.
+// sentence), the unsafe type markers people removed. Code and prose are told apart: the prose
+// kinds skip code (lines in ``` fences, or every line when `file` has a code extension), the code
+// kinds (unsafe_type) check every line.
 std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern>& patterns,
-                                             std::string_view text, double min_confidence);
+                                             std::string_view text, double min_confidence,
+                                             std::string_view file = {});
 // The violations of `text` against one pattern, whatever its status (its detector alone), in
-// detection order; empty for a kind without a detector.
+// detection order; empty for a kind without a detector. The text is read as prose with fences.
 std::vector<PatternViolation> ViolationsOf(const CorrectionPattern& pattern, std::string_view text);
 
 // `kaizen corrections --json`: one object; WriteJsonFields writes its keys into an object the

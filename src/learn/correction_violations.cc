@@ -21,13 +21,20 @@ using ingest::Token;
 
 constexpr int64_t kMinLineWordsLimit = 5;  // never flag lines of 5 words or fewer as too long
 
-// A text split once for every detector.
+// A text split once for every detector; `code[i]` when line i is code (in a ``` fence, or the
+// whole text is code).
 struct Lines {
-  explicit Lines(std::string_view text) : lines(ingest::SplitLines(text)) {
+  Lines(std::string_view text, bool all_code) : lines(ingest::SplitLines(text)) {
     tokens.reserve(lines.size());
-    for (std::string_view l : lines) tokens.push_back(ingest::Tokenize(l));
+    code.reserve(lines.size());
+    bool fenced = false;
     for (std::string_view l : lines) {
-      std::string h = ingest::HeadingOf(l);
+      const size_t indent = std::min(l.size(), l.find_first_not_of(" \t"));
+      const bool fence = l.substr(indent).starts_with("```");
+      code.push_back(all_code || fenced || fence);
+      if (fence) fenced = !fenced;
+      tokens.push_back(code.back() ? std::vector<Token>() : ingest::Tokenize(l));
+      std::string h = code.back() ? std::string() : ingest::HeadingOf(l);
       if (!h.empty()) headings.insert(std::move(h));
     }
   }
@@ -35,7 +42,8 @@ struct Lines {
     return static_cast<size_t>(part.data() - lines[line].data());
   }
   std::vector<std::string_view> lines;
-  std::vector<std::vector<Token>> tokens;
+  std::vector<std::vector<Token>> tokens;  // empty for a code line: the prose kinds skip it
+  std::vector<bool> code;
   std::set<std::string> headings;
 };
 
@@ -54,6 +62,7 @@ void Detect(const CorrectionPattern& p, const Lines& text, std::vector<PatternVi
   switch (p.kind) {
     case CorrectionPatternKind::kOpener:
       for (size_t i = 0; i < lines.size(); ++i) {
+        if (text.code[i]) continue;
         // "Was responsible for" also goes against a "responsible for" pattern.
         const std::string_view opener = ingest::PassiveOpener(lines[i]);
         if (opener.empty() ||
@@ -137,6 +146,7 @@ void Detect(const CorrectionPattern& p, const Lines& text, std::vector<PatternVi
         if (ingest::FillerFamilyOf(w.word, &f)) families.insert(f);
       }
       for (size_t i = 0; i < lines.size(); ++i) {
+        if (text.code[i]) continue;
         for (const ingest::FillerMatch& m : ingest::FindFiller(lines[i])) {
           if (!families.contains(m.family)) continue;
           flag(i, m.begin,
@@ -169,13 +179,14 @@ void Detect(const CorrectionPattern& p, const Lines& text, std::vector<PatternVi
 std::vector<PatternViolation> ViolationsOf(const CorrectionPattern& pattern,
                                            std::string_view text) {
   std::vector<PatternViolation> out;
-  Detect(pattern, Lines(text), &out);
+  Detect(pattern, Lines(text, false), &out);
   return out;
 }
 
 std::vector<PatternViolation> FindViolations(const std::vector<CorrectionPattern>& patterns,
-                                             std::string_view text, double min_confidence) {
-  const Lines lines(text);
+                                             std::string_view text, double min_confidence,
+                                             std::string_view file) {
+  const Lines lines(text, ingest::IsCodeFile(file).value_or(false));
   std::vector<PatternViolation> out;
   for (const CorrectionPattern& p : patterns) {
     if (p.Enforced(min_confidence)) Detect(p, lines, &out);
