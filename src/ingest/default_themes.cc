@@ -88,7 +88,7 @@ std::vector<Theme> DefaultThemes() {
         "mypy",
         // Escapes from the type checker or linter: `any`, double casts, ignore comments.
         "any type", "type any", "typed as any", "implicit any", "explicit any", "noimplicitany",
-        "no explicit any", "uses any", "any again", "cast to any",
+        "no explicit any", "uses any", "an any", "any again", "cast to any",
         "casting to any", "as unknown as", "unsafe cast", "unchecked cast", "type assertion",
         "type assertions", "non-null assertion", "ts-ignore", "ts-expect-error", "ts-nocheck",
         "type-ignore", "noqa", "eslint-disable", "nolint", "`any", "any`", "any[]", "any>",

@@ -240,10 +240,10 @@ TEST_F(AutonomyTest, JsonListsTaskTypesSortedAndRegressionsInLogOrder) {
   EXPECT_EQ(Json(tracker_.Result()),
             R"({"ghl":{"level":0,"class":"standard","approvals":10,"total":13,)"
             R"("rate":0.769231,"reviewRate":1.0,"regressed":true,"recentRate":null,)"
-            R"("avgSeconds":20.0},)"
+            R"("avgSeconds":20.0,"failedOutcomes":0},)"
             R"("stripe":{"level":0,"class":"escalate","approvals":2,"total":3,)"
             R"("rate":0.666667,"reviewRate":1.0,"regressed":false,"recentRate":0.666667,)"
-            R"("avgSeconds":10.0}})");
+            R"("avgSeconds":10.0,"failedOutcomes":0}})");
   EXPECT_EQ(Json(tracker_.Regressions()),
             R"([{"taskType":"ghl","from":1,"to":0,"at":"2025-07-10T00:00:00.000Z",)"
             R"("reason":"Approval rate 0.4 < threshold 0.5"}])");

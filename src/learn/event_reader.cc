@@ -192,6 +192,7 @@ void ResetReview(ReviewView* r) {
   r->themes.clear();
   r->sentiment.reset();
   r->free_text_chars = 0;
+  r->liked = r->disliked = {};
   r->comparison.reset();
   r->annotations.clear();
   r->confidence = ConfidenceLevel::kNone;
@@ -377,7 +378,10 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
     r->has_free_text = true;
     return ForFields(x, [&](std::string_view fk, od::value fx) {
       if (fk == "liked" || fk == "disliked" || fk == "generalNotes") {
-        r->free_text_chars += Str(fx).size();
+        const std::string_view text = Str(fx);
+        r->free_text_chars += text.size();
+        if (fk == "liked") r->liked = text;
+        if (fk == "disliked") r->disliked = text;
       } else if (fk == "_extractedThemes") {
         return Strings(fx, &r->themes);
       } else if (fk == "_sentiment") {

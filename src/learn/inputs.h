@@ -96,6 +96,8 @@ struct ReviewView {
   std::vector<std::string_view> themes;  // freeText._extractedThemes
   std::optional<double> sentiment;       // freeText._sentiment
   size_t free_text_chars = 0;            // liked + disliked + generalNotes
+  // The reviewer's words, for the examples a rule quotes (views valid during one Add()).
+  std::string_view liked, disliked;
 
   std::optional<ComparisonView> comparison;
   std::vector<AnnotationView> annotations;

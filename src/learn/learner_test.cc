@@ -200,8 +200,11 @@ TEST(Learner, AFoldOfSomePartsReadsOnlyTheirKinds) {
   EXPECT_EQ((Sections{Section::kPatterns}.Needs().Kinds()), (KindSet{model::EventKind::kOutcome}));
   EXPECT_EQ((Sections{Section::kLoops, Section::kErrors}.Needs().Kinds()),
             (KindSet{model::EventKind::kLoop, model::EventKind::kError}));
-  // No rule reads rewards; the memory files' correction patterns read corrections and audits.
-  EXPECT_FALSE(Parts::All().Kinds().Has(model::EventKind::kReward));
+  // Rewards feed autonomy, calibration and outcomes through the signals (gates read none); the
+  // memory files' correction patterns read corrections and audits.
+  EXPECT_TRUE(Parts::All().Kinds().Has(model::EventKind::kReward));
+  EXPECT_FALSE((Sections{Section::kGates}.Needs().Kinds().Has(model::EventKind::kReward)));
+  EXPECT_TRUE((Sections{Section::kSignals}.Needs().Kinds().Has(model::EventKind::kReward)));
   EXPECT_TRUE(Parts::All().Kinds().Has(model::EventKind::kCorrection));
   EXPECT_FALSE(Sections::All().Needs().Kinds().Has(model::EventKind::kCorrection));
   EXPECT_FALSE(Sections::All().Needs().Has(Part::kRecent));

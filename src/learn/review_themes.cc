@@ -115,8 +115,11 @@ std::vector<ReviewTheme> ReviewThemes(const ReviewView& review,
   const int8_t polarity = DecisionPolarity(review.decision);
   const double severity = DecisionSeverity(review.severity);
   if (polarity != 0) {
+    // The free text's themes: what the reviewer disliked is the example of a negative one, what
+    // they liked of a positive one.
+    const std::string_view said = polarity < 0 ? review.disliked : review.liked;
     for (std::string_view theme : review.themes) {
-      themes.Add(std::string(theme), kSourceFeedbackPattern, {}, polarity, severity);
+      themes.Add(std::string(theme), kSourceFeedbackPattern, said, polarity, severity);
     }
     auto written = [&](std::string_view text) {
       if (text.empty()) return;

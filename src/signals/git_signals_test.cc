@@ -118,12 +118,56 @@ TEST(GitSignalsTest, HumanRewriteBeyondTheCommitWindowIsNotCounted) {
   t.Commit({other}, {{"a.txt", kBase}}, kAlice, kT0 + 30 * kDay, "rewrite");  // 2 commits later
   GitScanOptions o;
   o.rewrite_commits = 1;
-  EXPECT_EQ(Of(Scan(t, o), GitDetector::kHumanEdit).size(), 0u);
+  // No rewrite counted: the window closed after one commit, which is a share-0 measurement.
+  auto measured = Of(Scan(t, o), GitDetector::kHumanEdit);
+  ASSERT_EQ(measured.size(), 1u);
+  EXPECT_EQ(measured[0].shas, (std::vector<std::string>{agent}));
+  EXPECT_EQ(measured[0].raw_json, "0");
+  EXPECT_DOUBLE_EQ(*measured[0].signal_value, 1);
   o.rewrite_commits = 2;
   auto edits = Of(Scan(t, o), GitDetector::kHumanEdit);
   ASSERT_EQ(edits.size(), 1u);
   EXPECT_EQ(edits[0].raw_json, "1") << "all 4 agent lines deleted";
   EXPECT_DOUBLE_EQ(*edits[0].signal_value, 0.0);
+}
+
+GitScanResult ScanAll(TestRepo& t, const GitScanOptions& options = {}) {
+  auto repo = GitRepo::Open(t.dir());
+  EXPECT_TRUE(repo.ok()) << repo.status().message();
+  auto agents = AgentMatcher::Create(kDefaultAgentPattern);
+  auto r = ScanGitHistory(**repo, *agents, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(*r) : GitScanResult{};
+}
+
+TEST(GitSignalsTest, EachRunOfAgentLinesAPersonReplacedIsACorrection) {
+  TestRepo t;
+  std::string base = t.Commit({}, {{"a.txt", kBase}}, kAlice, kT0, "base");
+  std::string agent = t.Commit({base}, {{"a.txt", kAgentFile}}, kClaude, kT0 + kHour, "add");
+  std::string human = t.Commit({agent}, {{"a.txt", "one\ntwo\nthree\nagent 1\nAGENT 2\nagent 3\n"}},
+                               kAlice, kT0 + 2 * kHour, "fix");
+  const GitScanResult r = ScanAll(t);
+  ASSERT_EQ(r.corrections.size(), 2u);
+  const GitCorrection& renamed = r.corrections[0];
+  EXPECT_EQ((std::vector<std::string>{renamed.agent_commit, renamed.human_commit}),
+            (std::vector<std::string>{agent, human}));
+  EXPECT_EQ(renamed.path, "a.txt");
+  EXPECT_EQ((std::pair{renamed.line_start, renamed.line_end}), (std::pair<size_t, size_t>{5, 5}));
+  EXPECT_EQ(renamed.original, "agent 2");
+  EXPECT_EQ(renamed.corrected, "AGENT 2");
+  EXPECT_EQ(renamed.human, kAlice);
+  // The last line deleted: a correction to nothing.
+  EXPECT_EQ(r.corrections[1].original, "agent 4");
+  EXPECT_EQ(r.corrections[1].corrected, "");
+}
+
+TEST(GitSignalsTest, AReindentIsNoCorrection) {
+  TestRepo t;
+  std::string base = t.Commit({}, {{"a.txt", kBase}}, kAlice, kT0, "base");
+  std::string agent = t.Commit({base}, {{"a.txt", kAgentFile}}, kClaude, kT0 + kHour, "add");
+  t.Commit({agent}, {{"a.txt", "one\ntwo\nthree\n  agent 1\nagent 2\nagent 3\nagent 4\n"}}, kAlice,
+           kT0 + 2 * kHour, "indent");
+  EXPECT_TRUE(ScanAll(t).corrections.empty());
 }
 
 TEST(GitSignalsTest, AgentEditingAgentLinesIsNoHumanEdit) {

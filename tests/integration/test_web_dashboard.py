@@ -190,9 +190,9 @@ class WebDashboardTest(KaizenTest):
                          ["coverage", "revertRate", "humanEditAfterAgentRate", "ciPassRate",
                           "timeToCompletion", "ratings"])
         rate = signals["revertRate"]["value"]
-        shown = next(s for s in before["signals"] if s["key"] == "revertRate")
-        self.assertEqual(shown["value"], "–" if rate is None else f"{rate * 100:.1f}%")
-        self.assertEqual(shown["cells"], 4 + len(signals["revertRate"]["trend"]))
+        reverts = next(s for s in before["signals"] if s["key"] == "revertRate")
+        self.assertEqual(reverts["value"], "–" if rate is None else f"{rate * 100:.1f}%")
+        self.assertEqual(reverts["cells"], 4 + len(signals["revertRate"]["trend"]))
 
         # The review posted through the API shows after Refresh.
         self.assertEqual(facts["feedbackStatus"], 201, facts["feedbackBody"])
