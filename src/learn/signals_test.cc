@@ -218,8 +218,10 @@ TEST(LearnerSignals, ARevertWithNoRecordedWorkJudgesACodeModule) {
   EXPECT_EQ(learner.calibration().Result().n, 0);  // no prediction to calibrate
 }
 
-TEST(LearnerSignals, ARevertedAutoApprovedItemIsARegressionAtOnce) {
-  // Ten approvals put ts-api at level 1 (80% reviewed); then work whose sample skips review.
+// Ten approved reviews put ts-api at level 1 (80% reviewed), then the work of a commit whose
+// artifact id ("art-<commit>") the level-1 sample sends to review (`reviewed`) or lets skip it,
+// then that commit's revert.
+std::vector<std::string> RevertAtLevelOne(bool reviewed) {
   std::vector<std::string> lines;
   for (int i = 0; i < 10; ++i) {
     lines.push_back(Work(Uuid(100 + i), "v" + std::to_string(i), 0.8, "10"));
@@ -227,17 +229,20 @@ TEST(LearnerSignals, ARevertedAutoApprovedItemIsARegressionAtOnce) {
   }
   Learner probe{LearnConfig()};
   Fold(probe, lines);
-  ASSERT_EQ(probe.autonomy().Level("ts-api"), 1);
-  // Find a commit whose artifact id ("art-<commit>") the level-1 sample lets skip review.
+  EXPECT_EQ(probe.autonomy().Level("ts-api"), 1);
   std::string commit;
   for (int n = 0; n < 200 && commit.empty(); ++n) {
-    if (!probe.autonomy().ShouldReview("art-" + Hex40(n), 1)) commit = Hex40(n);
+    if (probe.autonomy().ShouldReview("art-" + Hex40(n), 1) == reviewed) commit = Hex40(n);
   }
-  ASSERT_FALSE(commit.empty());
+  EXPECT_FALSE(commit.empty());
   lines.push_back(Work(Uuid(300), commit, 0.8, "19"));
   lines.push_back(Revert(Uuid(301), commit));
+  return lines;
+}
+
+TEST(LearnerSignals, ARevertedAutoApprovedItemIsARegressionAtOnce) {
   Learner learner{LearnConfig()};
-  Fold(learner, lines);
+  Fold(learner, RevertAtLevelOne(/*reviewed=*/false));
   EXPECT_EQ(learner.autonomy().Level("ts-api"), 0);
   const std::vector<Regression> regressions = learner.autonomy().Regressions();
   ASSERT_EQ(regressions.size(), 1u);
@@ -247,21 +252,8 @@ TEST(LearnerSignals, ARevertedAutoApprovedItemIsARegressionAtOnce) {
 }
 
 TEST(LearnerSignals, ARevertOfReviewedWorkAtLevelOneEntersTheWindowWithoutRegressingAtOnce) {
-  std::vector<std::string> lines;
-  for (int i = 0; i < 10; ++i) {
-    lines.push_back(Work(Uuid(100 + i), "v" + std::to_string(i), 0.8, "10"));
-    lines.push_back(Review(Uuid(200 + i), "v" + std::to_string(i), "10"));
-  }
-  Learner probe{LearnConfig()};
-  Fold(probe, lines);
-  std::string commit;
-  for (int n = 0; n < 200 && commit.empty(); ++n) {
-    if (probe.autonomy().ShouldReview("art-" + Hex40(n), 1)) commit = Hex40(n);
-  }
-  lines.push_back(Work(Uuid(300), commit, 0.8, "19"));
-  lines.push_back(Revert(Uuid(301), commit));
   Learner learner{LearnConfig()};
-  Fold(learner, lines);
+  Fold(learner, RevertAtLevelOne(/*reviewed=*/true));
   // Four approvals and the revert in the window of five: 0.8 >= level 1's 0.5.
   EXPECT_EQ(learner.autonomy().Level("ts-api"), 1);
   EXPECT_TRUE(learner.autonomy().Regressions().empty());
