@@ -42,6 +42,11 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
                         learn::Parts parts = learn::Parts::All(),
                         const learn::ReadScope& also_reads = {});
 
+// Writes the learned hints section (render::HintsSection) below the marker of a hints file,
+// created when missing, never touching a byte above the marker. True when the file changed.
+// REQUIRES: the learner folds render::kHintsParts.
+Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms, const std::string& file);
+
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).
 int FailVerb(std::string_view verb, const Status& s);

@@ -197,11 +197,18 @@ int main(int argc, char** argv) {
   verbs.push_back(AddMcpVerb(app, c));
   verbs.push_back(AddGitVerb(app, c));
   verbs.push_back(AddDashboardVerb(app, c));
+  verbs.push_back(AddHookVerb(app, c));
   RefuseEmptyValues(&app);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // An agent reads a hook's exit 2 as "block" (Claude Code, Codex): a hook command mistyped in
+    // an agent's settings must not stop the agent. It fails open, saying why on stderr.
+    if (argc > 1 && std::string_view(argv[1]) == "hook" && e.get_exit_code() != 0) {
+      fmt::print(stderr, "kaizen hook: {} (nothing was done; exit 0: hooks fail open)\n", e.what());
+      return kExitOk;
+    }
     if (auto unknown = UnknownVerb(app, argc, argv)) {
       fmt::print(stderr, "{}\nRun with --help for the verbs.\n", *unknown);
       return kExitUsage;

@@ -99,6 +99,20 @@ int RenderCommand(const Common& c) {
   return kExitOk;
 }
 
+Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms,
+                            const std::string& file) {
+  store::FileSystem* fs = store::DefaultFileSystem();
+  std::string existing;
+  if (fs->Exists(file)) {
+    KZ_ASSIGN_OR_RETURN(existing, fs->ReadFrom(file, 0));
+  }
+  const std::string section = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+  const std::string updated = render::SpliceHints(existing, section);
+  if (updated == existing) return false;
+  KZ_RETURN_IF_ERROR(fs->WriteFileAtomic(file, updated, /*durable=*/true));
+  return true;
+}
+
 int HintsCommand(const Common& c, const std::string& file) {
   store::FileSystem* fs = store::DefaultFileSystem();
   const std::string dir = store::DirName(file);
@@ -111,24 +125,9 @@ int HintsCommand(const Common& c, const std::string& file) {
     return FailVerb("hints", s);
   }
   WarnUnreadable(loaded.scan);
-
-  std::string existing;
-  if (fs->Exists(file)) {
-    Result<std::string> read = fs->ReadFrom(file, 0);
-    if (!read.ok()) return FailVerb("hints", read.status());
-    existing = std::move(*read);
-  }
-  const std::string section =
-      render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
-  const std::string updated = render::SpliceHints(existing, section);
-  if (updated == existing) {
-    fmt::print("unchanged {}\n", file);
-    return kExitOk;
-  }
-  if (Status s = fs->WriteFileAtomic(file, updated, /*durable=*/true); !s.ok()) {
-    return FailVerb("hints", s);
-  }
-  fmt::print("wrote {}\n", file);
+  Result<bool> written = WriteHintsFile(*loaded.learner, loaded.now_ms, file);
+  if (!written.ok()) return FailVerb("hints", written.status());
+  fmt::print("{} {}\n", *written ? "wrote" : "unchanged", file);
   return kExitOk;
 }
 

@@ -117,8 +117,9 @@ learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
   return learn::RunSelfCheck(in, config);
 }
 
-// generationContext is required, and a self-check does not know the prompt or the model, so they
-// read "unknown"; the memorySnapshot lists the active rules the work was checked against.
+// generationContext is required; a self-check run by hand does not know the prompt or the model,
+// so they read "unknown" (a hook fills them in); the memorySnapshot lists the active rules the
+// work was checked against.
 std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCheckResult& r,
                                     size_t files) {
   rapidjson::StringBuffer b;
@@ -141,7 +142,7 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
     Str(w, o.paths[0]);
   }
   Key(w, "summary");
-  Str(w, Summary(r, files));
+  Str(w, o.what.empty() ? Summary(r, files) : o.what + " (" + Summary(r, files) + ")");
   Key(w, "bubaConfidence");
   learn::Num(w, std::clamp(r.confidence, 0.0, 1.0));
   Key(w, "bubaScorePrediction");
@@ -149,20 +150,28 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
   Key(w, "generationContext");
   w.StartObject();
   Key(w, "promptHash");
-  Str(w, "unknown");
+  Str(w, o.prompt_hash);
   Key(w, "memorySnapshot");
   w.StartArray();
   for (const std::string& rule : r.rules_checked) Str(w, rule);
   for (const std::string& rule : r.rules_unchecked) Str(w, rule);
   w.EndArray();
   Key(w, "modelUsed");
-  Str(w, "unknown");
+  Str(w, o.model);
   Key(w, "generationTimeMs");
-  w.Int(0);
+  w.Int64(o.generation_ms);
   Key(w, "iterationCount");
-  w.Int(0);
+  w.Int64(o.iterations);
   w.EndObject();
   w.EndObject();
+  if (!o.session_id.empty()) {
+    Key(w, "sessionId");
+    Str(w, o.session_id);
+  }
+  if (!o.stage.empty()) {
+    Key(w, "pipelineStage");
+    Str(w, o.stage);
+  }
   Key(w, "mcpServerType");
   Str(w, o.task_type);
   w.EndObject();

@@ -52,6 +52,12 @@ struct PredictionWork {
   std::string task_type;             // mcpServerType
   std::vector<std::string> paths;    // workProduct.path when there is exactly one
   std::string id, version;
+  // What an agent's hook knows of the generation (`kaizen hook` at the end of a turn). A check
+  // run by hand knows none of it: the prompt and model read "unknown", time and iterations 0.
+  std::string session_id, stage;  // sessionId, pipelineStage; left out when empty
+  std::string what;               // the agent's own words on the work, before the check summary
+  std::string prompt_hash = "unknown", model = "unknown";
+  int64_t generation_ms = 0, iterations = 0;
 };
 
 // The §6.2 prediction as a `work` event (docs/event-model.md).

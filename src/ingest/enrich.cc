@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 
+#include "ingest/prompt_judgement.h"
 #include "model/limits.h"
 
 namespace kaizen::ingest {
@@ -94,6 +95,14 @@ std::string_view CorrectionCategory(std::string_view t) {
     }
   }
   return {};
+}
+
+void AnalyzePrompt(std::string_view text, const ThemeTaxonomy& taxonomy, Enrichment* out) {
+  PromptReading reading = ReadPrompt(text);
+  out->judgement = PromptJudgementName(reading.judgement);
+  out->instruction = std::move(reading.instruction);
+  out->themes = ExtractThemes(text, taxonomy);
+  out->sentiment = std::round(Sentiment(text) * 1e4) / 1e4;
 }
 
 void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,

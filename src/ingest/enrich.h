@@ -31,6 +31,10 @@ struct Enrichment {
   std::optional<double> signal_value;
   // correction
   std::string_view correction_category;
+  // prompt: the judgement and instruction of ingest/prompt_judgement.h, with `themes` and
+  // `sentiment` above (free_text stays false: they are written at the top level)
+  std::string_view judgement;
+  std::string instruction;
 };
 
 // Writes a parsed value as compact JSON, in its order (how every stored line is written; also
@@ -43,6 +47,9 @@ std::string_view DayOfWeek(int weekday);  // 0 = monday
 // seed 004's taxonomy groups: content, style, structural, or the domain of a domain-specific type;
 // empty for types outside the taxonomy.
 std::string_view CorrectionCategory(std::string_view correction_type);
+
+// The analysis of a prompt's `text`: its judgement, instruction, themes and sentiment.
+void AnalyzePrompt(std::string_view text, const ThemeTaxonomy& taxonomy, Enrichment* out);
 
 // The free-text analysis of a FreeTextFeedback object.
 void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,

@@ -269,6 +269,9 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
     case model::EventKind::kError:
       out->resolves = facts.resolves;
       break;
+    case model::EventKind::kPrompt:
+      AnalyzePrompt(event["text"].get_string().value_unsafe(), taxonomy, &e);
+      break;
     default:
       break;
   }

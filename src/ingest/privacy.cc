@@ -383,6 +383,9 @@ EventOwners OwnersOf(element event, model::EventKind kind) {
       add(&o.users, "user_id");
       add(&o.sessions, "session_id");
       break;
+    case EventKind::kPrompt:
+      add(&o.sessions, "session_id");
+      break;
     default:
       break;
   }
@@ -423,6 +426,7 @@ FreeTextPaths FreeTextPathsOf(model::EventKind kind) {
   static constexpr std::string_view kOutcome[] = {"description", "failure_details"};
   static constexpr std::string_view kError[] = {"message", "context", "stack_trace"};
   static constexpr std::string_view kAdmin[] = {"note"};
+  static constexpr std::string_view kPrompt[] = {"text"};
   switch (kind) {
     case EventKind::kFeedback:
       return {kFeedback};
@@ -436,6 +440,8 @@ FreeTextPaths FreeTextPathsOf(model::EventKind kind) {
       return {kError};
     case EventKind::kAdmin:
       return {kAdmin};
+    case EventKind::kPrompt:
+      return {kPrompt};
     default:
       return {};
   }

@@ -196,6 +196,18 @@ bool StoredLineWriter::Write(simdjson::dom::object event, const JsonTokens& toke
     s.push_back(',');
     StringMember("_category", category, &s);
   }
+  if (!e.judgement.empty()) {  // a prompt
+    s.push_back(',');
+    StringMember("_judgement", e.judgement, &s);
+    if (!e.instruction.empty()) {
+      s.push_back(',');
+      StringMember("_instruction", e.instruction, &s);
+    }
+    s += ",\"_extractedThemes\":";
+    StringArray(e.themes, &s);
+    s += ",\"_sentiment\":";
+    AppendDouble(e.sentiment, &s);
+  }
   if (correction.marked) {
     s.push_back(',');
     StringMember("_proposed_type", correction.proposal.type, &s);

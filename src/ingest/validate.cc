@@ -498,6 +498,7 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
     }
     case EventKind::kOutcome:
     case EventKind::kLoop:
+    case EventKind::kPrompt:
       return;
   }
 }

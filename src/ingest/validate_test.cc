@@ -18,7 +18,7 @@ using model::EventKind;
 
 constexpr int64_t kNowMs = 1752969600000;  // 2025-07-20T00:00:00Z
 constexpr char kId[] = "0197f6a2-3b4c-7d5e-8f60-718293a4b5c6";
-constexpr char kKinds[] = "feedback, work, outcome, error, reward, correction, loop, admin";
+constexpr char kKinds[] = "feedback, work, outcome, error, reward, correction, loop, admin, prompt";
 
 // A complete seed-000 WorkProductRef.
 const std::string kWorkProduct =

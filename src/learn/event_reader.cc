@@ -649,6 +649,29 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
   return true;
 }
 
+bool PromptField(std::string_view k, od::value x, PromptView* v) {
+  if (k == "id") {
+    v->id = Str(x);
+  } else if (k == "session_id") {
+    v->session_id = Str(x);
+  } else if (k == "text") {
+    v->text = Str(x);
+  } else if (k == "agent") {
+    v->agent = Str(x);
+  } else if (k == "project") {
+    v->project = Str(x);
+  } else if (k == "_judgement") {
+    v->judgement = Str(x);
+  } else if (k == "_instruction") {
+    v->instruction = Str(x);
+  } else if (k == "_extractedThemes") {
+    return Strings(x, &v->themes);
+  } else if (k == "_sentiment") {
+    v->sentiment = Dbl(x).value_or(0);
+  }
+  return true;
+}
+
 }  // namespace
 
 uint32_t WorkRegistry::NameId(std::string_view s) {
@@ -811,6 +834,10 @@ void StartView(model::EventKind kind, EventViews* out) {
     case model::EventKind::kAdmin:
       out->admin = AdminView();
       break;
+    case model::EventKind::kPrompt:
+      out->prompt.themes.clear();
+      out->prompt = PromptView{.themes = std::move(out->prompt.themes)};
+      break;
   }
 }
 
@@ -832,6 +859,8 @@ auto& TimeOf(Views& e) {
       return e.correction.at_ms;
     case model::EventKind::kLoop:
       return e.loop.at_ms;
+    case model::EventKind::kPrompt:
+      return e.prompt.at_ms;
     case model::EventKind::kAdmin:
       break;
   }
@@ -953,6 +982,9 @@ bool EventReader::Read(od::object event, EventViews* out) {
         break;
       case model::EventKind::kAdmin:
         ok = AdminField(key, x, &out->admin);
+        break;
+      case model::EventKind::kPrompt:
+        ok = PromptField(key, x, &out->prompt);
         break;
     }
     if (!ok) return false;

@@ -101,6 +101,7 @@ struct EventViews {
   CorrectionView correction;
   LoopView loop;
   AdminView admin;
+  PromptView prompt;
   // Filled by Learner::Prepare on a reader thread; the reader clears `prepared.by`.
   PreparedEvent prepared;
 };

@@ -156,6 +156,15 @@ struct CorrectionView {
   std::string_view file;     // context.file (the edited file, code or prose); empty when absent
 };
 
+// A person's words to an agent in its session that judge its last turn (`prompt`).
+struct PromptView {
+  int64_t at_ms = 0;
+  std::string_view id, session_id, text, agent, project;
+  std::string_view judgement, instruction;  // _judgement, _instruction
+  std::vector<std::string_view> themes;     // _extractedThemes
+  double sentiment = 0;
+};
+
 // seed 003 QualityMetrics of one iteration; absent metrics are nullopt.
 struct LoopMetricsView {
   std::optional<double> test_coverage, code_quality_score, security_score, type_coverage,

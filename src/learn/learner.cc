@@ -201,7 +201,24 @@ void Learner::Add(EventViews& event) {
     case model::EventKind::kReward:
       AddReward(event.reward);
       break;
+    case model::EventKind::kPrompt:
+      AddPrompt(event.prompt);
+      break;
   }
+}
+
+void Learner::AddPrompt(const PromptView& prompt) {
+  if (parts_.Has(Part::kRules)) prompts_.Add(prompt);
+  const std::vector<ReviewTheme> themes = PromptThemes(prompt);
+  if (themes.empty()) return;
+  // The theme trackers read a review's time, stage and weight class: a prompt is a review with
+  // the default weight, filed under its own stage, with no decision, scores or reviewer.
+  ReviewView as_review;
+  as_review.at_ms = prompt.at_ms;
+  as_review.session_id = prompt.session_id;
+  as_review.stage = kSessionPromptStage;
+  if (parts_.Has(Part::kEvidence)) evidence_.Add(as_review, themes);
+  if (parts_.Has(Part::kRules)) rules_.AddReview(as_review, themes);
 }
 
 void Learner::AddCommitWork(const WorkView& work, bool auto_approved) {

@@ -30,6 +30,7 @@
 #include "learn/rule_book.h"
 #include "learn/score_bands.h"
 #include "learn/sections.h"
+#include "learn/session_prompts.h"
 #include "learn/signal_weight.h"
 #include "learn/signals.h"
 #include "learn/theme_evidence.h"
@@ -128,6 +129,8 @@ class Learner {
   const CorrectionPatternLearner& corrections() const { return corrections_; }
   const ReviewerProfiles& profiles() const { return profiles_; }
   const RecentReviews& recent() const { return recent_; }
+  // What people told agents in their sessions (`prompt` events; folded with kRules).
+  const SessionPrompts& session_prompts() const { return prompts_; }
   const CommunicationLearner& communication() const { return communication_; }
   const ScoreBands& score_bands() const { return score_bands_; }
   // Work not yet decided by a reviewer (the web review queue).
@@ -148,6 +151,8 @@ class Learner {
     bool auto_approved = false;  // its autonomy sample let it skip review
   };
   void AddCommitWork(const WorkView& work, bool auto_approved);
+  // A `prompt`: its themes as evidence, its instruction as something the agent was told.
+  void AddPrompt(const PromptView& prompt);
   const CommitWork* FindCommitWork(std::string_view commit) const;
   // Folds a reward into the signals and, through what it judges, into autonomy, calibration
   // and the outcomes' criteria and patterns (docs/analysis.md `signals`).
@@ -179,6 +184,7 @@ class Learner {
   CorrectionPatternLearner corrections_{CorrectionPatternConfig()};
   ReviewerProfiles profiles_;
   RecentReviews recent_;
+  SessionPrompts prompts_;
   ReviewQueue queue_;
   SignalTracker signals_;
   // By the first 7 hex digits of the version, lowercase.

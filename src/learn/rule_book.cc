@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "learn/rule_catalog.h"
+#include "learn/session_prompts.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -20,8 +21,8 @@ static_assert(kExamples > 0, "a full list drops its oldest example before taking
 
 // Beyond this many server types a rule is as good as global.
 constexpr size_t kMaxAppliesTo = 8;
-constexpr std::array<std::string_view, 3> kSources = {kSourceFeedbackPattern,
-                                                      kSourceRejectionAnalysis, kSourceAnnotation};
+constexpr std::array<std::string_view, 4> kSources = {
+    kSourceFeedbackPattern, kSourceRejectionAnalysis, kSourceAnnotation, kSourceSessionPrompt};
 
 size_t SourceIndex(std::string_view source) {
   for (size_t i = 0; i < kSources.size(); ++i) {

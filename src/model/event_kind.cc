@@ -5,7 +5,7 @@
 namespace kaizen::model {
 namespace {
 constexpr std::array<std::string_view, kEventKindCount> kNames = {
-    "feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin"};
+    "feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin", "prompt"};
 }  // namespace
 
 std::string_view KindName(EventKind kind) { return kNames[static_cast<size_t>(kind)]; }
@@ -18,7 +18,7 @@ std::optional<EventKind> ParseKind(std::string_view name) {
 }
 
 std::string_view KindList() {
-  return "feedback, work, outcome, error, reward, correction, loop, admin";
+  return "feedback, work, outcome, error, reward, correction, loop, admin, prompt";
 }
 
 }  // namespace kaizen::model

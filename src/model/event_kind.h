@@ -1,4 +1,4 @@
-// The eight kinds of event in the one log (DESIGN.md "Event kinds").
+// The nine kinds of event in the one log (DESIGN.md "Event kinds").
 #pragma once
 
 #include <cstdint>
@@ -16,8 +16,9 @@ enum class EventKind : uint8_t {
   kCorrection,    // seed 004 correction event: original -> corrected
   kLoop,          // seed 003 QualityMetrics of one refinement iteration
   kAdmin,         // rule audits, consent changes, deletion requests
+  kPrompt,        // what a person told an agent in its session that judges its last turn
 };
-inline constexpr int kEventKindCount = 8;
+inline constexpr int kEventKindCount = 9;
 
 std::string_view KindName(EventKind kind);
 std::optional<EventKind> ParseKind(std::string_view name);

@@ -370,6 +370,35 @@ const ObjectSpec& AdminSpec() {
   return s;
 }
 
+// A person's words to an agent during its session, caught by `kaizen hook` when they judge the
+// agent's last turn (issue 28): evidence for rules, never a review decision.
+const ObjectSpec& PromptContextSpec() {
+  static const ObjectSpec s{"context", {}, /*open=*/true};
+  return s;
+}
+
+const ObjectSpec& PromptSpec() {
+  static const ObjectSpec s{
+      "prompt",
+      Common({
+          Ident("session_id").Req().Doc("the agent's session"),
+          Str("text").Req().Doc("the person's words, as typed (PII redacted at ingest)"),
+          Ident("agent").Doc("the agent that heard it, e.g. claude-code, codex, goose"),
+          Str("project").Doc("the repository or directory the session worked in"),
+          Obj("context", PromptContextSpec()).Doc("where it was said (cwd, transcript); any keys"),
+          Ident("_judgement")
+              .OneOf({"correction", "instruction", "positive", "none"})
+              .Doc("enrichment: what the words say of the agent's last turn "
+                   "(ingest/prompt_judgement.h)"),
+          Str("_instruction")
+              .Doc("enrichment: what to do, without the opening verdict (\"no, use pnpm\" -> "
+                   "\"use pnpm\")"),
+          ArrOf("_extractedThemes", JsonType::kString).Doc("enrichment: themes of the words"),
+          Num("_sentiment").Range(-1, 1).Doc("enrichment"),
+      })};
+  return s;
+}
+
 }  // namespace
 
 std::string_view JsonTypeName(JsonType type) {
@@ -493,6 +522,8 @@ const ObjectSpec& SchemaFor(EventKind kind) {
       return LoopSpec();
     case EventKind::kAdmin:
       return AdminSpec();
+    case EventKind::kPrompt:
+      return PromptSpec();
   }
   return FeedbackSpec();
 }

@@ -239,7 +239,7 @@ TEST(Schema, KindNamesRoundTripAndListInOrder) {
   }
   EXPECT_FALSE(ParseKind("Feedback").has_value());
   EXPECT_FALSE(ParseKind("").has_value());
-  EXPECT_EQ(KindList(), "feedback, work, outcome, error, reward, correction, loop, admin");
+  EXPECT_EQ(KindList(), "feedback, work, outcome, error, reward, correction, loop, admin, prompt");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "render/candidates.h"
 #include "render/safe_text.h"
 #include "render/signal_lines.h"
+#include "render/told_lines.h"
 
 namespace kaizen::render {
 namespace {
@@ -212,6 +213,7 @@ ContextResult Context(const learn::Learner& learner, const ContextQuery& query, 
   Similar(learner, query, now_ms, &out);
   AntiPatterns(learner, query, &out);
   out.after_review = SignalLines(learner.signals().Result(now_ms));
+  out.told = ToldLines(learner.session_prompts());
   return out;
 }
 
@@ -262,6 +264,10 @@ std::string ContextMarkdown(const ContextResult& r) {
   });
   section("After Review (git, CI, ratings)", r.after_review.size(),
           [&](size_t i) { return r.after_review[i]; });
+  if (!r.told.empty()) {
+    section("Told in Sessions (the person's words)", r.told.size(),
+            [&](size_t i) { return r.told[i]; });
+  }
   return out;
 }
 
@@ -343,6 +349,7 @@ std::string ContextJson(const ContextResult& r) {
   }
   w.EndArray();
   strings("afterReview", r.after_review);
+  strings("told", r.told);
   Key(w, "budgetTokens");
   w.Uint64(r.budget_tokens);
   Key(w, "trimmed");
@@ -384,6 +391,7 @@ std::string RenderContext(ContextResult* r, ContextFormat format, size_t budget_
     drop("patterns", r->patterns,
          [](const ContextPattern& p) { return p.id.size() + p.instruction.size() + 40; });
     drop("afterReview", r->after_review, [](const std::string& s) { return s.size(); });
+    drop("told", r->told, [](const std::string& s) { return s.size(); });
     drop("antiPatterns", r->anti_patterns,
          [](const ContextAntiPattern& a) { return a.text.size() + 40; });
     if (dropped == 0) break;  // nothing left to leave out

@@ -67,6 +67,7 @@ struct ContextResult {
   std::vector<ContextReview> recent_similar;  // newest first
   std::vector<ContextAntiPattern> anti_patterns;
   std::vector<std::string> after_review;  // render/signal_lines.h
+  std::vector<std::string> told;          // render/told_lines.h
   size_t budget_tokens = 0;               // 0: not trimmed
   std::map<std::string, size_t> trimmed;  // section key -> items left out
 };

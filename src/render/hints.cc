@@ -11,6 +11,7 @@
 #include "render/prompt_files.h"
 #include "render/safe_text.h"
 #include "render/signal_lines.h"
+#include "render/told_lines.h"
 
 namespace kaizen::render {
 namespace {
@@ -123,6 +124,7 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms) {
   in.top_rejections = learner.RejectionPatterns(/*top=*/true);
   in.anti_patterns = learner.outcomes().AntiPatterns();
   in.after_review = SignalLines(learner.signals().Result(now_ms));
+  in.told = ToldLines(learner.session_prompts());
   for (const learn::LearnedRule* r : Candidates(in.rules, kMaxCandidates)) {
     in.candidates.push_back(CandidateLine(*r));
   }
@@ -148,6 +150,9 @@ std::string HintsSection(const HintsInput& in) {
   std::string after;
   for (const std::string& line : in.after_review) after += "- " + line + "\n";
   AppendSection("After Review (git, CI, ratings)", after, &out);
+  std::string told;
+  for (const std::string& line : in.told) told += "- " + line + "\n";
+  AppendSection("Told in Sessions (the person's words)", told, &out);
   if (out.size() == header) out += "\nNo learned rules yet.\n";
   return out;
 }
@@ -167,8 +172,11 @@ std::string SpliceHints(std::string_view existing, std::string_view section) {
     }
     line_start = line_end + 1;
   }
+  // A blank line between the person's text and the marker, so the marker is not read as part
+  // of their last paragraph (markdown joins adjacent lines).
   std::string out(existing);
   if (!out.empty() && out.back() != '\n') out += '\n';
+  if (!out.empty() && !out.ends_with("\n\n")) out += '\n';
   out += kHintsMarkerLine;
   out += '\n';
   out += section;

@@ -38,6 +38,7 @@ struct HintsInput {
   std::vector<learn::AntiPattern> anti_patterns;
   std::vector<std::string> after_review;  // render/signal_lines.h
   std::vector<std::string> candidates;    // render/candidates.h CandidateLine, at most 10
+  std::vector<std::string> told;          // render/told_lines.h
 };
 
 // REQUIRES: the learner folds kHintsParts.
@@ -62,7 +63,8 @@ std::string HintsSection(const HintsInput& input);
 // exist): everything up to and including the first line containing kHintsMarker is kept byte
 // for byte (a newline is added when that line is the last and has none), and `section` replaces
 // the rest. Without a marker the whole file is kept, a newline added if it does not end with one,
-// then kHintsMarkerLine and the section. Splicing the result again gives the same bytes.
+// a blank line when it has none at its end, then kHintsMarkerLine and the section. Splicing the
+// result again gives the same bytes.
 std::string SpliceHints(std::string_view existing, std::string_view section);
 
 }  // namespace kaizen::render

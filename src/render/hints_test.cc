@@ -81,11 +81,13 @@ TEST(HintsTest, MissingFileGetsMarkerThenSection) {
   EXPECT_EQ(SpliceHints("", "S\n"), std::string(kHintsMarkerLine) + "\nS\n");
 }
 
-TEST(HintsTest, FileWithoutMarkerIsKeptByteForByte) {
+TEST(HintsTest, FileWithoutMarkerIsKeptByteForByteWithABlankLineBeforeTheMarker) {
   EXPECT_EQ(SpliceHints("user line\r\nno newline at end", "S\n"),
-            "user line\r\nno newline at end\n" + std::string(kHintsMarkerLine) + "\nS\n");
+            "user line\r\nno newline at end\n\n" + std::string(kHintsMarkerLine) + "\nS\n");
   EXPECT_EQ(SpliceHints("ends well\n", "S\n"),
-            "ends well\n" + std::string(kHintsMarkerLine) + "\nS\n");
+            "ends well\n\n" + std::string(kHintsMarkerLine) + "\nS\n");
+  EXPECT_EQ(SpliceHints("ends blank\n\n", "S\n"),
+            "ends blank\n\n" + std::string(kHintsMarkerLine) + "\nS\n");
 }
 
 TEST(HintsTest, EverythingUpToTheFirstMarkerLineIsKeptAndTheRestReplaced) {

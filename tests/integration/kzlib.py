@@ -23,7 +23,7 @@ NOW_STORED = "2026-01-01T00:00:00.000Z"
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_SYSTEM = 0, 1, 2, 3
 
-KINDS = ("feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin")
+KINDS = ("feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin", "prompt")
 
 _counter = itertools.count(1)
 

@@ -16,7 +16,8 @@ from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, NOW_STORED, KaizenTe
 CONTRACT_KEYS = ("now", "events", "approval", "gates", "calibration", "decisionSpeed",
                  "preferences", "autonomy", "communication", "criteria", "patterns",
                  "antiPatterns", "errors", "loops", "contradictions", "kpis", "alerts")
-KIND_COUNTS = ("feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin")
+KIND_COUNTS = ("feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin",
+               "prompt")
 
 _GEN = {}
 

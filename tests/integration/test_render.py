@@ -128,8 +128,10 @@ class RenderTest(KaizenTest):
         r = self.hints(f)
         self.assertEqual(r.rc, EXIT_OK, r)
         first = open(f, "rb").read()
-        self.assertTrue(first.startswith(user + b"\n" + MARKER_LINE.encode() + b"\n# Generated: "),
-                        first[:300])
+        # The user's bytes, the newline their last line lacked, a blank line, then the marker.
+        self.assertTrue(
+            first.startswith(user + b"\n\n" + MARKER_LINE.encode() + b"\n# Generated: "),
+            first[:300])
         r = self.hints(f)
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(r.out, f"unchanged {f}\n")

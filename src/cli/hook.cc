@@ -1,0 +1,204 @@
+// `kaizen hook [--agent claude-code|codex|goose]`: kaizen in the agent's own loop (issue 28). The
+// agent runs it at its hook points with one JSON payload on standard input (cli/hook_payload.h);
+// it answers on standard output in the agent's format:
+//
+//   session start     the learned context (rules, candidates, checklist, anti-patterns, what the
+//                     person said in sessions, autonomy, unresolved errors) within a token budget;
+//                     the hints files of <home>/config/hints.json refreshed
+//   user prompt       a prompt that corrects, instructs or praises the agent's last turn is a
+//                     `prompt` event (evidence for rules, never a review decision); a plain
+//                     request records nothing
+//   before a write    the new text checked against the enforced correction patterns (seed 004):
+//                     a violation blocks the write with the pattern's hint (or warns, or nothing:
+//                     <home>/config/enforcement.json)
+//   after a tool      a failure is an `error` of the turn's task (seed 002 types), a retry of a
+//                     failed call is counted, and resolves the error when it succeeds; written
+//                     files are kept for the turn
+//   end of a turn     the turn's `outcome`, and when files changed a `work` event with kaizen's
+//                     prediction (the `kaizen check` self-check of those files)
+//
+// Fail open: whatever goes wrong (a payload it cannot read, a locked or full home, a bug, its
+// time budget) it exits 0, blocks nothing and writes what went wrong to <home>/logs/hook.log.
+// Only a deliberate enforcement block stops the agent.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "cli/clock.h"
+#include "cli/hook_payload.h"
+#include "cli/hook_session.h"
+#include "cli/hook_steps.h"
+#include "cli/verbs.h"
+#include "model/timestamp.h"
+#include "store/file_system.h"
+#include "store/log_format.h"
+
+namespace kaizen::cli {
+namespace {
+
+constexpr size_t kMaxPayloadBytes = size_t{64} << 20;  // an Edit payload carries the whole file
+
+// The timeout handler may only make async-signal-safe calls: the log's descriptor and the line
+// to write are ready before the timer starts.
+int g_log_fd = -1;
+char g_timeout_line[512];
+size_t g_timeout_line_size = 0;
+
+void OnTimeout(int) {
+  if (g_log_fd >= 0 && g_timeout_line_size > 0) {
+    ssize_t ignored = ::write(g_log_fd, g_timeout_line, g_timeout_line_size);
+    (void)ignored;
+  }
+  ::_exit(kExitOk);
+}
+
+void StartWatchdog(int64_t timeout_ms, const std::string& what) {
+  const std::string line = fmt::format(
+      "{} timeout: gave up after {} ms (--timeout-ms); nothing was blocked\n", what, timeout_ms);
+  g_timeout_line_size = std::min(line.size(), sizeof g_timeout_line);
+  std::memcpy(g_timeout_line, line.data(), g_timeout_line_size);
+  struct sigaction sa {};
+  sa.sa_handler = OnTimeout;
+  ::sigaction(SIGALRM, &sa, nullptr);
+  itimerval timer{};
+  timer.it_value.tv_sec = timeout_ms / 1000;
+  timer.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+  ::setitimer(ITIMER_REAL, &timer, nullptr);
+}
+
+// The home: --home, else $KAIZEN_HOME, else the nearest `.kaizen` directory at or above the
+// session's working directory. None: the project was never set up (`kaizen init`), and a hook
+// configured for every project must not make homes where none was asked for.
+std::optional<std::string> FindHome(const std::string& given, const std::string& cwd) {
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("KAIZEN_HOME"); env && *env) return std::string(env);
+  std::error_code ec;
+  std::filesystem::path dir =
+      cwd.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(cwd);
+  for (int depth = 0; depth < 64 && !dir.empty(); ++depth) {
+    if (std::filesystem::is_directory(dir / ".kaizen", ec)) return (dir / ".kaizen").string();
+    if (dir == dir.parent_path()) break;
+    dir = dir.parent_path();
+  }
+  return std::nullopt;
+}
+
+void OpenLog(const std::string& home) {
+  const std::string dir = store::PathIn(home, "logs");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  g_log_fd = ::open((dir + "/hook.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+void Log(std::string_view line) {
+  if (g_log_fd < 0) return;
+  std::string text(line);
+  if (text.empty() || text.back() != '\n') text.push_back('\n');
+  ssize_t ignored = ::write(g_log_fd, text.data(), text.size());
+  (void)ignored;
+}
+
+struct HookOptions {
+  std::string agent, home;
+  size_t budget_tokens = 2000;
+  int64_t timeout_ms = 10000;
+};
+
+int HookCommand(const Common& common, const HookOptions& o) {
+  std::string input;
+  {
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::read(STDIN_FILENO, buffer, sizeof buffer)) > 0) {
+      input.append(buffer, static_cast<size_t>(n));
+      if (input.size() > kMaxPayloadBytes) break;
+    }
+  }
+  std::optional<HookAgent> given;
+  if (!o.agent.empty()) given = ParseHookAgent(o.agent);
+  Result<HookPayload> payload = input.size() > kMaxPayloadBytes
+                                    ? Result<HookPayload>(InvalidArgument(fmt::format(
+                                          "the payload is over {} bytes", kMaxPayloadBytes)))
+                                    : ParseHookPayload(input, given);
+  const std::string cwd = payload.ok() ? payload->cwd : std::string();
+  const std::optional<std::string> home = FindHome(o.home, cwd);
+  if (!home) return kExitOk;  // no kaizen home for this project: nothing to do, nothing to say
+  OpenLog(*home);
+  Result<int64_t> now = NowMs(common.now);
+  const std::string stamp = model::FormatUtc(now.ok() ? *now : 0);
+  const std::string who =
+      payload.ok() ? fmt::format("{} {} {} session {}", stamp, HookAgentName(payload->agent),
+                                 payload->event_name, payload->session_id)
+                   : fmt::format("{} (unreadable payload)", stamp);
+  if (!payload.ok()) {
+    Log(fmt::format("{}: {} ({} bytes read)", who, payload.status().message(), input.size()));
+    return kExitOk;
+  }
+  if (!now.ok()) {
+    Log(fmt::format("{}: --now: {}", who, now.status().message()));
+    return kExitOk;
+  }
+  StartWatchdog(o.timeout_ms, who);
+  Common c = common;
+  c.home = *home;
+  HookContext ctx{c, *payload, *now, o.budget_tokens};
+  try {
+    Result<std::string> answer = RunHookStep(ctx);
+    if (!answer.ok()) {
+      Log(fmt::format("{}: {}", who, answer.status().message()));
+      return kExitOk;
+    }
+    for (const std::string& note : ctx.notes) Log(fmt::format("{}: {}", who, note));
+    if (!answer->empty()) {
+      fmt::print("{}\n", *answer);
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    Log(fmt::format("{}: internal error: {}", who, e.what()));
+  } catch (...) {
+    Log(fmt::format("{}: internal error", who));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Verb AddHookVerb(CLI::App& app, Common& c) {
+  auto o = std::make_shared<HookOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "hook",
+      "answer one agent hook call (Claude Code, Codex, Goose): its payload on stdin, the answer "
+      "on stdout; always exits 0 (fails open)");
+  sub->add_option("--agent", o->agent,
+                  "the agent whose payload and output format to use (default: recognised from "
+                  "the payload)")
+      ->check(CLI::IsMember({"claude-code", "codex", "goose"}));
+  sub->add_option("--home", o->home,
+                  "the kaizen home (default $KAIZEN_HOME, else the nearest .kaizen at or above "
+                  "the session's directory; none: the hook does nothing)")
+      ->check(HomeDirectory());
+  sub->add_option("--budget-tokens", o->budget_tokens,
+                  "the session-start context's size, in tokens (default 2000)")
+      ->check(CLI::Range(100, 200000));
+  sub->add_option("--timeout-ms", o->timeout_ms,
+                  "give up (exit 0, logged) after this long (default 10000)")
+      ->check(CLI::Range(100, 600000));
+  sub->add_option("--now", c.now, "the clock, ISO 8601 (default: the system clock)");
+  return {sub, [&c, o] { return HookCommand(c, *o); }};
+}
+
+}  // namespace kaizen::cli
