@@ -278,7 +278,7 @@ Result<GithubMapping> MapGithubPayload(std::string_view payload, const GithubSou
   simdjson::dom::element root;
   const simdjson::padded_string padded(payload);
   if (auto err = parser.parse(padded).get(root); err) {
-    return InvalidArgument("(payload): not JSON: " + ingest::DescribeParseError(err, payload));
+    return InvalidArgument("(payload): " + ingest::DescribeParseError(err, payload));
   }
   GithubMapping out;
   Mapper mapper(source, agents);

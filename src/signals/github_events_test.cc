@@ -315,7 +315,7 @@ TEST(GithubEvents, MalformedPayloadsAreRefusedNamingFieldAndRule) {
     EXPECT_FALSE(m.ok());
     return m.ok() ? std::string() : m.status().message();
   };
-  EXPECT_NE(refuse("{\"action\": ", kGithubPullRequest).find("(payload): not JSON"),
+  EXPECT_NE(refuse("{\"action\": ", kGithubPullRequest).find("(payload): is not JSON"),
             std::string::npos);
   const std::string opened = AgentPr("pull_request_opened.json");
   EXPECT_EQ(refuse(Edit(opened, {{"/pull_request/head/sha", "null"}}), kGithubPullRequest),
