@@ -11,6 +11,7 @@
 //   make fuzz   (or see the Makefile's fuzz target for the full command line)
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -64,7 +65,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.now_ms = 253402300799999LL;  // any timestamp the mapping accepts is in the past
     options.max_future_ms = 0;
     ingest::EventFacts facts;
-    if (!ingest::ValidateEvent(doc, options, &facts).empty()) std::abort();
+    const auto errors = ingest::ValidateEvent(doc, options, &facts);
+    for (const auto& err : errors) {
+      std::fprintf(stderr, "%s\n%s\n", e.json.c_str(), err.ToString().c_str());
+    }
+    if (!errors.empty()) std::abort();
     if (!facts.id || facts.id->ToString() != e.id) std::abort();
   }
   return 0;

@@ -19,13 +19,25 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 constexpr size_t kIdentBytes = 256;       // model/limits.h: identifiers
 constexpr size_t kTextBytes = 16 * 1024;  // free text kept per field: what themes read
 constexpr int64_t kDayMs = 86'400'000;
-// AnnotationTarget lines are 0..1e9 in the schema.
+// The schema's ranges (model/schema.cc): AnnotationTarget lines 0..1e9, timeToDecisionMs
+// 0..1e12, delay_days 0..1e6. GitHub's times span 2000..9999, which can exceed the last two.
 constexpr uint64_t kMaxLine = 1'000'000'000;
+constexpr int64_t kMaxDecisionMs = 1'000'000'000'000;
+constexpr int64_t kMaxDelayDays = 1'000'000;
 
 void Str(Writer& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
-void Ident(Writer& w, std::string_view s) { Str(w, model::Utf8Prefix(s, kIdentBytes)); }
+// An identifier as the log takes it: at most 256 bytes, and no control characters (GitHub's
+// logins, shas and names have none; a payload may).
+std::string Identifier(std::string_view s) {
+  std::string out(model::Utf8Prefix(s, kIdentBytes));
+  for (char& ch : out) {
+    if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
+  }
+  return out;
+}
+void Ident(Writer& w, std::string_view s) { Str(w, Identifier(s)); }
 void Text(Writer& w, std::string_view s) { Str(w, model::Utf8Prefix(s, kTextBytes)); }
 void Key(Writer& w, const char* k) { w.Key(k); }
 
@@ -40,13 +52,13 @@ std::string StableId(int64_t at_ms, const std::string& identity) {
 
 std::string SessionId(std::string_view repo, uint64_t number) {
   // One review session per pull request: sessionFatigue counts the reviews of this PR.
-  return std::string(model::Utf8Prefix(GithubWorkId(repo, number), kIdentBytes));
+  return Identifier(GithubWorkId(repo, number));
 }
 
 // The artifact id is capped below 256 bytes with room for the number: OWNER/NAME is at most 140
 // bytes on GitHub, a payload may say anything.
 std::string WorkId(std::string_view repo, uint64_t number) {
-  return std::string(model::Utf8Prefix(GithubWorkId(repo, number), kIdentBytes));
+  return Identifier(GithubWorkId(repo, number));
 }
 
 std::string Summary(const PullRequest& pr) {
@@ -135,7 +147,7 @@ void WriteMeta(Writer& w, int64_t at_ms, const Target& t) {
   if (t.pr != nullptr && t.pr->created_ms && *t.pr->created_ms <= at_ms) {
     waited = at_ms - *t.pr->created_ms;
   }
-  w.Int64(waited);
+  w.Int64(std::min(waited, kMaxDecisionMs));
   Key(w, "presentationFormat");
   w.String("github-pull-request");
   w.EndObject();
@@ -223,7 +235,7 @@ GithubEvent MergeOutcomeEvent(const PullRequest& pr, std::string_view agent) {
   w.Double(1.0);
   if (pr.created_ms && *pr.created_ms <= at_ms) {
     Key(w, "delay_days");
-    w.Int64((at_ms - *pr.created_ms) / kDayMs);
+    w.Int64(std::min((at_ms - *pr.created_ms) / kDayMs, kMaxDelayDays));
   }
   Key(w, "context");
   w.StartObject();
