@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddRateVerb(app, c));
   verbs.push_back(AddMcpVerb(app, c));
   verbs.push_back(AddGitVerb(app, c));
+  verbs.push_back(AddGithubVerb(app, c));
   verbs.push_back(AddDashboardVerb(app, c));
   verbs.push_back(AddHookVerb(app, c));
   RefuseEmptyValues(&app);

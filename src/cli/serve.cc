@@ -1,5 +1,6 @@
 // `kaizen serve [--host H] [--port P] [--threads N] [--max-body BYTES] [--timeout S] [--home H]
-// [--now T]`: the HTTP/1.1 JSON API over the live learned state (serve/routes.h lists the routes).
+// [--now T] [--github-agent PATTERN]`: the HTTP/1.1 JSON API over the live learned state
+// (serve/routes.h lists the routes).
 // Loopback by default; every write needs the bearer token (serve/token.h). SIGTERM or SIGINT
 // stops it gracefully: every acknowledged event is durable, and it exits 0.
 #include <fmt/format.h>
@@ -10,16 +11,31 @@
 #include "cli/clock.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
+#include "serve/github_webhook.h"
 #include "serve/http_server.h"
 #include "serve/live_state.h"
 #include "serve/routes.h"
 #include "serve/token.h"
 #include "serve/tools.h"
+#include "signals/git_agent.h"
 
 namespace kaizen::cli {
 namespace {
 
-int Serve(const Common& c, const serve::HttpServerOptions& options, const std::string* root) {
+// POST /v1/webhooks/github's configuration: the secret (none: the route answers 503) and the
+// agent pattern.
+Result<serve::GithubWebhookConfig> GithubConfig(const Common& c, const std::string& agent) {
+  auto agents = signals::AgentMatcher::Create(agent);
+  if (!agents.ok()) return agents.status();
+  auto secret = serve::LoadGithubSecret(c.home, std::getenv("KAIZEN_GITHUB_SECRET"));
+  if (!secret.ok()) return secret.status();
+  serve::GithubWebhookConfig config{std::nullopt, std::move(*agents)};
+  if (*secret) config.secret = std::move((*secret)->value);
+  return config;
+}
+
+int Serve(const Common& c, const serve::HttpServerOptions& options, const std::string* root,
+          const std::string& github_agent) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
   // --now first: a usage error must leave the home as it was, without a new token file in it.
@@ -39,16 +55,23 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
     fmt::print(stderr, "kaizen serve: created the bearer token for writes in {} (mode 0600): {}\n",
                token->path, token->value);
   }
+  auto github = GithubConfig(c, github_agent);
+  if (!github.ok()) return FailVerb("serve", github.status());
+  const bool github_on = github->secret.has_value();
   auto state = serve::LiveState::Open(live);
   if (!state.ok()) return FailVerb("serve", state.status());
   serve::Tools tools(state->get());
-  serve::Routes routes(state->get(), &tools, token->value, *root);
+  serve::Routes routes(state->get(), &tools, token->value, *root, std::move(*github));
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
     // One parseable line: scripts and tests read the port from it (--port 0).
     fmt::print(stderr, "kaizen serve: listening on http://{}:{} ({} events, {} threads)\n", host,
                port, (*state)->events(), options.threads);
     fmt::print(stderr, "kaizen serve: review queue, dashboard and rule audit at http://{}:{}/\n",
                host, port);
+    fmt::print(stderr, "kaizen serve: GitHub webhook at http://{}:{}/v1/webhooks/github ({})\n",
+               host, port,
+               github_on ? "signed with the configured secret"
+                         : "off: set KAIZEN_GITHUB_SECRET or write config/github-secret");
     if (token->created) {
       // With the new token, once: the page keeps it for the browser tab and drops it from the URL.
       fmt::print(stderr, "kaizen serve: sign the browser in with http://{}:{}/#token={}\n", host,
@@ -87,8 +110,13 @@ Verb AddServeVerb(CLI::App& app, Common& c) {
                   "where the review pages read work products' files (workProduct.path) and their "
                   "git diffs; nothing outside it is served (default: the current directory)")
       ->check(CLI::ExistingDirectory);
+  auto github_agent = std::make_shared<std::string>(signals::kDefaultAgentPattern);
+  sub->add_option("--github-agent", *github_agent,
+                  "which pull requests POST /v1/webhooks/github treats as an agent's: an RE2 "
+                  "regex, case-insensitive, on the author's login, the branch's first segment "
+                  "and Co-authored-by trailers (default: `git scan`'s)");
   AddCommonOptions(sub, c, false, true);
-  return {sub, [&c, o, root] { return Serve(c, *o, root.get()); }};
+  return {sub, [&c, o, root, github_agent] { return Serve(c, *o, root.get(), *github_agent); }};
 }
 
 }  // namespace kaizen::cli

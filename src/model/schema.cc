@@ -47,6 +47,12 @@ std::vector<FieldSpec> Common(std::vector<FieldSpec> rest) {
   return f;
 }
 
+// kaizen extension: the source repository of the work (GitHub's OWNER/NAME), so that later
+// learning can be scoped by repository. Seed 000 has no such field; `reward` keeps it in
+// `context.repo`, as `kaizen git scan` does.
+constexpr std::string_view kRepositoryDoc =
+    "the repository the work belongs to (OWNER/NAME on GitHub); kaizen extension";
+
 const std::vector<std::string_view> kSeverity4 = {"minor", "moderate", "major", "critical"};
 
 const ObjectSpec& GenerationContextSpec() {
@@ -196,6 +202,7 @@ const ObjectSpec& FeedbackSpec() {
           Ident("pipelineStage").Req(),
           Ident("mcpServerType"),
           Ident("reviewerId").Doc("who reviewed; teams have several reviewers"),
+          Ident("repository").Doc(kRepositoryDoc),
           Obj("decision", DecisionSpec()),
           ArrOfObj("scores", DimensionScoreSpec()),
           Obj("freeText", FreeTextSpec()),
@@ -222,6 +229,7 @@ const ObjectSpec& WorkSpec() {
                                 Bool("experimental")
                                     .Doc("seed 000 §9.4: spent from the exploration budget, "
                                          "clearly marked"),
+                                Ident("repository").Doc(kRepositoryDoc),
                             })};
   return s;
 }

@@ -208,6 +208,9 @@ class Session : public std::enable_shared_from_this<Session> {
     request_.params = &params_;
     request_.body = req.body();
     request_.authorization = req[http::field::authorization];
+    request_.github_event = req["X-GitHub-Event"];
+    request_.github_delivery = req["X-GitHub-Delivery"];
+    request_.github_signature = req["X-Hub-Signature-256"];
 
     // The answer goes to this connection's I/O thread: at once when called there (a quick
     // route), else queued (from the writer thread or the pool). The reference to the session

@@ -122,11 +122,13 @@ HttpResponse Answered(const Make& make) {
 
 }  // namespace
 
-Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::string root)
+Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::string root,
+               std::optional<GithubWebhookConfig> github)
     : state_(state),
       tools_(tools),
       token_(std::move(token)),
       root_(std::move(root)),
+      github_(std::move(github)),
       started_(std::chrono::steady_clock::now()) {}
 
 bool Routes::MayBlock(std::string_view method, std::string_view path) {
@@ -177,11 +179,15 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
                             route == "kpis" || route == "reviewers" || route == "corrections" ||
                             (route.substr(0, 5) == "work/" && route.size() > 5);
   if (is_get_route) return get ? Get(route, params) : MethodNotAllowed(request.method, path, "GET");
+  if (route == "webhooks/github") {
+    // GitHub cannot send the bearer token: the body's signature authenticates it instead.
+    return post ? GithubWebhook(request, done) : MethodNotAllowed(request.method, path, "POST");
+  }
   const bool is_post_route =
       route == "events" || route.substr(0, 6) == "tools/" || model::ParseKind(route).has_value();
   if (!is_post_route) {
     return Error(404, fmt::format("no route {}: GET /v1/{{{}}}, POST /v1/events, "
-                                  "/v1/tools/<name> or /v1/<kind> ({})",
+                                  "/v1/tools/<name>, /v1/webhooks/github or /v1/<kind> ({})",
                                   path, kGetRoutes, model::KindList()));
   }
   if (!post) return MethodNotAllowed(request.method, path, "POST");

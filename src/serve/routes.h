@@ -15,6 +15,8 @@
 //   POST /v1/tools/<name>               Tools::Call with the body (a JSON object; empty: {})
 //   POST /v1/events                     JSONL of mixed kinds, every line through Submit
 //   POST /v1/<kind>                     one event of that kind (its `kind` field optional)
+//   POST /v1/webhooks/github            a GitHub webhook delivery (routes_github.cc): signed with
+//                                       X-Hub-Signature-256 instead of the bearer token
 //
 // Every POST needs `Authorization: Bearer <token>`: 401 (with WWW-Authenticate) without it, 403
 // with a wrong one. Every non-2xx body is serve/http_errors.h's JSON.
@@ -37,6 +39,7 @@
 #include "serve/live_state.h"
 #include "serve/routes_query.h"
 #include "serve/tools.h"
+#include "signals/git_agent.h"
 
 namespace kaizen::serve {
 
@@ -46,6 +49,17 @@ struct HttpRequest {
   const QueryParams* params = nullptr;
   std::string_view body;
   std::string_view authorization;  // the Authorization header, empty when absent
+  // GitHub's webhook headers (POST /v1/webhooks/github), empty when absent.
+  std::string_view github_event;      // X-GitHub-Event
+  std::string_view github_delivery;   // X-GitHub-Delivery
+  std::string_view github_signature;  // X-Hub-Signature-256
+};
+
+// POST /v1/webhooks/github: the secret its signatures are checked with (nullopt: none configured,
+// the route answers 503 saying how to configure one) and the agent pattern of `kaizen git scan`.
+struct GithubWebhookConfig {
+  std::optional<std::string> secret;
+  signals::AgentMatcher agents;
 };
 
 struct HttpResponse {
@@ -62,7 +76,9 @@ class Routes {
  public:
   // REQUIRES: *state and *tools outlive the Routes. `token`: the bearer token every POST needs.
   // `root`: where work products' paths are read from (empty: the current directory).
-  Routes(LiveState* state, const Tools* tools, std::string token, std::string root = {});
+  // `github`: the webhook's configuration (nullopt: the route answers 503).
+  Routes(LiveState* state, const Tools* tools, std::string token, std::string root = {},
+         std::optional<GithubWebhookConfig> github = std::nullopt);
 
   using Done = std::function<void(HttpResponse response)>;
 
@@ -97,6 +113,8 @@ class Routes {
   std::optional<HttpResponse> SubmitOne(model::EventKind kind, std::string_view body,
                                         const Done& done) const;
   std::optional<HttpResponse> SubmitMany(std::string_view body, const Done& done) const;
+  // routes_github.cc
+  std::optional<HttpResponse> GithubWebhook(const HttpRequest& request, const Done& done) const;
   // routes_web.cc
   HttpResponse WebPage(std::string_view path) const;
   HttpResponse Queue(const QueryParams& params) const;
@@ -109,6 +127,7 @@ class Routes {
   const Tools* tools_;
   std::string token_;
   std::string root_;
+  std::optional<GithubWebhookConfig> github_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> shutting_down_{false};
 };

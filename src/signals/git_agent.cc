@@ -65,4 +65,8 @@ std::optional<std::string> AgentMatcher::Match(std::string_view author_name,
   return std::nullopt;
 }
 
+bool AgentMatcher::Matches(std::string_view text) const {
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re_);
+}
+
 }  // namespace kaizen::signals

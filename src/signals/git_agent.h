@@ -38,6 +38,8 @@ class AgentMatcher {
   // matches, else the first matching co-author. nullopt: a human commit.
   std::optional<std::string> Match(std::string_view author_name, std::string_view author_email,
                                    std::string_view message) const;
+  // Whether `text` alone (a GitHub login, a branch prefix) matches the pattern.
+  bool Matches(std::string_view text) const;
 
  private:
   explicit AgentMatcher(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}

@@ -1,0 +1,348 @@
+#include "signals/github_event_lines.h"
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <sodium.h>
+
+#include <algorithm>
+
+#include "model/timestamp.h"
+#include "model/utf8.h"
+#include "model/uuid.h"
+
+namespace kaizen::signals::github {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+constexpr size_t kIdentBytes = 256;       // model/limits.h: identifiers
+constexpr size_t kTextBytes = 16 * 1024;  // free text kept per field: what themes read
+constexpr int64_t kDayMs = 86'400'000;
+// The schema's ranges (model/schema.cc): AnnotationTarget lines 0..1e9, timeToDecisionMs
+// 0..1e12, delay_days 0..1e6. GitHub's times span 2000..9999, which can exceed the last two.
+constexpr uint64_t kMaxLine = 1'000'000'000;
+constexpr int64_t kMaxDecisionMs = 1'000'000'000'000;
+constexpr int64_t kMaxDelayDays = 1'000'000;
+
+void Str(Writer& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+// An identifier as the log takes it: at most 256 bytes, and no control characters (GitHub's
+// logins, shas and names have none; a payload may).
+std::string Identifier(std::string_view s) {
+  std::string out(model::Utf8Prefix(s, kIdentBytes));
+  for (char& ch : out) {
+    if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
+  }
+  return out;
+}
+void Ident(Writer& w, std::string_view s) { Str(w, Identifier(s)); }
+void Text(Writer& w, std::string_view s) { Str(w, model::Utf8Prefix(s, kTextBytes)); }
+void Key(Writer& w, const char* k) { w.Key(k); }
+
+// A UUID v7 at `at_ms` whose other bits are BLAKE2b of the object's identity: the same object
+// always gets the same id, so the log refuses a replay as a duplicate.
+std::string StableId(int64_t at_ms, const std::string& identity) {
+  uint8_t hash[16];
+  crypto_generichash(hash, sizeof hash, reinterpret_cast<const unsigned char*>(identity.data()),
+                     identity.size(), nullptr, 0);
+  return model::MakeUuidV7(at_ms, hash).ToString();
+}
+
+std::string SessionId(std::string_view repo, uint64_t number) {
+  // One review session per pull request: sessionFatigue counts the reviews of this PR.
+  return Identifier(GithubWorkId(repo, number));
+}
+
+// The artifact id is capped below 256 bytes with room for the number: OWNER/NAME is at most 140
+// bytes on GitHub, a payload may say anything.
+std::string WorkId(std::string_view repo, uint64_t number) {
+  return Identifier(GithubWorkId(repo, number));
+}
+
+std::string Summary(const PullRequest& pr) {
+  std::string s = pr.title.empty() ? fmt::format("pull request #{}", pr.number) : pr.title;
+  if (!pr.body.empty()) s += "\n\n" + std::string(model::Utf8Prefix(pr.body, kTextBytes));
+  if (pr.changed_files && pr.additions && pr.deletions) {
+    s += fmt::format("\n\n{} files changed, +{} -{}", *pr.changed_files, *pr.additions,
+                     *pr.deletions);
+  }
+  if (!pr.html_url.empty()) s += "\n" + std::string(model::Utf8Prefix(pr.html_url, kIdentBytes));
+  return s;
+}
+
+// seed 000 WorkProductRef. GitHub does not say how sure the agent was, which prompt or model it
+// used or how long it took: bubaConfidence is 0.5 (no information either way), the generation
+// context reads "unknown" as `self_check` writes it, and iterationCount is the PR's commits.
+void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version) {
+  w.StartObject();
+  Key(w, "type");
+  w.String("code-module");
+  Key(w, "id");
+  Str(w, WorkId(pr.repo, pr.number));
+  Key(w, "version");
+  Ident(w, version);
+  Key(w, "summary");
+  Str(w, Summary(pr));
+  Key(w, "bubaConfidence");
+  w.Double(0.5);
+  Key(w, "generationContext");
+  w.StartObject();
+  Key(w, "promptHash");
+  w.String("unknown");
+  Key(w, "memorySnapshot");
+  w.StartArray();
+  w.EndArray();
+  Key(w, "modelUsed");
+  w.String("unknown");
+  Key(w, "generationTimeMs");
+  w.Int(0);
+  Key(w, "iterationCount");
+  w.Uint64(std::min<uint64_t>(pr.commits.value_or(0), 1'000'000'000));
+  w.EndObject();
+  w.EndObject();
+}
+
+// The head of every feedback line, up to the decision.
+void BeginFeedback(Writer& w, const std::string& id, int64_t at_ms, const std::string& modal_id,
+                   std::string_view reviewer, const Target& t) {
+  w.StartObject();
+  Key(w, "kind");
+  w.String("feedback");
+  Key(w, "id");
+  Str(w, id);
+  Key(w, "timestamp");
+  Str(w, model::FormatUtc(at_ms));
+  Key(w, "sessionId");
+  Str(w, SessionId(t.repo, t.number));
+  Key(w, "modalId");
+  Ident(w, modal_id);
+  Key(w, "pipelineStage");
+  w.String("review");
+  Key(w, "reviewerId");
+  Ident(w, reviewer);
+  Key(w, "repository");
+  Ident(w, t.repo);
+  Key(w, "workProduct");
+  if (t.pr != nullptr) {
+    WriteWorkProduct(w, *t.pr, t.version);
+  } else {
+    w.StartObject();
+    Key(w, "id");
+    Str(w, WorkId(t.repo, t.number));
+    Key(w, "version");
+    Ident(w, t.version);
+    w.EndObject();
+  }
+}
+
+// seed 000 FeedbackMeta. GitHub does not say how long the reviewer looked; the closest it shows
+// is how long the pull request waited for this review (0 when the payload has no pull request).
+void WriteMeta(Writer& w, int64_t at_ms, const Target& t) {
+  Key(w, "meta");
+  w.StartObject();
+  Key(w, "timeToDecisionMs");
+  int64_t waited = 0;
+  if (t.pr != nullptr && t.pr->created_ms && *t.pr->created_ms <= at_ms) {
+    waited = at_ms - *t.pr->created_ms;
+  }
+  w.Int64(std::min(waited, kMaxDecisionMs));
+  Key(w, "presentationFormat");
+  w.String("github-pull-request");
+  w.EndObject();
+}
+
+std::string Label(std::string_view what, const Target& t) {
+  return fmt::format("{} on {}@{}", what, WorkId(t.repo, t.number), t.version.substr(0, 12));
+}
+
+// How a line comment reads: GitHub's suggestion block proposes a change; a comment ending in a
+// question mark asks; anything else on a line of an agent's change asks for something too, so
+// it is a suggestion rather than a criticism (the sentiment of its text is computed at ingest).
+const char* AnnotationType(std::string_view body) {
+  if (body.find("```suggestion") != std::string_view::npos) return "suggestion";
+  while (!body.empty() && (body.back() == ' ' || body.back() == '\n' || body.back() == '\r' ||
+                           body.back() == '\t')) {
+    body.remove_suffix(1);
+  }
+  return !body.empty() && body.back() == '?' ? "question" : "suggestion";
+}
+
+}  // namespace
+
+GithubEvent WorkEvent(const PullRequest& pr, std::string_view agent, int64_t at_ms) {
+  GithubEvent e;
+  e.kind = model::EventKind::kWork;
+  e.id = StableId(at_ms,
+                  fmt::format("kaizen github\nwork\n{}\n{}\n{}", pr.repo, pr.number, pr.head_sha));
+  rapidjson::StringBuffer b;
+  Writer w(b);
+  w.StartObject();
+  Key(w, "kind");
+  w.String("work");
+  Key(w, "id");
+  Str(w, e.id);
+  Key(w, "timestamp");
+  Str(w, model::FormatUtc(at_ms));
+  Key(w, "workProduct");
+  WriteWorkProduct(w, pr, pr.head_sha);
+  Key(w, "sessionId");
+  Str(w, SessionId(pr.repo, pr.number));
+  Key(w, "pipelineStage");
+  w.String("review");
+  Key(w, "repository");
+  Ident(w, pr.repo);
+  w.EndObject();
+  e.json = b.GetString();
+  e.label =
+      fmt::format("work {}@{} by {}", WorkId(pr.repo, pr.number), pr.head_sha.substr(0, 12), agent);
+  return e;
+}
+
+GithubEvent MergeOutcomeEvent(const PullRequest& pr, std::string_view agent) {
+  const int64_t at_ms = *pr.closed_ms;
+  GithubEvent e;
+  e.kind = model::EventKind::kReward;
+  // A pull request may be closed, reopened and closed again: each close is its own outcome.
+  e.id = StableId(at_ms, fmt::format("kaizen github\nclosed\n{}\n{}\n{}\n{}", pr.repo, pr.number,
+                                     at_ms, pr.merged));
+  const std::string work_id = WorkId(pr.repo, pr.number);
+  rapidjson::StringBuffer b;
+  Writer w(b);
+  w.StartObject();
+  Key(w, "kind");
+  w.String("reward");
+  Key(w, "id");
+  Str(w, e.id);
+  Key(w, "timestamp");
+  Str(w, model::FormatUtc(at_ms));
+  Key(w, "signal_id");
+  Ident(w, work_id + (pr.merged ? ":merged" : ":closed"));
+  // The learner links a reward to the work whose version is its commit, else whose id is its
+  // task: both name the pull request's work here.
+  Key(w, "commit_hash");
+  Ident(w, pr.head_sha);
+  Key(w, "task_id");
+  Str(w, work_id);
+  Key(w, "signal_type");
+  w.String("merge_outcome");
+  Key(w, "raw_value");
+  w.String(pr.merged ? "merged" : "closed");
+  Key(w, "source");
+  w.String("automatic");
+  Key(w, "confidence");
+  w.Double(1.0);
+  if (pr.created_ms && *pr.created_ms <= at_ms) {
+    Key(w, "delay_days");
+    w.Int64(std::min((at_ms - *pr.created_ms) / kDayMs, kMaxDelayDays));
+  }
+  Key(w, "context");
+  w.StartObject();
+  Key(w, "source");
+  w.String("github");
+  Key(w, "repo");
+  Ident(w, pr.repo);
+  Key(w, "pull_request");
+  w.Uint64(pr.number);
+  Key(w, "agent");
+  Ident(w, agent);
+  if (!pr.merge_commit_sha.empty() && pr.merged) {
+    Key(w, "merge_commit");
+    Ident(w, pr.merge_commit_sha);
+  }
+  if (!pr.html_url.empty()) {
+    Key(w, "url");
+    Ident(w, pr.html_url);
+  }
+  w.EndObject();
+  w.EndObject();
+  e.json = b.GetString();
+  e.label = fmt::format("reward merge_outcome {} of {}", pr.merged ? "merged" : "closed", work_id);
+  return e;
+}
+
+GithubEvent ReviewFeedbackEvent(const Review& review, const Target& target,
+                                std::string_view decision) {
+  const int64_t at_ms = *review.submitted_ms;
+  GithubEvent e;
+  e.kind = model::EventKind::kFeedback;
+  e.id = StableId(at_ms, fmt::format("kaizen github\nreview\n{}\n{}", target.repo, review.id));
+  rapidjson::StringBuffer b;
+  Writer w(b);
+  BeginFeedback(w, e.id, at_ms, fmt::format("github-review-{}", review.id), review.reviewer,
+                target);
+  if (!decision.empty()) {
+    Key(w, "decision");
+    w.StartObject();
+    Key(w, "decision");
+    Str(w, decision);
+    w.EndObject();
+  }
+  if (!review.body.empty()) {
+    Key(w, "freeText");
+    w.StartObject();
+    Key(w, "generalNotes");
+    Text(w, review.body);
+    w.EndObject();
+  }
+  WriteMeta(w, at_ms, target);
+  w.EndObject();
+  e.json = b.GetString();
+  e.label = Label(fmt::format("feedback review {} ({}) by {}", review.id,
+                              decision.empty() ? "comment" : decision, review.reviewer),
+                  target);
+  return e;
+}
+
+GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
+  GithubEvent e;
+  e.kind = model::EventKind::kFeedback;
+  e.id = StableId(c.created_ms, fmt::format("kaizen github\ncomment\n{}\n{}", target.repo, c.id));
+  rapidjson::StringBuffer b;
+  Writer w(b);
+  BeginFeedback(w, e.id, c.created_ms, fmt::format("github-comment-{}", c.id), c.reviewer, target);
+  Key(w, "freeText");
+  w.StartObject();
+  Key(w, "generalNotes");
+  Text(w, c.body);
+  w.EndObject();
+  Key(w, "annotations");
+  w.StartArray();
+  w.StartObject();
+  Key(w, "type");
+  w.String(AnnotationType(c.body));
+  Key(w, "target");
+  w.StartObject();
+  Key(w, "file");
+  Text(w, c.path);
+  // The lines in the commented version; an outdated comment (its lines gone from the head) has
+  // only the lines of the version it was made on.
+  const std::optional<uint64_t> end = c.line ? c.line : c.original_line;
+  std::optional<uint64_t> start = c.line ? c.start_line : c.original_start_line;
+  if (!start) start = end;
+  if (end && *end <= kMaxLine && *start <= kMaxLine) {
+    Key(w, "lineStart");
+    w.Uint64(std::min(*start, *end));
+    Key(w, "lineEnd");
+    w.Uint64(std::max(*start, *end));
+  }
+  if (!c.diff_hunk.empty()) {
+    Key(w, "region");
+    Text(w, c.diff_hunk);
+  }
+  w.EndObject();
+  Key(w, "text");
+  Text(w, c.body);
+  w.EndObject();
+  w.EndArray();
+  WriteMeta(w, c.created_ms, target);
+  w.EndObject();
+  e.json = b.GetString();
+  e.label = Label(fmt::format("feedback comment {} by {} on {}", c.id, c.reviewer,
+                              model::Utf8Prefix(c.path, kIdentBytes)),
+                  target);
+  return e;
+}
+
+}  // namespace kaizen::signals::github
