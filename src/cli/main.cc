@@ -197,6 +197,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddMcpVerb(app, c));
   verbs.push_back(AddGitVerb(app, c));
   verbs.push_back(AddDashboardVerb(app, c));
+  verbs.push_back(AddInitVerb(app, c));
   RefuseEmptyValues(&app);
 
   try {

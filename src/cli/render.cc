@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/hints_section.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
 #include "learn/json_out.h"
@@ -99,6 +100,13 @@ int RenderCommand(const Common& c) {
   return kExitOk;
 }
 
+Result<std::string> LearnedHintsSection(const Common& c) {
+  LearnedState loaded;
+  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &loaded, nullptr, render::kHintsParts));
+  WarnUnreadable(loaded.scan);
+  return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
+}
+
 int HintsCommand(const Common& c, const std::string& file) {
   store::FileSystem* fs = store::DefaultFileSystem();
   const std::string dir = store::DirName(file);
@@ -106,11 +114,8 @@ int HintsCommand(const Common& c, const std::string& file) {
     fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", file, dir);
     return kExitUsage;
   }
-  LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
-    return FailVerb("hints", s);
-  }
-  WarnUnreadable(loaded.scan);
+  Result<std::string> section = LearnedHintsSection(c);
+  if (!section.ok()) return FailVerb("hints", section.status());
 
   std::string existing;
   if (fs->Exists(file)) {
@@ -118,9 +123,7 @@ int HintsCommand(const Common& c, const std::string& file) {
     if (!read.ok()) return FailVerb("hints", read.status());
     existing = std::move(*read);
   }
-  const std::string section =
-      render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
-  const std::string updated = render::SpliceHints(existing, section);
+  const std::string updated = render::SpliceHints(existing, *section);
   if (updated == existing) {
     fmt::print("unchanged {}\n", file);
     return kExitOk;

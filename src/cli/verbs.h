@@ -24,5 +24,6 @@ Verb AddRateVerb(CLI::App& app, Common& c);
 Verb AddMcpVerb(CLI::App& app, Common& c);
 Verb AddGitVerb(CLI::App& app, Common& c);
 Verb AddDashboardVerb(CLI::App& app, Common& c);
+Verb AddInitVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli
