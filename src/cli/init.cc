@@ -157,6 +157,9 @@ struct FileChange {
   std::string path;     // the path written
   std::optional<std::string> before, after;
   ac::EditLog log;
+  // Plans the change again from the file as it is now: set for the home's hints registry, which
+  // is re-read under the home's lock just before it is written.
+  std::function<Status(FileChange*)> replan;
   bool changed() const { return before != after; }
 };
 
@@ -275,13 +278,21 @@ std::string Join(const std::string& dir, std::string_view rel) {
   return dir == "." ? std::string(rel) : dir + "/" + std::string(rel);
 }
 
-Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& project_abs) {
+// The home init sets up: --home when given, else PROJECT/.kaizen ($KAIZEN_HOME is for the verbs
+// that use a home, not for the one that says where a project's home is).
+std::string HomeFor(const Options& o, const Common& c, const std::string& project_abs) {
+  std::string home =
+      o.home_given ? fs::absolute(c.home).lexically_normal().string() : project_abs + "/.kaizen";
+  if (home.size() > 1 && home.back() == '/') home.pop_back();
+  return home;
+}
+
+Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& project_abs,
+                      const std::string& home) {
   const AgentSpec& agent = *FindAgent(o.agent);
   Plan plan;
-  const std::string default_home = project_abs + "/.kaizen";
-  plan.home = o.home_given ? fs::absolute(c.home).lexically_normal().string() : default_home;
-  if (plan.home.size() > 1 && plan.home.back() == '/') plan.home.pop_back();
-  const bool custom_home = plan.home != default_home;
+  plan.home = home;
+  const bool custom_home = plan.home != project_abs + "/.kaizen";
   plan.home_exists = store::DefaultFileSystem()->Exists(plan.home);
 
   const std::string self = SelfCommand();
@@ -349,10 +360,14 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   registry.display = custom_home ? registry.path : Join(o.project, ".kaizen/config/hints.json");
   const std::string entry = custom_home ? project_abs + "/" + std::string(agent.hints_file)
                                         : std::string(agent.hints_file);
-  KZ_RETURN_IF_ERROR(PlanJson(&registry, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
-    return rm ? ac::RemoveFromStringList(j, "files", entry, log)
-              : ac::AddToStringList(j, "files", entry, log);
-  }));
+  registry.replan = [rm, entry](FileChange* f) {
+    f->log = {};
+    return PlanJson(f, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
+      return rm ? ac::RemoveFromStringList(j, "files", entry, log)
+                : ac::AddToStringList(j, "files", entry, log);
+    });
+  };
+  KZ_RETURN_IF_ERROR(registry.replan(&registry));
   plan.files.push_back(std::move(registry));
   return plan;
 }
@@ -432,7 +447,8 @@ int InitCommand(const Options& o, const Common& c) {
     return kExitUsage;
   }
   const std::string project_abs = project.string();
-  Result<Plan> plan = MakePlan(o, c, project_abs);
+  const std::string home = HomeFor(o, c, project_abs);
+  Result<Plan> plan = MakePlan(o, c, project_abs, home);
   if (!plan.ok()) {
     // Nothing was written: every file is read and edited in memory before the first write.
     return FailVerb("init", plan.status());
@@ -444,7 +460,18 @@ int InitCommand(const Options& o, const Common& c) {
     }
   }
   int changed = 0, unchanged = 0;
-  for (const FileChange& change : plan->files) {
+  for (FileChange& change : plan->files) {
+    // Two inits at once (two agents) both add to the hints registry: under the home's lock, the
+    // second reads the first's entry and keeps it. (Not held while planning: reading the log for
+    // the learned section takes the same lock.)
+    std::unique_ptr<store::FileLock> lock;
+    if (change.replan && !o.dry_run && store::DefaultFileSystem()->Exists(plan->home)) {
+      Result<std::unique_ptr<store::FileLock>> locked =
+          store::RawLog(plan->home, store::DefaultFileSystem()).Lock();
+      if (!locked.ok()) return FailVerb("init", locked.status());
+      lock = std::move(*locked);
+      if (Status s = change.replan(&change); !s.ok()) return FailVerb("init", s);
+    }
     if (change.changed() && !o.dry_run) {
       if (Status s = Apply(change, project_abs); !s.ok()) return FailVerb("init", s);
     }
