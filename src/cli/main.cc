@@ -199,6 +199,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddGithubVerb(app, c));
   verbs.push_back(AddDashboardVerb(app, c));
   verbs.push_back(AddHookVerb(app, c));
+  verbs.push_back(AddInitVerb(app, c));
   RefuseEmptyValues(&app);
 
   try {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/hints_section.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
 #include "learn/json_out.h"
@@ -111,6 +112,13 @@ Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms,
   if (updated == existing) return false;
   KZ_RETURN_IF_ERROR(fs->WriteFileAtomic(file, updated, /*durable=*/true));
   return true;
+}
+
+Result<std::string> LearnedHintsSection(const Common& c) {
+  LearnedState loaded;
+  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &loaded, nullptr, render::kHintsParts));
+  WarnUnreadable(loaded.scan);
+  return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
 }
 
 int HintsCommand(const Common& c, const std::string& file) {

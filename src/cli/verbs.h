@@ -26,5 +26,6 @@ Verb AddGitVerb(CLI::App& app, Common& c);
 Verb AddGithubVerb(CLI::App& app, Common& c);
 Verb AddDashboardVerb(CLI::App& app, Common& c);
 Verb AddHookVerb(CLI::App& app, Common& c);
+Verb AddInitVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli

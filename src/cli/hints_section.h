@@ -1,0 +1,17 @@
+// The learned section of a hints file, as `kaizen hints FILE` writes it below the marker
+// (render::SpliceHints). `kaizen init` writes the same section into the agent's hints file.
+#pragma once
+
+#include <string>
+
+#include "cli/commands.h"
+#include "kaizen/status.h"
+
+namespace kaizen::cli {
+
+// The section for the home `c.home` as of `c.now` (the system clock when empty, `end` the newest
+// event). A home that does not exist gives the section of an empty log and is not created.
+// Unreadable log lines are reported on stderr.
+Result<std::string> LearnedHintsSection(const Common& c);
+
+}  // namespace kaizen::cli
