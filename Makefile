@@ -109,13 +109,13 @@ tsan: deps
 
 # Every parser has a libFuzzer target fuzz/<name>_fuzz.cc, seeded from fuzz/corpus_<name> (ingest:
 # fuzz/corpus). FUZZ_SECONDS in all, shared equally; a crash input lands in $(ASAN)/<name>-crash-*.
-FUZZ_TARGETS := ingest learn config checks privacy report git_commit_text jsonrpc http_query line_source github
+FUZZ_TARGETS := ingest learn config checks privacy report git_commit_text jsonrpc http_query line_source github hook
 fuzz: deps
 	$(SANITIZED_CONFIG)
 	cmake --build $(ASAN) -j$(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  seeds=fuzz/corpus_$$t; [ $$t = ingest ] && seeds=fuzz/corpus; \
-	  len=4096; [ $$t = learn ] && len=12288; [ $$t = github ] && len=32768; \
+	  len=4096; [ $$t = learn ] && len=12288; [ $$t = github ] && len=32768; [ $$t = hook ] && len=16384; \
 	  mkdir -p $(ASAN)/corpus_$$t; cp $$seeds/* $(ASAN)/corpus_$$t/ 2>/dev/null || true; \
 	  echo "fuzz: $$t for $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) s"; \
 	  ./$(ASAN)/$${t}_fuzz -max_total_time=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) \

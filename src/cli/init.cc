@@ -100,16 +100,13 @@ const std::vector<AgentSpec>& Agents() {
        false,
        ".goosehints",
        false},
+      // Cursor's hooks speak their own payload and output format, which `kaizen hook` does not
+      // (it reads Claude Code's, Codex's and Goose's): Cursor gets the MCP server and the rule
+      // file, and its hooks file is left as the user has it.
       {"cursor",
-       ".cursor/hooks.json",
+       "",
        ac::HookShape::kFlat,
-       {{"sessionStart", ""},
-        {"beforeSubmitPrompt", ""},
-        {"preToolUse", "Write|Edit|StrReplace"},
-        {"postToolUse", ""},
-        {"stop", ""},
-        {"subagentStop", ""},
-        {"sessionEnd", ""}},
+       {},
        "",
        ".cursor/mcp.json",
        false,
@@ -321,11 +318,13 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   };
   const bool rm = o.remove;
 
-  FileChange hooks_file = file(agent.hooks_file);
-  KZ_RETURN_IF_ERROR(PlanJson(&hooks_file, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
-    return rm ? ac::RemoveHooks(j, hooks, log) : ac::AddHooks(j, hooks, log);
-  }));
-  plan.files.push_back(std::move(hooks_file));
+  if (!agent.hooks_file.empty()) {
+    FileChange hooks_file = file(agent.hooks_file);
+    KZ_RETURN_IF_ERROR(PlanJson(&hooks_file, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
+      return rm ? ac::RemoveHooks(j, hooks, log) : ac::AddHooks(j, hooks, log);
+    }));
+    plan.files.push_back(std::move(hooks_file));
+  }
 
   if (!agent.manifest_file.empty()) {
     FileChange manifest = file(agent.manifest_file);

@@ -24,6 +24,8 @@ NOW_STORED = "2026-01-01T00:00:00.000Z"
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_SYSTEM = 0, 1, 2, 3
 
 KINDS = ("feedback", "work", "outcome", "error", "reward", "correction", "loop", "admin", "prompt")
+# What `kaizen gen` writes: every kind but `prompt`, which only an agent's hook records.
+GEN_KINDS = KINDS[:-1]
 
 _counter = itertools.count(1)
 
@@ -190,6 +192,14 @@ def admin_event(**extra):
     return e
 
 
+def prompt_event(**extra):
+    e = {"kind": "prompt", "timestamp": "2025-07-10T17:00:00Z", "session_id": unique("ps"),
+         "text": "no, use pnpm, not npm", "agent": "claude-code", "project": "/work/webapp",
+         "context": {"cwd": "/work/webapp"}}
+    e.update(extra)
+    return e
+
+
 MAKERS = {
     "feedback": feedback_event,
     "work": work_event,
@@ -199,6 +209,7 @@ MAKERS = {
     "correction": correction_event,
     "loop": loop_event,
     "admin": admin_event,
+    "prompt": prompt_event,
 }
 
 
