@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/clock.h"
+#include "cli/hints_keeper.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
 #include "serve/github_webhook.h"
@@ -60,6 +61,8 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   const bool github_on = github->secret.has_value();
   auto state = serve::LiveState::Open(live);
   if (!state.ok()) return FailVerb("serve", state.status());
+  // The hints files `kaizen init` registered follow what the server learns.
+  HintsKeeper hints((*state).get(), c.home, std::chrono::seconds(2));
   serve::Tools tools(state->get());
   serve::Routes routes(state->get(), &tools, token->value, *root, std::move(*github));
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {

@@ -14,8 +14,8 @@ import subprocess
 import time
 import unittest
 
-from kzlib import (BIN, EXIT_OK, NOW, REPO, KaizenTest, correction_event, jsonl, kaizen,
-                   strict_loads)
+from kzlib import (BIN, EXIT_OK, NOW, REPO, KaizenTest, correction_event, feedback_event, jsonl,
+                   kaizen, strict_loads)
 from test_corrections import PASSIVE_ID, passive
 from test_serve import TOKEN, Server
 
@@ -130,6 +130,30 @@ class HookTest(KaizenTest):
         first = open(claude_md, "rb").read()
         self.hook(self.claude("01_session_start.json"))  # nothing new: not one byte changes
         self.assertEqual(open(claude_md, "rb").read(), first)
+
+    def test_a_running_server_keeps_the_hints_file_current(self):
+        claude_md = os.path.join(self.project, "CLAUDE.md")
+        with open(claude_md, "w") as f:
+            f.write("# Mine\n")
+        with open(self.make_config("hints.json"), "w") as f:
+            json.dump({"files": ["CLAUDE.md"]}, f)
+        server = Server(self.home, token=TOKEN)
+        self.addCleanup(server.kill)
+        self.assertTrue(self.wait_for(claude_md, "Based on 0 feedback events"))
+        status, _, body = server.request("POST", "/v1/feedback", feedback_event())
+        self.assertEqual(status, 201, body)
+        # Folded at once; the keeper looks every 2 s.
+        self.assertTrue(self.wait_for(claude_md, "Based on 1 feedback events"),
+                        open(claude_md).read())
+        self.assertTrue(open(claude_md).read().startswith("# Mine\n\n"))
+
+    def wait_for(self, path, text, seconds=15):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if os.path.exists(path) and text in open(path).read():
+                return True
+            time.sleep(0.1)
+        return False
 
     def make_config(self, name):
         os.makedirs(os.path.join(self.home, "config"), exist_ok=True)
