@@ -36,7 +36,7 @@ endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes format clean
+.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes bench-hook format clean
 
 all: build
 
@@ -137,6 +137,11 @@ bench: deps-bench $(RELEASE_PROFILE)
 # (../shared/realdata/review-comments; docs/knowledge.md, Themes). Also part of `make bench`.
 bench-themes: build
 	python3 bench/review_themes_eval.py --bin $(BUILD)/kaizen
+
+# Latency of the calls an agent's hooks make, on homes of 10,000 and 1,000,000 events, beside a
+# bare process start (bench/hook_latency.py; issue 28's targets).
+bench-hook: build
+	python3 bench/hook_latency.py --bin $(BUILD)/kaizen
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')
