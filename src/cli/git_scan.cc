@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cli/batch_store.h"
 #include "cli/clock.h"
 #include "cli/derived_files.h"
 #include "cli/learned_state.h"
@@ -99,47 +100,26 @@ Result<std::unordered_set<std::string>> RecordedIds(const std::string& home) {
   return ids;
 }
 
-bool IsDuplicateRefusal(const ingest::LineResult& r) {
-  return r.errors.size() == 1 && r.errors[0].path == "id" &&
-         r.errors[0].message.find("already recorded") != std::string::npos;
-}
-
-// Stores the events not recorded yet, one group commit; marks each Found with what happened.
+// Stores the events not recorded yet, one group commit; marks each Found with what happened (a
+// line recorded by a scan running at the same time is already recorded).
 Status Store(const Common& c, int64_t now_ms, std::vector<Found>* found, uint64_t* stored) {
   std::vector<size_t> line_of;  // input line -> found index
-  std::string input;
+  std::vector<std::string> events;
   for (size_t i = 0; i < found->size(); ++i) {
     if ((*found)[i].fate != Fate::kWouldRecord) continue;
-    input += (*found)[i].event + "\n";
+    events.push_back((*found)[i].event);
     line_of.push_back(i);
   }
-  if (input.empty()) return Status::Ok();
-  auto taxonomy = LoadTaxonomy(c.home);
-  if (!taxonomy.ok()) return taxonomy.status();
-  ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
-  ingest::IngestOptions options;
-  options.now_ms = now_ms;
-  if (*taxonomy) options.taxonomy = &**taxonomy;
-  options.on_line = [&](const ingest::LineResult& r) {
-    Found& f = (*found)[line_of[r.line_number - 1]];
-    if (r.stored) {
-      f.fate = Fate::kNew;
-    } else if (IsDuplicateRefusal(r)) {
-      f.fate = Fate::kAlreadyRecorded;  // recorded by a scan running at the same time
-    } else {
-      f.fate = Fate::kRejected;
-      for (const auto& e : r.errors) f.errors += (f.errors.empty() ? "" : "; ") + e.ToString();
-      if (r.skipped) f.errors = "skipped: " + r.skip_reason;
-    }
-  };
-  simdjson::padded_string padded(input);
-  ingest::IngestSummary summary;
-  Status s = ingestor.Ingest(std::string_view(padded.data(), padded.size()), options, &summary);
-  for (const auto& note : ingestor.TakeNotes()) {
-    fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
+  std::vector<LineOutcome> outcomes;
+  Status s = StoreBatch(c, now_ms, events, &outcomes, stored);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    Found& f = (*found)[line_of[i]];
+    if (!s.ok()) continue;
+    f.fate = outcomes[i].fate == LineFate::kNew               ? Fate::kNew
+             : outcomes[i].fate == LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
+                                                              : Fate::kRejected;
+    f.errors = outcomes[i].errors;
   }
-  *stored = summary.stored;
-  if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
   return s;
 }
 

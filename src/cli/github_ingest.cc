@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/batch_store.h"
 #include "cli/clock.h"
 #include "cli/derived_files.h"
 #include "cli/input.h"
@@ -56,48 +57,20 @@ const char* FateName(Fate f) {
   return "?";
 }
 
-// Refused only because the log holds it already: the same id, review or work version.
-bool AlreadyRecorded(const ingest::LineResult& r) {
-  if (r.stored || r.skipped || r.errors.empty()) return false;
-  for (const auto& e : r.errors) {
-    if (e.message.find("already recorded") == std::string::npos &&
-        e.message.find("already answered") == std::string::npos) {
-      return false;
-    }
-  }
-  return true;
-}
-
 Status Store(const Common& c, int64_t now_ms, std::vector<Mapped>* all) {
-  std::string input;
-  for (const Mapped& m : *all) input += m.event.json + "\n";
-  if (input.empty()) return Status::Ok();
-  auto taxonomy = LoadTaxonomy(c.home);
-  if (!taxonomy.ok()) return taxonomy.status();
-  ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
-  ingest::IngestOptions options;
-  options.now_ms = now_ms;
-  if (*taxonomy) options.taxonomy = &**taxonomy;
-  options.on_line = [&](const ingest::LineResult& r) {
-    Mapped& m = (*all)[r.line_number - 1];
-    if (r.stored) {
-      m.fate = Fate::kNew;
-    } else if (AlreadyRecorded(r)) {
-      m.fate = Fate::kAlreadyRecorded;
-    } else {
-      m.fate = Fate::kRefused;
-      for (const auto& e : r.errors) m.errors += (m.errors.empty() ? "" : "; ") + e.ToString();
-      if (r.skipped) m.errors = "skipped: " + r.skip_reason;
-    }
-  };
-  simdjson::padded_string padded(input);
-  ingest::IngestSummary summary;
-  Status s = ingestor.Ingest(std::string_view(padded.data(), padded.size()), options, &summary);
-  for (const auto& note : ingestor.TakeNotes()) {
-    fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
+  std::vector<std::string> events;
+  for (const Mapped& m : *all) events.push_back(m.event.json);
+  std::vector<LineOutcome> outcomes;
+  uint64_t stored = 0;
+  KZ_RETURN_IF_ERROR(StoreBatch(c, now_ms, events, &outcomes, &stored));
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    Mapped& m = (*all)[i];
+    m.fate = outcomes[i].fate == LineFate::kNew               ? Fate::kNew
+             : outcomes[i].fate == LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
+                                                              : Fate::kRefused;
+    m.errors = outcomes[i].errors;
   }
-  if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
-  return s;
+  return Status::Ok();
 }
 
 void PrintJson(const std::vector<Mapped>& all,
