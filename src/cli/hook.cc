@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -66,7 +67,8 @@ void OnTimeout(int) {
   ::_exit(kExitOk);
 }
 
-void StartWatchdog(int64_t timeout_ms, const std::string& what) {
+// Arms the timer for `arm_ms`; the log line says the whole budget, `timeout_ms`, ran out.
+void StartWatchdog(int64_t arm_ms, int64_t timeout_ms, const std::string& what) {
   const std::string line = fmt::format(
       "{} timeout: gave up after {} ms (--timeout-ms); nothing was blocked\n", what, timeout_ms);
   g_timeout_line_size = std::min(line.size(), sizeof g_timeout_line);
@@ -75,8 +77,8 @@ void StartWatchdog(int64_t timeout_ms, const std::string& what) {
   sa.sa_handler = OnTimeout;
   ::sigaction(SIGALRM, &sa, nullptr);
   itimerval timer{};
-  timer.it_value.tv_sec = timeout_ms / 1000;
-  timer.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+  timer.it_value.tv_sec = arm_ms / 1000;
+  timer.it_value.tv_usec = (arm_ms % 1000) * 1000;
   ::setitimer(ITIMER_REAL, &timer, nullptr);
 }
 
@@ -119,6 +121,9 @@ struct HookOptions {
 };
 
 int HookCommand(const Common& common, const HookOptions& o) {
+  // The budget runs from the start: an agent that never closes stdin must not hang its session.
+  const auto started = std::chrono::steady_clock::now();
+  StartWatchdog(o.timeout_ms, o.timeout_ms, "(reading the payload)");
   std::string input;
   {
     char buffer[65536];
@@ -152,7 +157,11 @@ int HookCommand(const Common& common, const HookOptions& o) {
     Log(fmt::format("{}: --now: {}", who, now.status().message()));
     return kExitOk;
   }
-  StartWatchdog(o.timeout_ms, who);
+  // What the log says if the budget runs out from here; the time left of it.
+  const int64_t spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - started)
+                            .count();
+  StartWatchdog(std::max<int64_t>(1, o.timeout_ms - spent), o.timeout_ms, who);
   Common c = common;
   c.home = *home;
   HookContext ctx{c, *payload, *now, o.budget_tokens};

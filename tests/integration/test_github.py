@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import os
+import time
 
 from kzlib import EXIT_OK, EXIT_REJECTED, KaizenTest, strict_loads
 from test_serve import TOKEN, Server
@@ -86,6 +87,10 @@ class GithubTest(KaizenTest):
 
     def test_github_webhook_without_a_secret_is_503_saying_how_to_configure_one(self):
         s = self.serve(secret=None)
+        # The line follows the "listening" one the server is waited for: give the reader a moment.
+        deadline = time.monotonic() + 10
+        while "GitHub webhook at" not in s.stderr and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.assertIn("GitHub webhook at", s.stderr)
         status, _, body = self.deliver(s, *scenario()[0][:2], body_of(scenario()[0][2]))
         self.assertEqual(status, 503, body)

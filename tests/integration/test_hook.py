@@ -315,6 +315,19 @@ class HookTest(KaizenTest):
         self.assertIn("not JSON", log)
         self.assertIn("session_id", log)
 
+    def test_an_agent_that_never_closes_stdin_does_not_hang_the_hook(self):
+        proc = subprocess.Popen([BIN, "hook", "--timeout-ms", "300"], cwd=self.project,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            rc = proc.wait(timeout=20)  # stdin is never written to nor closed
+        finally:
+            proc.kill()
+            proc.stdin.close()
+        self.assertEqual((rc, proc.stdout.read()), (EXIT_OK, b""))
+        proc.stdout.close()
+        proc.stderr.close()
+
     def test_a_mistyped_flag_exits_0_not_the_blocking_2(self):
         r = kaizen("hook", "--agent", "cursor", input="{}", cwd=self.project)
         self.assertEqual(r.rc, EXIT_OK, r)
