@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include <array>
+#include <cctype>
 #include <memory>
 #include <string>
 
@@ -60,7 +61,7 @@ struct Patterns {
   // "that's wrong, " / "actually, ".
   RE2 opening{
       "(?i)"
-      R"(^\s*((no|nope|nah|non|nein|нет|actually|remember|please|pls|ok|okay|hmm|wait)\b\s*[,.!:;-]*\s*)+)"};
+      R"(^\s*((no|nope|nah|non|nein|нет|actually|remember to|remember|please|pls|ok|okay|hmm|wait)\b\s*[,.!:;-]*\s*)+)"};
   RE2 verdict{
       "(?i)"
       R"(^\s*(that's|that is|this is|it's|it is|you're|you are)\s+(wrong|incorrect|not right|not correct)\s*[,.!:;-]*\s*)"};
@@ -92,12 +93,56 @@ std::string Normalize(std::string_view text) {
   return s.substr(begin, end - begin + 1);
 }
 
-// What to do, as said: the prompt without its opening judgement, when something remains.
+// Words that say nothing to do on their own: "use this instead", "not like that, do it this
+// way", "try again" point at the conversation, which the agent will not have next time.
+bool IsEmptyWord(std::string_view w) {
+  static constexpr std::string_view kEmpty[] = {
+      "the",     "and",       "for",     "with",   "this",  "that",   "these",  "those",
+      "its",     "way",       "instead", "does",   "use",   "using",  "not",    "like",
+      "again",   "one",       "other",   "thing",  "here",  "there",  "what",   "asked",
+      "said",    "meant",     "told",    "you",    "your",  "try",    "please", "pls",
+      "stop",    "doing",     "don't",   "dont",   "never", "always", "wrong",  "right",
+      "correct", "incorrect", "how",     "works",  "work",  "was",    "wanted", "want",
+      "did",     "done",      "just",    "all",    "any",   "some",   "more",   "less",
+      "get",     "got",       "it's",    "that's", "isn't", "now",    "then",   "yet"};
+  for (std::string_view e : kEmpty) {
+    if (w == e) return true;
+  }
+  return false;
+}
+
+// Whether `text` names something to do: a word of 3+ letters other than the empty ones, or a run
+// of letters of another script (Chinese, Russian...), which the list does not cover.
+bool HasContent(std::string_view text) {
+  std::string word;
+  bool other_script = false;
+  auto done = [&] {
+    const bool content = other_script || (word.size() >= 3 && !IsEmptyWord(word));
+    word.clear();
+    other_script = false;
+    return content;
+  };
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      other_script = true;
+      word.push_back(c);
+    } else if (std::isalnum(u) || c == '\'' || c == '_' || c == '-' || c == '.') {
+      word.push_back(static_cast<char>(std::tolower(u)));
+    } else if (!word.empty() && done()) {
+      return true;
+    }
+  }
+  return !word.empty() && done();
+}
+
+// What to do, as said: the prompt without its opening judgement, when what remains names
+// something to do.
 std::string InstructionOf(const std::string& text) {
   std::string rest = text;
   RE2::Replace(&rest, P().opening, "");
   RE2::Replace(&rest, P().verdict, "");
-  if (rest.size() < 3) return {};
+  if (rest.size() < 3 || !HasContent(rest)) return {};
   return rest;
 }
 

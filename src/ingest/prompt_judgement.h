@@ -29,8 +29,8 @@ std::optional<PromptJudgement> ParsePromptJudgement(std::string_view name);
 struct PromptReading {
   PromptJudgement judgement = PromptJudgement::kNone;
   // For a correction or instruction: what to do, as the person said it, without the leading
-  // "no," / "remember:" / "that's wrong,": "use pnpm, not npm". Empty otherwise, or when the
-  // prompt says only that something was wrong ("that's wrong").
+  // "no," / "remember:" / "that's wrong,": "use pnpm, not npm". Empty otherwise, and when the
+  // words name nothing to do out of their conversation ("that's wrong", "use this instead").
   std::string instruction;
 };
 

@@ -57,6 +57,18 @@ TEST(PromptJudgement, TheInstructionIsWhatToDoWithoutTheOpeningVerdict) {
   EXPECT_EQ(ReadPrompt("that's wrong, the API returns JSON").instruction, "the API returns JSON");
   EXPECT_EQ(ReadPrompt("that's wrong").instruction, "");
   EXPECT_EQ(ReadPrompt("perfect, thanks").instruction, "");
+  EXPECT_EQ(ReadPrompt("你忘了加 timeout").instruction, "你忘了加 timeout");
+}
+
+TEST(PromptJudgement, WordsThatOnlyPointAtTheConversationAreNoInstruction) {
+  for (const char* said : {"Use this instead", "Not like that, do it this way",
+                           "That's not what I asked for", "no, try again", "That is wrong"}) {
+    EXPECT_EQ(ReadPrompt(said).judgement, J::kCorrection) << said;
+    EXPECT_EQ(ReadPrompt(said).instruction, "") << said;
+  }
+  EXPECT_EQ(ReadPrompt("I said use async").instruction, "I said use async");
+  EXPECT_EQ(ReadPrompt("always answer in English").instruction, "always answer in English");
+  EXPECT_EQ(ReadPrompt("Remember to run tests first").instruction, "run tests first");
 }
 
 TEST(PromptJudgement, NamesRoundTrip) {

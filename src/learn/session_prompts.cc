@@ -51,7 +51,9 @@ void SessionPrompts::Add(const PromptView& prompt) {
   if (prompt.judgement == "positive") ++positives_;
   if (!correction && !instruction) return;
   ++(correction ? corrections_ : instructions_);
-  const std::string_view said = !prompt.instruction.empty() ? prompt.instruction : prompt.text;
+  // Only what names something to do is told again: "that's wrong" meant something in its
+  // conversation, not in the next one.
+  const std::string_view said = prompt.instruction;
   std::string key = Key(said);
   if (key.empty()) return;
   auto it = told_.find(key);

@@ -46,11 +46,11 @@ TEST(SessionPrompts, TheSameInstructionSaidTwiceIsOneLineCountedTwiceNewestFirst
   EXPECT_EQ(p.Told(1).size(), 1u);
 }
 
-TEST(SessionPrompts, AVerdictWithoutAnInstructionIsToldInItsOwnWords) {
+TEST(SessionPrompts, AVerdictWithoutAnInstructionIsCountedButNotTold) {
   SessionPrompts p;
   p.Add(Prompt(1, "correction", "that's wrong"));
-  ASSERT_EQ(p.Told(8).size(), 1u);
-  EXPECT_EQ(p.Told(8)[0].text, "that's wrong");
+  EXPECT_TRUE(p.Told(8).empty());
+  EXPECT_EQ(p.corrections(), 1);
 }
 
 }  // namespace
