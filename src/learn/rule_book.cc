@@ -93,9 +93,12 @@ std::string RuleBook::ToConfirm(const LearnedRule& r) const {
   while (more < 1000 && !confident(more)) ++more;
   const int64_t days = std::max<int64_t>(0, static_cast<int64_t>(evidence_.rule_min_days) - r.days);
   if (more == 0 && days == 0) return {};
+  // A theme people corrected in their agents' sessions: its evidence is corrections, not only
+  // rejections.
+  const std::string_view noun = r.source == kSourceSessionPrompt ? "correction" : "rejection";
   std::string out;
-  if (more >= 1000) return "more rejections than approvals citing it";
-  out = fmt::format("{} more rejection{} citing it", more, more == 1 ? "" : "s");
+  if (more >= 1000) return fmt::format("more {}s than approvals citing it", noun);
+  out = fmt::format("{} more {}{} citing it", more, noun, more == 1 ? "" : "s");
   if (days > 0) out += fmt::format(" on {} more day{}", days, days == 1 ? "" : "s");
   return out;
 }

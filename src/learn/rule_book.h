@@ -58,9 +58,9 @@ struct RuleAudit {
 
 struct LearnedRule {
   // seed 000 §8.1 LearnedRule
-  std::string id;                  // "rule-<theme>": stable, what rule_audit events name
-  std::string source;              // feedback-pattern | rejection-analysis | annotation
-  std::string rule;                // human-readable
+  std::string id;      // "rule-<theme>": stable, what rule_audit events name
+  std::string source;  // feedback-pattern | rejection-analysis | annotation | session-prompt
+  std::string rule;    // human-readable
   std::string prompt_instruction;  // the line injected into prompts ("ALWAYS ...")
   double confidence = 0;
   int64_t occurrences = 0;  // reviews with a negative signal on the theme

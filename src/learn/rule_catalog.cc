@@ -91,10 +91,14 @@ const std::array<Entry, 19>& Catalog() {
         "Ad-hoc or missing logging", "Errors are logged through the structured logger with context",
         "Replace console prints with the structured logger", true}},
       {"concurrency",
-       {"code-quality", "Guard shared state; no races or deadlocks",
-        "ALWAYS guard shared mutable state; AVOID lock-order inversions and unbounded concurrency",
-        "Race conditions or unsafe concurrency", "Shared state is guarded; concurrency is bounded",
-        "Guard the shared state and bound the concurrency", false}},
+       // The theme takes async/await as well as threads and locks: reviewers and people
+       // correcting their agent ask for async work done the async way as often as for guards.
+       {"code-quality", "Handle concurrency deliberately: async work awaited, shared state guarded",
+        "ALWAYS do asynchronous work with async/await and await it; ALWAYS guard shared mutable "
+        "state; AVOID lock-order inversions and unbounded concurrency",
+        "Unawaited async work, race conditions or unsafe concurrency",
+        "Async work is awaited; shared state is guarded; concurrency is bounded",
+        "Await the async work, guard the shared state and bound the concurrency", false}},
       {"null-handling",
        {"error-handling", "Check values that can be null, None or undefined before using them",
         "ALWAYS handle the null/None/undefined case of a value before using it; NEVER assume an "

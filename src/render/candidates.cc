@@ -2,13 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "learn/session_prompts.h"
 #include "render/safe_text.h"
 
 namespace kaizen::render {
 
 std::string CandidateLine(const learn::LearnedRule& r) {
-  std::string evidence = fmt::format("{} rejection{} on {} day{}", r.occurrences,
-                                     r.occurrences == 1 ? "" : "s", r.days, r.days == 1 ? "" : "s");
+  // Most of the evidence from people correcting their agent in its sessions: say so.
+  const bool prompts = r.source == learn::kSourceSessionPrompt;
+  std::string evidence = fmt::format(
+      "{} {}{}{} on {} day{}", r.occurrences, prompts ? "correction" : "rejection",
+      r.occurrences == 1 ? "" : "s", prompts ? " in sessions" : "", r.days, r.days == 1 ? "" : "s");
   if (r.positive > 0) evidence += fmt::format(", {} approving", r.positive);
   if (!r.examples.empty()) evidence += ", e.g. " + QuoteReviewerText(r.examples.front(), 120);
   if (!r.to_confirm.empty()) evidence += "; a rule after " + r.to_confirm;

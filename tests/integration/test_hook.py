@@ -200,6 +200,33 @@ class HookTest(KaizenTest):
         self.assertEqual(self.events("prompt"), [])
         self.assertIn("secret", self.log())
 
+    def test_a_week_of_peoples_prompts_tells_the_agent_what_they_asked_for(self):
+        """The peers' labelled prompts (tests/fixtures/prompts), a week of them through the hook:
+        the agent is told what people asked for in their words, never a bare "that's wrong", and
+        what they repeated becomes a candidate that says it came from corrections."""
+        with open(os.path.join(REPO, "tests", "fixtures", "prompts",
+                               "labelled_prompts.jsonl")) as f:
+            prompts = [json.loads(l)["text"] for l in f]
+        for i, text in enumerate(prompts):
+            r = kaizen("hook", "--now", f"2025-12-{22 + i % 7:02d}T10:{i % 60:02d}:00Z",
+                       input=json.dumps(self.payload("UserPromptSubmit", session=f"w{i}",
+                                                     prompt=text)), cwd=self.project)
+            self.assertEqual(r.rc, EXIT_OK, r)
+        context = strict_loads(self.kz("context", "--json", "--home", self.home, "--now",
+                                       NOW).out)
+        told = " | ".join(context["told"])
+        for said in ("Make sure to validate inputs", "always answer in English", "use async"):
+            self.assertIn(said, told)
+        for bare in ("That is wrong", "Use this instead", "Not like that"):
+            self.assertNotIn(bare, told)
+        patterns = {p["id"]: p for p in context["patterns"]}
+        self.assertIn("rule-concurrency", patterns)
+        self.assertIn("async", patterns["rule-concurrency"]["instruction"])
+        hints = self.path("CLAUDE.md")
+        self.kz("hints", hints, "--home", self.home, "--now", NOW)
+        text = open(hints).read()
+        self.assertRegex(text, r"corrections in sessions on \d days, e\.g\. .*async")
+
     # ---- enforcement ------------------------------------------------------------------------
 
     def write_payload(self, agent="claude-code"):
