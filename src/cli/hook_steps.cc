@@ -20,6 +20,7 @@
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "render/hints.h"
+#include "render/safe_text.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -96,8 +97,10 @@ std::string SessionContext(const learn::Learner& learner, int64_t now_ms, size_t
   std::string out = render::HintsSection(render::HintsInputFrom(learner, now_ms));
   std::string autonomy;
   for (const learn::TaskAutonomy& t : learner.autonomy().Result()) {
-    autonomy += fmt::format("- {}: level {}, {} review ({} of {} approved{})\n", t.task_type,
-                            t.level, learn::TaskClassName(t.task_class), t.approvals, t.decided,
+    // Labels from the log are data, never instructions (render/safe_text.h).
+    autonomy += fmt::format("- {}: level {}, {} review ({} of {} approved{})\n",
+                            render::SanitizeReviewerText(t.task_type, 80), t.level,
+                            learn::TaskClassName(t.task_class), t.approvals, t.decided,
                             t.regressed ? "; regressed" : "");
   }
   if (!autonomy.empty()) {
@@ -107,7 +110,8 @@ std::string SessionContext(const learn::Learner& learner, int64_t now_ms, size_t
   if (errors.overall.unresolved > 0) {
     out += fmt::format("\n## Unresolved Errors ({} in all)\n", errors.overall.unresolved);
     for (const learn::BeadErrors& b : errors.beads_with_unresolved) {
-      out += fmt::format("- {}: {} unresolved of {}\n", b.bead_id, b.unresolved, b.total);
+      out += fmt::format("- {}: {} unresolved of {}\n",
+                         render::SanitizeReviewerText(b.bead_id, 120), b.unresolved, b.total);
     }
   }
   // The budget in bytes (about 4 a token), cut at a line.
@@ -228,9 +232,12 @@ Result<std::string> PreTool(HookContext& ctx) {
       seen.push_back(violation.pattern_id);
       const std::string& text = hint < v.hints.size() ? v.hints[hint] : violation.what;
       ++hint;
-      const std::string line = fmt::format("- {} ({}; {}:{}; pattern {})", text, violation.what,
-                                           std::filesystem::path(write.path).filename().string(),
-                                           violation.line, violation.pattern_id);
+      // The hint may quote people's corrections: data, never instructions (render/safe_text.h).
+      const std::string line = fmt::format(
+          "- {} ({}; {}:{}; pattern {})", render::SanitizeReviewerText(text, 400),
+          render::SanitizeReviewerText(violation.what, 160),
+          render::SanitizeReviewerText(std::filesystem::path(write.path).filename().string(), 120),
+          violation.line, violation.pattern_id);
       switch (enforcement.ModeOf(violation.pattern_id)) {
         case EnforcementMode::kBlock:
           blocks.push_back(line);
