@@ -12,11 +12,13 @@ for ((i = 0; i < shards; i++)); do
 done
 rc=0
 for ((i = 0; i < shards; i++)); do
-  if wait "${pids[$i]}"; then
+  shard_rc=0
+  wait "${pids[$i]}" || shard_rc=$?
+  if [[ $shard_rc -eq 0 ]]; then
     tail -n 2 "shard-$i.log"
   else
     rc=1
-    echo "shard $i of $shards failed (exit $?); its log: $PWD/shard-$i.log"
+    echo "shard $i of $shards failed (exit $shard_rc); its log: $PWD/shard-$i.log"
     grep -E '^\[  FAILED  \]|Sanitizer|runtime error' "shard-$i.log" | head -40
     tail -n 60 "shard-$i.log"
   fi
