@@ -69,13 +69,17 @@ void PatchWrites(std::string_view patch, std::vector<FileWrite>* out) {
 // Every string in `e`, at any depth (apply_patch's envelope may be `command`, an element of an
 // argv array, or `input`).
 void Strings(element e, std::vector<std::string_view>* out) {
+  // The array or object in a variable of its own: a range-for over `e.get_array().value_unsafe()`
+  // would iterate a reference into a temporary that is gone (found by the hook fuzzer).
   std::string_view s;
+  simdjson::dom::array array;
+  simdjson::dom::object object;
   if (e.get_string().get(s) == simdjson::SUCCESS) {
     out->push_back(s);
-  } else if (e.is_array()) {
-    for (element x : e.get_array().value_unsafe()) Strings(x, out);
-  } else if (e.is_object()) {
-    for (auto field : e.get_object().value_unsafe()) Strings(field.value, out);
+  } else if (e.get_array().get(array) == simdjson::SUCCESS) {
+    for (element x : array) Strings(x, out);
+  } else if (e.get_object().get(object) == simdjson::SUCCESS) {
+    for (auto field : object) Strings(field.value, out);
   }
 }
 

@@ -120,6 +120,16 @@ TEST(HookPayload, AnApplyPatchEnvelopeGivesTheAddedLinesOfEachFile) {
   EXPECT_FALSE(p.writes[1].whole);
 }
 
+TEST(HookPayload, NestedInputOfAnotherToolIsSearchedForAPatchSafely) {
+  // Found by the hook fuzzer: arrays and objects inside an unknown tool's input were iterated
+  // through a reference into a temporary.
+  HookPayload p = Parse(
+      R"({"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Task","tool_input":{"args":["x",{"y":["*** Begin Patch\n*** Add File: n.md\n+hi\n*** End Patch"]}],"n":{"m":1}}})");
+  ASSERT_EQ(p.writes.size(), 1u);
+  EXPECT_EQ(p.writes[0].path, "n.md");
+  EXPECT_EQ(p.writes[0].text, "hi\n");
+}
+
 TEST(HookPayload, AFailedToolIsReadFromItsEventOrItsResponse) {
   HookPayload exit_code = Parse(
       R"({"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"tool_response":{"exit_code":2,"stderr":"make: *** [all] Error 1"}})");
