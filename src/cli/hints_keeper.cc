@@ -6,6 +6,7 @@
 
 #include "cli/hook_steps.h"
 #include "cli/learned_state.h"
+#include "render/hints.h"
 
 namespace kaizen::cli {
 
@@ -46,9 +47,10 @@ void HintsKeeper::Refresh() {
   if (!files->empty()) {
     const std::filesystem::path project = std::filesystem::path(home_).parent_path();
     state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
+      const std::string hints = render::HintsSection(render::HintsInputFrom(learner, now_ms));
       for (const std::string& f : *files) {
         const std::string path = (project / f).string();
-        Result<bool> written = WriteHintsFile(learner, now_ms, path);
+        Result<bool> written = WriteHintsSection(hints, path);
         if (!written.ok()) {
           report(fmt::format("hints file {}: {}", path, written.status().message()));
           all_written = false;

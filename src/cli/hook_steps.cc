@@ -93,8 +93,10 @@ Result<StoredEvent> Store(HookContext& ctx, model::EventKind kind, const std::st
 
 // ---- session start ----
 
-std::string SessionContext(const learn::Learner& learner, int64_t now_ms, size_t budget_tokens) {
-  std::string out = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+// `hints` is the learned hints section (render::HintsSection), rendered once for the hints files
+// and this context.
+std::string SessionContext(const learn::Learner& learner, std::string hints, size_t budget_tokens) {
+  std::string out = std::move(hints);
   std::string autonomy;
   for (const learn::TaskAutonomy& t : learner.autonomy().Result()) {
     // Labels from the log are data, never instructions (render/safe_text.h).
@@ -140,16 +142,17 @@ Result<std::string> SessionStart(HookContext& ctx) {
   // The hints files kept current: the agent reads them at its next start, and people see them.
   KZ_ASSIGN_OR_RETURN(std::vector<std::string> files, HintsFiles(home));
   const std::filesystem::path project = std::filesystem::path(home).parent_path();
+  const std::string hints = render::HintsSection(render::HintsInputFrom(*st.learner, st.now_ms));
   for (const std::string& f : files) {
     const std::string path = (project / f).string();
-    Result<bool> written = WriteHintsFile(*st.learner, st.now_ms, path);
+    Result<bool> written = WriteHintsSection(hints, path);
     if (!written.ok()) {
       ctx.notes.push_back(fmt::format("hints file {}: {}", path, written.status().message()));
     } else if (*written) {
       ctx.notes.push_back("refreshed " + path);
     }
   }
-  return SessionStartOutput(p.agent, SessionContext(*st.learner, st.now_ms, ctx.budget_tokens));
+  return SessionStartOutput(p.agent, SessionContext(*st.learner, hints, ctx.budget_tokens));
 }
 
 // ---- user prompt ----

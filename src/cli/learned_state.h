@@ -46,6 +46,9 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
 // created when missing, never touching a byte above the marker. True when the file changed.
 // REQUIRES: the learner folds render::kHintsParts.
 Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms, const std::string& file);
+// The same with the section already rendered (one render for several files, or for the file and
+// the session-start context).
+Result<bool> WriteHintsSection(const std::string& section, const std::string& file);
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).

@@ -102,12 +102,15 @@ int RenderCommand(const Common& c) {
 
 Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms,
                             const std::string& file) {
+  return WriteHintsSection(render::HintsSection(render::HintsInputFrom(learner, now_ms)), file);
+}
+
+Result<bool> WriteHintsSection(const std::string& section, const std::string& file) {
   store::FileSystem* fs = store::DefaultFileSystem();
   std::string existing;
   if (fs->Exists(file)) {
     KZ_ASSIGN_OR_RETURN(existing, fs->ReadFrom(file, 0));
   }
-  const std::string section = render::HintsSection(render::HintsInputFrom(learner, now_ms));
   const std::string updated = render::SpliceHints(existing, section);
   if (updated == existing) return false;
   KZ_RETURN_IF_ERROR(fs->WriteFileAtomic(file, updated, /*durable=*/true));
