@@ -124,6 +124,7 @@ Status Compact(store::RawLog& log, int64_t now_ms, CompactReport* report) {
   ingest::IngestCache cache(&log);
   KZ_RETURN_IF_ERROR(cache.Reset());
   KZ_RETURN_IF_ERROR(cache.CatchUp(&report->notes));
+  KZ_RETURN_IF_ERROR(cache.WriteIndex(/*force=*/true));
   ingest::DerivedBuilder builder;
   uint64_t written = 0;
   return RebuildDerived(log, &builder, &written);

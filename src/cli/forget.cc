@@ -136,7 +136,8 @@ Status ForgetStored(store::RawLog& log, const ForgetTarget& t, ForgetReport* r) 
   // The ingest cache holds only hashes, but its offsets no longer match the rewritten files.
   ingest::IngestCache cache(&log);
   KZ_RETURN_IF_ERROR(cache.Reset());
-  return cache.CatchUp(&r->notes);
+  KZ_RETURN_IF_ERROR(cache.CatchUp(&r->notes));
+  return cache.WriteIndex(/*force=*/true);
 }
 
 // Step 2: the audit trail, through the one pipeline (which stores the id as its pseudonym).

@@ -86,6 +86,7 @@ int VerifyCommand(const Common& c) {
   if (Status s = cache.Reset(); !s.ok()) return fail(s);
   std::vector<store::RecoveryNote> cache_notes;
   if (Status s = cache.CatchUp(&cache_notes); !s.ok()) return fail(s);
+  if (Status s = cache.WriteIndex(/*force=*/true); !s.ok()) return fail(s);
   std::vector<std::string> rebuilt;  // derived state, rebuilt every time whether broken or not
   rebuilt.push_back(fmt::format("the ingest cache ({} events)", cache.state().event_count()));
   ingest::DerivedBuilder builder;

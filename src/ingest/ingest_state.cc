@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -18,6 +19,7 @@ namespace {
 
 constexpr std::string_view kJournal = "feedback/indexes/ingest.cache";
 constexpr std::string_view kWatermark = "feedback/indexes/ingest.watermark";
+constexpr std::string_view kIndex = "feedback/indexes/ingest.index";
 // 2: 80-byte records; 3: consent records; 4: keys hashed with SipHash-128 (BLAKE2b-128 before),
 // checksums taken a word at a time.
 constexpr std::string_view kWatermarkMagic = "kaizen-ingest-watermark 4";
@@ -109,34 +111,77 @@ std::optional<CacheRecord> RecordOf(simdjson::dom::element e, const model::Event
   return r;
 }
 
+namespace {
+model::Uuid UuidOf(const uint8_t (&bytes)[16]) {
+  model::Uuid id;
+  std::memcpy(id.bytes.data(), bytes, 16);
+  return id;
+}
+IndexEntry IdKey(const model::Uuid& id) {
+  IndexEntry e;
+  std::memcpy(&e.hi, id.bytes.data(), 8);
+  std::memcpy(&e.lo, id.bytes.data() + 8, 8);
+  return e;
+}
+uint64_t DoubleBits(double d) { return std::bit_cast<uint64_t>(d); }
+}  // namespace
+
 std::optional<model::EventKind> IngestState::KindOf(const model::Uuid& id) const {
   auto it = ids_.find(id);
-  if (it == ids_.end()) return std::nullopt;
-  return static_cast<model::EventKind>(it->second);
+  if (it != ids_.end()) return static_cast<model::EventKind>(it->second);
+  if (base_) {
+    const IndexEntry key = IdKey(id);
+    if (const IndexEntry* e = base_->Find(IndexTable::kIds, key.hi, key.lo))
+      return static_cast<model::EventKind>(e->a);
+  }
+  return std::nullopt;
 }
 
 std::optional<double> IngestState::Prediction(const Key128& key) const {
-  for (const auto* m : {&versions_, &artifacts_}) {
-    auto it = m->find(key);
-    if (it != m->end() && !std::isnan(it->second)) return it->second;
+  for (auto [m, table] : {std::pair{&versions_, IndexTable::kVersions},
+                          std::pair{&artifacts_, IndexTable::kArtifacts}}) {
+    std::optional<double> p;
+    if (auto it = m->find(key); it != m->end()) {
+      p = it->second;
+    } else if (base_) {
+      if (const IndexEntry* e = base_->Find(table, key.hi, key.lo)) p = std::bit_cast<double>(e->a);
+    }
+    if (p && !std::isnan(*p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<IngestState::Consent> IngestState::ConsentOf(const Key128& user) const {
+  if (auto it = consent_.find(user); it != consent_.end()) return it->second;
+  if (base_) {
+    if (const IndexEntry* e = base_->Find(IndexTable::kConsent, user.hi, user.lo))
+      return Consent{static_cast<int64_t>(e->a), e->b != 0};
   }
   return std::nullopt;
 }
 
 bool IngestState::LearningOn(const Key128& user) const {
   if (learning_off_ == 0) return true;
-  auto it = consent_.find(user);
-  return it == consent_.end() || !it->second.off;
+  auto consent = ConsentOf(user);
+  return !consent || !consent->off;
 }
 
 uint32_t IngestState::SessionReviews(uint64_t session) const {
-  auto it = session_reviews_.find(session);
-  return it == session_reviews_.end() ? 0 : it->second;
+  uint32_t n = 0;
+  if (auto it = session_reviews_.find(session); it != session_reviews_.end()) n = it->second;
+  if (base_) {
+    if (const IndexEntry* e = base_->Find(IndexTable::kSessions, session, 0))
+      n += static_cast<uint32_t>(e->a);
+  }
+  return n;
 }
 
 void IngestState::Apply(const CacheRecord& r) {
-  model::Uuid id;
-  std::memcpy(id.bytes.data(), r.id, 16);
+  const model::Uuid id = UuidOf(r.id);
+  if (base_) {
+    const IndexEntry key = IdKey(id);
+    if (base_->Find(IndexTable::kIds, key.hi, key.lo)) return;
+  }
   if (!ids_.emplace(id, r.kind).second) return;
   if (r.kind == static_cast<uint8_t>(model::EventKind::kFeedback)) {
     modal_sessions_.insert(r.key_a);
@@ -147,13 +192,80 @@ void IngestState::Apply(const CacheRecord& r) {
     versions_[r.key_b] = p;
   } else if (r.flags & CacheRecord::kConsent) {
     const int64_t at = static_cast<int64_t>(r.session);
-    auto [it, added] = consent_.try_emplace(r.key_a);
-    if (!added && at < it->second.at_ms) return;  // an older change, recorded later
+    const std::optional<Consent> before = ConsentOf(r.key_a);
+    if (before && at < before->at_ms) return;  // an older change, recorded later
     const bool off = (r.flags & CacheRecord::kLearningOff) != 0;
-    if (!added && it->second.off) --learning_off_;
-    it->second = {at, off};
+    if (before && before->off) --learning_off_;
+    consent_[r.key_a] = {at, off};
     if (off) ++learning_off_;
   }
+}
+
+void IngestState::SetBase(std::shared_ptr<const IngestIndex> base) {
+  base_ = std::move(base);
+  learning_off_ = base_ ? base_->learning_off() : 0;
+}
+
+namespace {
+// The base's sorted table with the delta's entries merged in: a delta entry replaces the base's
+// of the same key, or, with `add`, adds its count to it.
+std::vector<IndexEntry> Merge(std::span<const IndexEntry> base, std::vector<IndexEntry> delta,
+                              bool add) {
+  std::sort(delta.begin(), delta.end());
+  std::vector<IndexEntry> out;
+  out.reserve(base.size() + delta.size());
+  size_t i = 0, j = 0;
+  while (i < base.size() || j < delta.size()) {
+    if (j == delta.size() || (i < base.size() && base[i] < delta[j])) {
+      out.push_back(base[i++]);
+    } else if (i == base.size() || delta[j] < base[i]) {
+      out.push_back(delta[j++]);
+    } else {
+      IndexEntry e = delta[j++];
+      if (add) e.a += base[i].a;
+      out.push_back(e);
+      ++i;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+IndexTables IngestState::Tables() const {
+  auto base = [&](IndexTable t) { return base_ ? base_->Table(t) : std::span<const IndexEntry>(); };
+  auto key = [](const Key128& k, uint64_t a = 0, uint64_t b = 0) {
+    return IndexEntry{k.hi, k.lo, a, b};
+  };
+  IndexTables tables;
+  std::vector<IndexEntry> delta;
+  delta.reserve(ids_.size());
+  for (const auto& [id, kind] : ids_) {
+    IndexEntry e = IdKey(id);
+    e.a = kind;
+    delta.push_back(e);
+  }
+  tables[size_t(IndexTable::kIds)] = Merge(base(IndexTable::kIds), std::move(delta), false);
+  delta.clear();
+  for (const Key128& k : modal_sessions_) delta.push_back(key(k));
+  tables[size_t(IndexTable::kModalSessions)] =
+      Merge(base(IndexTable::kModalSessions), std::move(delta), false);
+  delta.clear();
+  for (const auto& [k, p] : artifacts_) delta.push_back(key(k, DoubleBits(p)));
+  tables[size_t(IndexTable::kArtifacts)] =
+      Merge(base(IndexTable::kArtifacts), std::move(delta), false);
+  delta.clear();
+  for (const auto& [k, p] : versions_) delta.push_back(key(k, DoubleBits(p)));
+  tables[size_t(IndexTable::kVersions)] =
+      Merge(base(IndexTable::kVersions), std::move(delta), false);
+  delta.clear();
+  for (const auto& [s, n] : session_reviews_) delta.push_back(IndexEntry{s, 0, n, 0});
+  tables[size_t(IndexTable::kSessions)] =
+      Merge(base(IndexTable::kSessions), std::move(delta), true);
+  delta.clear();
+  for (const auto& [k, c] : consent_)
+    delta.push_back(key(k, static_cast<uint64_t>(c.at_ms), c.off ? 1 : 0));
+  tables[size_t(IndexTable::kConsent)] = Merge(base(IndexTable::kConsent), std::move(delta), false);
+  return tables;
 }
 
 void IngestState::Reserve(size_t more) {
@@ -169,6 +281,7 @@ void IngestState::Reserve(size_t more) {
 }
 
 void IngestState::Clear() {
+  base_.reset();
   ids_.clear();
   modal_sessions_.clear();
   artifacts_.clear();
@@ -183,6 +296,7 @@ Status IngestCache::Reset() {
   Forget();
   generation_ = 0;  // the next watermark starts a new generation
   KZ_RETURN_IF_ERROR(log_->fs()->Remove(store::PathIn(log_->home(), kWatermark)));
+  KZ_RETURN_IF_ERROR(log_->fs()->Remove(store::PathIn(log_->home(), kIndex)));
   return log_->fs()->Remove(store::PathIn(log_->home(), kJournal));
 }
 
@@ -267,6 +381,16 @@ Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
         log_->fs()->Exists(journal_path) ? log_->fs()->FileSize(journal_path).value() : 0;
     bool rebuild = (found && journal_size < wm_journal) || (!found && journal_size > 0) ||
                    journal_applied_ > journal_size;
+    if (!rebuild && found && journal_applied_ == 0) {
+      // A fresh start: the index holds the journal's first records, so only the rest is read.
+      std::shared_ptr<const IngestIndex> index =
+          IngestIndex::Open(store::PathIn(log_->home(), kIndex));
+      if (index && index->generation() == generation_ &&
+          index->records() * sizeof(CacheRecord) <= journal_size) {
+        journal_applied_ = index->records() * sizeof(CacheRecord);
+        state_.SetBase(std::move(index));
+      }
+    }
     if (!rebuild && journal_size > journal_applied_) {
       KZ_ASSIGN_OR_RETURN(std::string bytes, log_->fs()->ReadFrom(journal_path, journal_applied_));
       size_t n = bytes.size() / sizeof(CacheRecord);
@@ -354,6 +478,26 @@ Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
     return Status::Ok();
   }
   return Internal("the ingest cache could not be rebuilt");
+}
+
+Status IngestCache::WriteIndex(bool force) {
+  const uint64_t tail = state_.applied_since_base();
+  if (tail == 0 || (!force && tail < kIndexTail)) return Status::Ok();
+  if (journal_applied_ % sizeof(CacheRecord) != 0) return Status::Ok();
+  const uint64_t records = journal_applied_ / sizeof(CacheRecord);
+  const IndexTables tables = state_.Tables();
+  uint64_t learning_off = 0;
+  for (const IndexEntry& e : tables[size_t(IndexTable::kConsent)]) learning_off += e.b != 0;
+  const std::string path = store::PathIn(log_->home(), kIndex);
+  // Durable before the rename: a file that names records it does not hold would hide ids.
+  KZ_RETURN_IF_ERROR(log_->fs()->WriteFileAtomic(
+      path, IngestIndex::Serialize(generation_, records, learning_off, tables), true));
+  std::shared_ptr<const IngestIndex> index = IngestIndex::Open(path);
+  if (!index) return Internal(fmt::format("{}: written but unreadable", path));
+  // The new base holds all that was in memory: start over from it.
+  state_.Clear();
+  state_.SetBase(std::move(index));
+  return Status::Ok();
 }
 
 void IngestCache::Forget() {

@@ -449,7 +449,8 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     // `record`) are one chunk.
     Status next_status;
     std::thread preparer;
-    if (source.Done()) {
+    const bool last_chunk = source.Done();
+    if (last_chunk) {
       // Nothing left: `next` (the chunk before this one) must not come round again.
       next->lines.clear();
       next->cut.lines.clear();
@@ -622,7 +623,11 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       std::map<std::string, uint64_t> bytes;
       for (const auto& [day, data] : by_day)
         bytes[day + std::string(store::kRawSuffix)] = data.size();
-      if (!cache_.Commit(records, bytes).ok()) cache_.Forget();  // derived only: events are durable
+      if (!cache_.Commit(records, bytes).ok()) {
+        cache_.Forget();  // derived only: events are durable
+      } else if (last_chunk && options.write_index) {
+        (void)cache_.WriteIndex();  // derived: without it the next process reads more journal
+      }
     }
     lock.reset();
     if (options.on_appended) {

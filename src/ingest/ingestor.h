@@ -55,6 +55,10 @@ struct IngestOptions {
   // before the chunk's on_line calls. Offsets are read under the writer lock, so `offset` equals
   // the end of whatever was in the file before, this process's or another's.
   std::function<void(const AppendedLines&)> on_appended;
+  // After the last group commit, the ingest index is rewritten when the journal records past it
+  // reach IngestCache::kIndexTail, so the next short-lived process reads few of them. A
+  // long-lived server keeps what it ingests in memory instead: false.
+  bool write_index = true;
 };
 
 struct IngestSummary {

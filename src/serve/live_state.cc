@@ -207,6 +207,7 @@ struct LiveState::Impl {
     opts.now_ms = NowMs();
     opts.expected_kind = group.front()->kind;
     opts.taxonomy = Taxonomy();
+    opts.write_index = false;  // the server holds what it ingests in memory
     opts.on_line = [&](const ingest::LineResult& r) {
       const size_t i = static_cast<size_t>(
           std::upper_bound(first_line.begin(), first_line.end(), r.line_number) -

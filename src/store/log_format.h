@@ -4,7 +4,7 @@
 //   <home>/feedback/raw/YYYY-MM-DD.jsonl the truth: one event per line, '\n'-terminated,
 //                                        file chosen by the event's UTC day, append-only
 //   <home>/feedback/recovered/           torn tails cut from raw files, kept for inspection
-//   <home>/feedback/indexes/             derived: by-*.json, ingest.cache + ingest.watermark
+//   <home>/feedback/indexes/             derived: by-*.json, ingest.cache + ingest.watermark + ingest.index
 //   <home>/feedback/aggregates/          derived: weekly/, monthly/, rolling-30d.json
 //
 // A raw line is complete only when its '\n' is on disk: a last line without one is a torn write

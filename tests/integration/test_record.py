@@ -7,7 +7,8 @@ import unittest
 import uuid
 
 from kzlib import (EXIT_OK, EXIT_REJECTED, KINDS, NOW_STORED, KaizenTest, correction_event,
-                   feedback_event, is_uuid, jsonl, reward_event, work_event, valid_event)
+                   feedback_event, is_uuid, jsonl, outcome_event, reward_event, work_event,
+                   valid_event)
 
 UTC_MS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
@@ -264,3 +265,63 @@ class Enrichment(KaizenTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AgainstTheIngestIndex(KaizenTest):
+    """A home whose history is past the ingest index's threshold (16,384 journal records): `record`
+    checks a new event against the index file instead of loading every stored id, and must refuse
+    and enrich exactly as before."""
+
+    def setUp(self):
+        super().setUp()
+        history = []
+        self.works = [work_event(art_id=f"art-{i}", prediction=5.0) for i in range(40)]
+        history.extend(self.works)
+        history.extend(feedback_event(work_ref={"id": f"art-{i % 40}"}, session="sess-long",
+                                      modal=f"modal-{i}") for i in range(30))
+        history.extend(outcome_event() for _ in range(17000))
+        r = self.import_(self.write("history.jsonl", jsonl(*history)))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.index = self.hpath("feedback", "indexes", "ingest.index")
+        self.assertTrue(os.path.exists(self.index), "the import did not write the ingest index")
+        self.stored = self.stored_events()
+
+    def test_a_stored_id_modal_and_version_are_refused_from_the_index(self):
+        old = self.stored[-1]
+        again = dict(outcome_event(), id=old["id"])
+        r = self.record("outcome", jsonl(again))
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("already recorded (duplicate event)", r.err)
+        r = self.record("feedback", jsonl(feedback_event(
+            work_ref={"id": "art-1"}, session="sess-long", modal="modal-3")))
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("duplicate submission", r.err)
+        r = self.record("work", jsonl(work_event(art_id="art-2")))
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("already recorded (submit a new version)", r.err)
+        r = self.record("feedback", jsonl(feedback_event(work_ref={"id": "art-never"})))
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("names no recorded work event", r.err)
+
+    def test_enrichment_reads_sessions_and_predictions_from_the_index(self):
+        eid = self.record_ok("feedback", feedback_event(
+            work_ref={"id": "art-7"}, session="sess-long", modal="modal-new",
+            scores=[{"dimension": "naming", "score": 8}]))
+        e = self.stored_by_id()[eid]
+        self.assertEqual(e["meta"]["sessionFatigue"], 31)  # 30 reviews of the session before it
+        self.assertEqual(e["_predictionDelta"], 3)  # 8 - the indexed work's prediction, 5
+
+    def test_a_damaged_or_deleted_index_is_rebuilt_and_still_refuses_duplicates(self):
+        old = self.stored[100]["id"]
+        for damage in ("truncate", "delete"):
+            if damage == "truncate":
+                with open(self.index, "r+b") as f:
+                    f.truncate(1000)
+            else:
+                os.remove(self.index)
+            r = self.record("outcome", jsonl(dict(outcome_event(), id=old)))
+            self.assertEqual(r.rc, EXIT_REJECTED, (damage, r))
+            self.assertIn("duplicate event", r.err)
+            # The next record after the rebuild reads a whole index again.
+            self.record_ok("outcome", outcome_event())
+            self.assertGreater(os.path.getsize(self.index), 17000 * 32, damage)
