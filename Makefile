@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 90
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
   libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev libre2-dev \
   libgtest-dev libgmock-dev libgit2-dev libpugixml-dev libboost-dev libabsl-dev \
-  libmimalloc-dev llvm git
+  libmimalloc-dev libcereal-dev llvm git
 BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libcpp-httplib-dev
 
 # The release binary is built with clang: on the analysis of 1M events it ran 8-15% faster than

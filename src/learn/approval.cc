@@ -1,5 +1,7 @@
 #include "learn/approval.h"
 
+#include "learn/state_archive.h"
+
 namespace kaizen::learn {
 
 std::optional<double> ApprovalCounts::rate() const {
@@ -89,5 +91,21 @@ void WriteJson(JsonWriter& w, const ApprovalResult& r) {
   WriteTable(w, "byReviewer", r.by_reviewer);
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ApprovalCounts::serialize(Archive& ar) {
+  ar(approved, rejected, needs_work, deferred, total);
+}
+
+template <class Archive>
+void ApprovalLearner::serialize(Archive& ar) {
+  ar(overall_, state::SortedMap(by_server_type_), state::SortedMap(by_stage_),
+     state::SortedMap(by_reviewer_));
+}
+
+KZ_STATE_INSTANTIATE(ApprovalCounts);
+KZ_STATE_INSTANTIATE(ApprovalLearner);
 
 }  // namespace kaizen::learn

@@ -11,6 +11,7 @@
 
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 
 namespace kaizen::learn {
@@ -30,6 +31,8 @@ struct ApprovalCounts {
   int64_t total = 0;  // every review, including deferred and those without a decision
 
   int64_t decided() const { return approved + rejected + needs_work; }
+  template <class Archive>
+  void serialize(Archive& ar);
   // approved / decided; nullopt when nothing was decided.
   std::optional<double> rate() const;
   void Add(Decision d);
@@ -49,6 +52,9 @@ class ApprovalLearner {
  private:
   using Table = std::unordered_map<std::string, ApprovalCounts, StringHash, std::equal_to<>>;
   static void AddTo(Table& table, std::string_view key, Decision d);
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   ApprovalCounts overall_;
   Table by_server_type_, by_stage_, by_reviewer_;

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -424,5 +425,44 @@ void WriteJson(JsonWriter& w, const std::vector<Regression>& regressions) {
   }
   w.EndArray();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void DelegationDay::serialize(Archive& ar) {
+  ar(submitted, auto_approved, level_checks, regressions);
+}
+
+template <class Archive>
+void AutonomyTracker::Task::serialize(Archive& ar) {
+  ar(name, level, regressed, approvals, decided, failed_outcomes, decide_ms_sum, window_bits,
+     window_size);
+}
+
+template <class Archive>
+void AutonomyTracker::RegressionEntry::serialize(Archive& ar) {
+  ar(task, from, to, at_ms, rate, auto_approved_failed);
+}
+
+template <class Archive>
+void AutonomyTracker::serialize(Archive& ar) {
+  ar(tasks_, regressions_, days_);
+  if constexpr (state::kLoading<Archive>) {
+    index_.clear();
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      state::Require(index_.emplace(tasks_[i].name, static_cast<uint32_t>(i)).second,
+                     "an autonomy task type saved twice");
+      state::Require(tasks_[i].window_size >= 0 && tasks_[i].window_size <= 64,
+                     "an autonomy window out of range");
+    }
+    for (const RegressionEntry& e : regressions_) {
+      state::Require(e.task < tasks_.size(), "a regression of an unknown task type");
+    }
+    last_ = nullptr;
+  }
+}
+
+KZ_STATE_INSTANTIATE(DelegationDay);
+KZ_STATE_INSTANTIATE(AutonomyTracker);
 
 }  // namespace kaizen::learn

@@ -16,6 +16,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 
 namespace kaizen::learn {
@@ -67,6 +68,9 @@ std::string_view TaskClassName(TaskClass c);  // escalate | auto-approve | quick
 // (auto_approved / submitted) and Regression Rate (regressions / level_checks) KPIs.
 struct DelegationDay {
   uint64_t submitted = 0, auto_approved = 0, level_checks = 0, regressions = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct TaskAutonomy {
@@ -139,6 +143,8 @@ class AutonomyTracker {
     double decide_ms_sum = 0;  // decided reviews, in log order
     uint64_t window_bits = 0;  // bit i: the i-th newest review in the window was approved
     int window_size = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct RegressionEntry {
     uint32_t task = 0;  // index into tasks_
@@ -146,6 +152,8 @@ class AutonomyTracker {
     int64_t at_ms = 0;
     double rate = 0;
     bool auto_approved_failed = false;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   uint32_t TaskIndex(std::string_view name);
   // A decided outcome: counts, the regression check, then promotion.
@@ -155,6 +163,11 @@ class AutonomyTracker {
   bool PromotionHolds(const Task& t, int level, bool after_regression) const;
   TaskClass Classify(const Task& t) const;
   TaskAutonomy Summary(const Task& t) const;
+  // Saves tasks_ (index_ is rebuilt from their names), regressions_ and days_; last_day_ and
+  // last_ are a cache of days_[last_day_], and null finds the same node.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   AutonomyConfig config_;
   int window_ = 5;

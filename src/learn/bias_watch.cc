@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -160,5 +161,19 @@ void WriteJson(JsonWriter& w, const BiasResult& result) {
   w.EndObject();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void BiasWatch::Day::serialize(Archive& ar) {
+  ar(approved, decided, creativity_sum, creativity_n, work, experimental);
+}
+
+template <class Archive>
+void BiasWatch::serialize(Archive& ar) {
+  ar(state::SortedMap(days_));
+}
+
+KZ_STATE_INSTANTIATE(BiasWatch);
 
 }  // namespace kaizen::learn

@@ -13,6 +13,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -65,7 +66,12 @@ class BiasWatch {
     double creativity_sum = 0;
     int64_t creativity_n = 0;
     int64_t work = 0, experimental = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   BiasConfig config_;
   std::unordered_map<int64_t, Day> days_;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 
 namespace kaizen::learn {
 
@@ -168,5 +169,19 @@ void WriteJson(JsonWriter& w, const CalibrationResult& r) {
   w.EndObject();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void CalibrationCurve::Bucket::serialize(Archive& ar) {
+  ar(n, approved, predicted_sum);
+}
+
+template <class Archive>
+void CalibrationCurve::serialize(Archive& ar) {
+  ar(buckets_, predictions_, delta_sum_, abs_delta_sum_);
+}
+
+KZ_STATE_INSTANTIATE(CalibrationCurve);
 
 }  // namespace kaizen::learn

@@ -12,6 +12,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -76,7 +77,12 @@ class CalibrationCurve {
   struct Bucket {
     int64_t n = 0, approved = 0;
     double predicted_sum = 0;  // in log order
+    template <class Archive>
+    void serialize(Archive& ar);
   };
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   CalibrationConfig config_;
   std::array<Bucket, CalibrationResult::kBuckets> buckets_{};
   int64_t predictions_ = 0;

@@ -1,5 +1,6 @@
 #include "learn/communication.h"
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 
 #include <fmt/format.h>
 
@@ -257,5 +258,33 @@ void WriteJson(JsonWriter& w, const CommunicationResult& r) {
   w.EndObject();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void CommunicationLearner::Tally::serialize(Archive& ar) {
+  ar(n, completed, seconds, richness);
+}
+
+template <class Archive>
+void CommunicationLearner::serialize(Archive& ar) {
+  ar(state::SortedMap(formats_), state::SortedMap(windows_), weekday_, weekend_, fresh_, fatigued_,
+     state::SortedMap(tired_sessions_), newest_tired_ms_);
+  std::optional<std::string> newest;
+  if constexpr (!state::kLoading<Archive>) {
+    if (newest_tired_ != nullptr) newest = *newest_tired_;
+  }
+  ar(newest);
+  if constexpr (state::kLoading<Archive>) {
+    newest_tired_ = nullptr;
+    if (newest) {
+      auto it = tired_sessions_.find(*newest);
+      state::Require(it != tired_sessions_.end(), "the newest tired session is not among them");
+      newest_tired_ = &it->first;
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(CommunicationLearner);
 
 }  // namespace kaizen::learn

@@ -18,6 +18,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/signal_weight.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -87,6 +88,8 @@ class CommunicationLearner {
     double seconds = 0, richness = 0;  // sums, folded in log order
     void Add(double review_seconds, double review_richness, bool review_completed);
     EngagementStats Stats(const CommunicationConfig& config) const;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   template <typename T>
   using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
@@ -96,6 +99,10 @@ class CommunicationLearner {
 
   static std::map<std::string, EngagementStats> Sorted(const TallyMap& tallies,
                                                        const CommunicationConfig& config);
+  // newest_tired_ is saved as its key and pointed back at tired_sessions_'s own copy.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   CommunicationConfig config_;
   SignalWeightConfig weights_;

@@ -9,6 +9,7 @@
 #include "ingest/code_correction.h"
 #include "ingest/correction_classifier.h"
 #include "ingest/filler.h"
+#include "learn/state_archive.h"
 #include "model/utf8.h"
 
 namespace kaizen::learn {
@@ -505,5 +506,31 @@ std::vector<CorrectionPattern> CorrectionPatternLearner::Patterns() const {
                    });
   return out;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void CorrectionExample::serialize(Archive& ar) {
+  ar(original, corrected, user, project, at_ms);
+}
+
+template <class Archive>
+void CheckedExample::serialize(Archive& ar) {
+  ar(original, corrected);
+}
+
+template <class Archive>
+void CorrectionPatternLearner::Group::serialize(Archive& ar) {
+  ar(type, key, kind, n, first_ms, last_ms, projects, users, words, verbs, ratio_sum,
+     max_line_words, examples, checked);
+}
+
+template <class Archive>
+void CorrectionPatternLearner::serialize(Archive& ar) {
+  ar(corrections_, groups_, openers_added_, headings_removed_, unsafe_added_, jargon_added_,
+     lengthened_, numbers_only_removed_, filler_added_, audits_);
+}
+
+KZ_STATE_INSTANTIATE(CorrectionPatternLearner);
 
 }  // namespace kaizen::learn

@@ -39,6 +39,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -108,6 +109,9 @@ std::string_view CorrectionGroupType(const CorrectionView& correction);
 struct CorrectionExample {
   std::string original, corrected, user, project;
   int64_t at_ms = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct WordCount {
@@ -156,6 +160,9 @@ struct CorrectionPattern {
 // A correction kept whole for the self-consistency check.
 struct CheckedExample {
   std::string original, corrected;
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 class CorrectionPatternLearner {
@@ -187,9 +194,14 @@ class CorrectionPatternLearner {
     int64_t max_line_words = 0;
     std::vector<CorrectionExample> examples;
     std::vector<CheckedExample> checked;  // the first kMaxCheckedExamples short enough
+    template <class Archive>
+    void serialize(Archive& ar);
   };
 
   CorrectionPattern Build(const std::string& id, const Group& g) const;
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   CorrectionPatternConfig config_;
   int64_t corrections_ = 0;

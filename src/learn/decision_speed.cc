@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -141,5 +142,31 @@ void WriteJson(JsonWriter& w, const DecisionSpeedResult& r) {
   w.EndObject();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void FastRejection::serialize(Archive& ar) {
+  ar(id, at_ms, task_type, artifact_id, reason, blockers);
+}
+
+template <class Archive>
+void SpeedQuadrant::serialize(Archive& ar) {
+  ar(approved, rejected);
+}
+
+template <class Archive>
+void DecisionSpeedLearner::Kept::serialize(Archive& ar) {
+  ar(item, seq);
+}
+
+template <class Archive>
+void DecisionSpeedLearner::serialize(Archive& ar) {
+  ar(quadrants_, seq_, recent_);
+}
+
+KZ_STATE_INSTANTIATE(FastRejection);
+KZ_STATE_INSTANTIATE(SpeedQuadrant);
+KZ_STATE_INSTANTIATE(DecisionSpeedLearner);
 
 }  // namespace kaizen::learn

@@ -13,6 +13,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -32,11 +33,17 @@ struct FastRejection {
   int64_t at_ms = 0;
   std::string task_type, artifact_id, reason;
   std::vector<std::string> blockers;
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct SpeedQuadrant {
   int64_t approved = 0;
   int64_t rejected = 0;  // rejected or needs-work
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct DecisionSpeedResult {
@@ -66,7 +73,12 @@ class DecisionSpeedLearner {
   struct Kept {
     FastRejection item;
     uint64_t seq = 0;  // log position: breaks timestamp ties, later is newer
+    template <class Archive>
+    void serialize(Archive& ar);
   };
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   SpeedConfig config_;
   std::array<SpeedQuadrant, 3> quadrants_{};
   uint64_t seq_ = 0;

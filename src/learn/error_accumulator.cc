@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -178,5 +179,42 @@ void WriteJson(JsonWriter& w, const ErrorReport& r) {
   w.EndArray();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ErrorStats::serialize(Archive& ar) {
+  ar(total, unresolved, by_type);
+}
+
+template <class Archive>
+void ErrorAccumulator::Error::serialize(Archive& ar) {
+  ar(at_ms, type, message, context, tool, stack, stack_cut, resolved);
+}
+
+template <class Archive>
+void ErrorAccumulator::Bead::serialize(Archive& ar) {
+  ar(errors, unresolved);
+}
+
+template <class Archive>
+void ErrorAccumulator::serialize(Archive& ar) {
+  ar(errors_, error_bead_, state::SortedMap(by_id_), beads_, overall_);
+  if constexpr (state::kLoading<Archive>) {
+    state::Require(error_bead_.size() == errors_.size(), "errors without their beads");
+    for (uint32_t bead : error_bead_) state::Require(bead < beads_.size(), "an error's bead");
+    for (const auto& [id, index] : by_id_) state::Require(index < errors_.size(), "an error id");
+    bead_index_.clear();
+    for (size_t i = 0; i < beads_.size(); ++i) {
+      for (uint32_t e : beads_[i].second.errors)
+        state::Require(e < errors_.size(), "a bead's error");
+      state::Require(bead_index_.emplace(beads_[i].first, static_cast<uint32_t>(i)).second,
+                     "a bead saved twice");
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(ErrorStats);
+KZ_STATE_INSTANTIATE(ErrorAccumulator);
 
 }  // namespace kaizen::learn

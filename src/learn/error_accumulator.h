@@ -12,6 +12,7 @@
 
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -20,6 +21,9 @@ namespace kaizen::learn {
 struct ErrorStats {
   int64_t total = 0, unresolved = 0;
   std::map<std::string, int64_t, std::less<>> by_type;  // resolved errors included
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct BeadErrors {
@@ -63,15 +67,23 @@ class ErrorAccumulator {
     std::string type, message, context, tool, stack;  // stack: already cut to kStackChars
     bool stack_cut;
     bool resolved;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Bead {
     std::vector<uint32_t> errors;  // indices into errors_, log order
     int64_t unresolved = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   template <typename T>
   using Map = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
 
   void Resolve(std::string_view error_id);
+  // bead_index_ is rebuilt from beads_.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   std::vector<Error> errors_;
   std::vector<uint32_t> error_bead_;  // errors_[i] belongs to beads_[error_bead_[i]]

@@ -21,6 +21,7 @@
 #include "learn/inputs.h"
 #include "learn/prepared_event.h"
 #include "learn/sections.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "model/event_kind.h"
 
@@ -73,6 +74,12 @@ class WorkRegistry {
 
   std::string_view Keep(std::string_view s);  // a stable copy in the arena
   uint32_t NameId(std::string_view s);        // its index in names_, interning it when new
+
+  // work_registry_state.cc: names_ and entries_ as strings; a load interns the names in their
+  // order, then registers the entries again, which rebuilds the arena and the maps.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   // A deque: it grows without copying or spare capacity. Entries' strings live in the arena, and
   // the maps are keyed by views of those strings: registering an artifact costs one map node and

@@ -7,6 +7,7 @@
 
 #include "learn/approval.h"
 #include "learn/quality_index.h"
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -178,5 +179,29 @@ void WriteJson(JsonWriter& w, const std::vector<ScoreGate>& gates) {
   }
   w.EndArray();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void GateLearner::Cell::serialize(Archive& ar) {
+  ar(n, weight);
+}
+
+template <class Archive>
+void GateLearner::Histogram::serialize(Archive& ar) {
+  for (auto& bucket : cells) ar(bucket[0], bucket[1]);
+}
+
+template <class Archive>
+void GateLearner::Dimension::serialize(Archive& ar) {
+  ar(days);
+}
+
+template <class Archive>
+void GateLearner::serialize(Archive& ar) {
+  ar(state::SortedMap(dimensions_));
+}
+
+KZ_STATE_INSTANTIATE(GateLearner);
 
 }  // namespace kaizen::learn

@@ -18,6 +18,7 @@
 #include "learn/json_out.h"
 #include "learn/quality_index.h"
 #include "learn/signal_weight.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 
 namespace kaizen::learn {
@@ -68,15 +69,23 @@ class GateLearner {
   struct Cell {
     int64_t n = 0;
     double weight = 0;  // sum of StaticWeight, in log order
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   // [bucket = rounded score - 1][approved]
   struct Histogram {
     Cell cells[kBuckets][2];
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Dimension {
     std::map<int64_t, Histogram> days;  // UTC day number -> that day's scores
     int64_t last_day = 0;
     Histogram* last = nullptr;  // the day Add touched last: logs run in day order
+    // Saves `days` only: last_day and last are a cache of days[last_day], and null finds the
+    // same node.
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   // What the window holds for one dimension, and the rejection table derived from it.
   struct Table {
@@ -86,6 +95,10 @@ class GateLearner {
     int hard = 0, soft = 0;                         // 0: no gate
   };
   Table Compute(const Dimension& dim, int64_t now_ms) const;
+  // Saves dimensions_; quality_ is a cache of its lookups by name, rebuilt as scores arrive.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   GatesConfig config_;
   SignalWeightConfig weights_;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -314,5 +315,42 @@ void WriteAlertsJson(JsonWriter& w, const KpiResult& r) {
   }
   w.EndArray();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void KpiTracker::Day::serialize(Archive& ar) {
+  ar(feedback, decided, approved, scores, decisions_timed, predictions, score_sum, decision_ms_sum,
+     prediction_error_sum);
+}
+
+template <class Archive>
+void KpiTracker::Reason::serialize(Archive& ar) {
+  ar(text, by_day);
+}
+
+template <class Archive>
+void KpiTracker::serialize(Archive& ar) {
+  ar(days_, last_feedback_ms_);
+  std::vector<std::string> keys;
+  if constexpr (!state::kLoading<Archive>) {
+    std::unordered_map<const Reason*, const std::string*> key_of;
+    for (const auto& [key, reason] : reasons_) key_of.emplace(&reason, &key);
+    for (const Reason* r : reason_order_) keys.push_back(*key_of.at(r));
+  }
+  ar(keys);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if constexpr (state::kLoading<Archive>) {
+      auto [it, added] = reasons_.emplace(std::move(keys[i]), Reason{});
+      state::Require(added, "a rejection reason saved twice");
+      ar(it->second);
+      reason_order_.push_back(&it->second);
+    } else {
+      ar(*reason_order_[i]);
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(KpiTracker);
 
 }  // namespace kaizen::learn

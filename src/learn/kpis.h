@@ -13,6 +13,7 @@
 #include "learn/config_field.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -78,12 +79,21 @@ class KpiTracker {
     uint64_t feedback = 0, decided = 0, approved = 0, scores = 0, decisions_timed = 0,
              predictions = 0;
     double score_sum = 0, decision_ms_sum = 0, prediction_error_sum = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Reason {
     std::string text;                    // as first written
     std::map<int64_t, uint64_t> by_day;  // occurrences per UTC day: "new" is relative to now
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   void AddReason(std::string_view text, int64_t at_ms);
+  // reasons_ in reason_order_, each with its key; reason_order_ then points into the new map.
+  // scratch_ is scratch space of one Add.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   KpiConfig config_;
   std::map<int64_t, Day> days_;

@@ -21,6 +21,7 @@
 #include "learn/event_reader.h"
 #include "learn/gates.h"
 #include "learn/kpis.h"
+#include "learn/learner_state.h"
 #include "learn/loop_tracker.h"
 #include "learn/outcomes.h"
 #include "learn/preferences.h"
@@ -33,6 +34,7 @@
 #include "learn/session_prompts.h"
 #include "learn/signal_weight.h"
 #include "learn/signals.h"
+#include "learn/state_fwd.h"
 #include "learn/theme_evidence.h"
 #include "model/event_kind.h"
 
@@ -77,6 +79,18 @@ class Learner {
   // references and folds it into them. Of an event of another kind only `kind` and the
   // timestamp are read, so a reader may leave the rest unread. REQUIRES: log order.
   void Add(EventViews& event);
+  // Every bit of folded state, as bytes (learner_state.h): a checkpoint from which LoadState and
+  // the log's later events give what folding the whole log gives. Deterministic: two learners
+  // that folded the same events save the same bytes.
+  std::string SaveState() const;
+  // Restores what SaveState saved. REQUIRES: this Learner is freshly constructed (nothing added)
+  // with the same config, taxonomy and parts as the one that saved; folding more events and every
+  // query then give, byte for byte, what a Learner that folded everything gives. Errors:
+  // FailedPrecondition for a learner that folded events, or bytes of another format version,
+  // parts or config; DataLoss for damaged or truncated bytes. After an error this Learner holds
+  // part of the state: destroy it, use it for nothing else.
+  Status LoadState(std::string_view bytes);
+
   // Computes event->prepared: what Add needs that depends on this event alone (a review's
   // themes, a correction's change, an outcome's strategies). Reads only the config and the
   // taxonomy, so reader threads may call it on events not yet added, concurrently with Add.
@@ -149,6 +163,8 @@ class Learner {
     std::string version, artifact_id, task_type;
     double confidence = 0;
     bool auto_approved = false;  // its autonomy sample let it skip review
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   void AddCommitWork(const WorkView& work, bool auto_approved);
   // A `prompt`: its themes as evidence, its instruction as something the agent was told.
@@ -157,6 +173,13 @@ class Learner {
   // Folds a reward into the signals and, through what it judges, into autonomy, calibration
   // and the outcomes' criteria and patterns (docs/analysis.md `signals`).
   void AddReward(const RewardView& reward);
+  // learner_state.cc: what SaveState saves, in order.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
+  // The header fields that must match on load.
+  uint64_t PartsBits() const;
+  uint64_t ConfigFingerprint() const;
 
   LearnConfig config_;
   const ingest::ThemeTaxonomy& taxonomy_;

@@ -1,5 +1,7 @@
 #include "learn/least_squares.h"
 
+#include "learn/state_archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -69,5 +71,17 @@ std::optional<std::vector<double>> SolveCholesky(std::vector<double> a, std::vec
   }
   return b;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void NormalEquations::serialize(Archive& ar) {
+  ar(n_, xtx_, xty_);
+  if constexpr (state::kLoading<Archive>) {
+    state::Require(xtx_.size() == k_ * k_ && xty_.size() == k_, "normal equations of another size");
+  }
+}
+
+KZ_STATE_INSTANTIATE(NormalEquations);
 
 }  // namespace kaizen::learn

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "learn/state_fwd.h"
+
 namespace kaizen::learn {
 
 class NormalEquations {
@@ -31,6 +33,11 @@ class NormalEquations {
   int64_t n() const { return n_; }
 
  private:
+  // Saves n_ and the sums; k_ comes from the constructor, and a load of another k fails.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
+
   size_t k_;
   int64_t n_ = 0;
   std::vector<double> xtx_;  // row-major k x k; only the upper triangle (j >= i) is kept

@@ -1,5 +1,7 @@
 #include "learn/loop_tracker.h"
 
+#include "learn/state_archive.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -303,5 +305,44 @@ void WriteJson(JsonWriter& w, const LoopsResult& r) {
   w.EndArray();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void serialize(Archive& ar, EarlierIterations& e) {
+  ar(e.count, e.cost, e.seconds);
+}
+
+template <class Archive>
+void serialize(Archive& ar, IterationSummary& s) {
+  ar(s.iteration, s.q, s.cost, s.elapsed_seconds, s.feedback_hash, s.has_feedback, s.tests_passing,
+     s.measured);
+}
+
+template <class Archive>
+void LoopTracker::Loop::serialize(Archive& ar) {
+  ar(updated_ms, updated_seq, earlier, unmeasured, unmeasured_numbers, kept);
+}
+
+template <class Archive>
+void LoopTracker::serialize(Archive& ar) {
+  ar(seq_);
+  std::vector<std::string> ids;
+  if constexpr (!state::kLoading<Archive>) {
+    for (const Loop& loop : loops_) ids.push_back(*loop.id);
+  }
+  ar(ids, loops_);
+  if constexpr (state::kLoading<Archive>) {
+    state::Require(ids.size() == loops_.size(), "loops without their ids");
+    index_.clear();
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      auto [it, added] = index_.emplace(std::move(ids[i]), static_cast<uint32_t>(i));
+      state::Require(added, "a loop saved twice");
+      loops_[i].id = &it->first;
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(LoopTracker);
 
 }  // namespace kaizen::learn

@@ -14,6 +14,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/loop_control.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -65,6 +66,9 @@ class LoopTracker {
     EarlierIterations unmeasured;  // no Q(HALT) metric: counted, not kept
     std::vector<int64_t> unmeasured_numbers;  // the first kMaxNamedUnmeasured, for explain
     std::vector<IterationSummary> kept;       // ascending iteration numbers
+    // Saves all but `id`, which the tracker's serialize saves as a string.
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   static constexpr size_t kMaxNamedUnmeasured = 8;
 
@@ -72,6 +76,10 @@ class LoopTracker {
   static EarlierIterations Uncounted(const Loop& loop);
 
   LoopReport MakeReport(const Loop& loop) const;
+  // Each loop with its id; index_ is rebuilt, and Loop::id points at its key again.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   LoopConfig config_;
   size_t expected_iterations_;  // capacity reserved for a new loop

@@ -13,6 +13,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/outcome_score.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -83,6 +84,9 @@ struct AntiPattern {
 struct StrategyStats {
   std::string strategy;
   int64_t outcomes = 0, successes = 0, helpful = 0, harmful = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 class OutcomeLearner {
@@ -129,6 +133,8 @@ class OutcomeLearner {
     uint8_t raw_hundredths;
     FeedbackType type;
     bool success;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   static_assert(sizeof(Observation) == 16);
   // One of the newest observations of an Evidence, for the explanations.
@@ -137,6 +143,8 @@ class OutcomeLearner {
     int64_t seq = 0;  // log position: breaks timestamp ties, later first
     std::string bead_id;
     Observation observation{};
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   static constexpr size_t kNewestShown = 10;
   struct Evidence {
@@ -144,6 +152,8 @@ class OutcomeLearner {
     std::vector<Observation> observations{};  // log order
     int64_t successes = 0, failures = 0;
     std::vector<Recent> newest{};  // at most kNewestShown, unordered
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Folded;  // decayed sums and counts of one Evidence at a time
 
@@ -167,6 +177,8 @@ class OutcomeLearner {
   // Only beads whose outcomes named a criterion or pattern are kept.
   struct BeadEvidence {
     std::vector<uint32_t> criteria, patterns;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   std::unordered_map<std::string, BeadEvidence, StringHash, std::equal_to<>> beads_;
   Index criterion_index_;
@@ -179,6 +191,12 @@ class OutcomeLearner {
   // stamp_[id] == generation_: id is in current_ (criteria and patterns take turns with them).
   std::vector<uint64_t> stamp_;
   uint64_t generation_ = 0;
+
+  // outcomes_state.cc. The name indexes are rebuilt from the tables; current_, stamp_ and
+  // generation_ are scratch space of one Add (a stamp below the generation means "not current").
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 // The `criteria`, `patterns`, `antiPatterns` and `strategies` arrays of `kaizen analyze --json`.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "learn/quality_index.h"
+#include "learn/state_archive.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 
@@ -347,5 +348,24 @@ void WriteJson(JsonWriter& w, const PreferenceResult& result) {
   w.EndObject();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void PreferenceLearner::Rating::serialize(Archive& ar) {
+  ar(rating, last_updated_ms, comparisons);
+}
+
+template <class Archive>
+void PreferenceLearner::Winner::serialize(Archive& ar) {
+  ar(a, b, tie, decided, agreed);
+}
+
+template <class Archive>
+void PreferenceLearner::serialize(Archive& ar) {
+  ar(comparisons_, state::SortedMap(ratings_), state::SortedMap(winners_), fit_, seen_, fitted_);
+}
+
+KZ_STATE_INSTANTIATE(PreferenceLearner);
 
 }  // namespace kaizen::learn

@@ -17,6 +17,7 @@
 #include "learn/json_out.h"
 #include "learn/least_squares.h"
 #include "learn/signal_weight.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 
 namespace kaizen::learn {
@@ -94,9 +95,13 @@ class PreferenceLearner {
     double rating = 0;
     int64_t last_updated_ms = 0;
     int64_t comparisons = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Winner {
     int64_t a = 0, b = 0, tie = 0, decided = 0, agreed = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
 
   void AddComparison(const ReviewView& review, const ComparisonView& c);
@@ -105,6 +110,10 @@ class PreferenceLearner {
   Rating& FindRating(std::string_view attribute);
   static void AttributesOf(const WorkView& w, std::vector<std::string>* out);
   double StrengthMultiplier(std::string_view strength) const;
+  // scratch_ and attributes_a_/_b_ are scratch space of one Add: not saved.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   PreferenceConfig config_;
   SignalWeightConfig weights_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 #include "model/utf8.h"
 
 namespace kaizen::learn {
@@ -26,33 +27,9 @@ void FirstFew(const Texts& from, TextOf text_of, std::vector<std::string_view>* 
   }
 }
 
-// Fills `k` (new, or recycled: every field is assigned) with what the memory files quote of `r`:
-// first the views of `r` worth keeping, then their copies in k->text, reserved once so that no
-// append moves the buffer under the views already taken.
-void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptReview* k) {
-  k->at_ms = r.at_ms;
-  k->decision = r.decision;
-  k->time_to_decision_ms = r.time_to_decision_ms;
-  k->id = r.id;
-  k->reviewer = Capped(r.reviewer);
-  k->server_type = Capped(r.server_type);
-  k->work_type = Capped(r.work.type);
-  k->stage = Capped(r.stage);
-  k->reason = Capped(r.reason);
-  auto itself = [](std::string_view s) { return s; };
-  FirstFew(r.blockers, itself, &k->blockers);
-  FirstFew(r.suggestions, itself, &k->suggestions);
-  auto criticism = [](const AnnotationView& a) {
-    return a.type == "criticism" ? a.text : std::string_view();
-  };
-  FirstFew(r.annotations, criticism, &k->criticisms);
-  k->themes.clear();
-  for (const ReviewTheme& t : themes) k->themes.push_back(Capped(t.theme));
-  std::sort(k->themes.begin(), k->themes.end());
-  k->themes.erase(std::unique(k->themes.begin(), k->themes.end()), k->themes.end());
-  k->scores.clear();
-  for (const ScoreView& s : r.scores) k->scores.emplace_back(s.dimension, s.score);
-
+// Copies what k's views view into k->text, reserved once so that no append moves the buffer
+// under the views already taken, and points the views at the copies.
+void Own(KeptReview* k) {
   size_t bytes = 0;
   for (std::string_view s :
        {k->id, k->reviewer, k->server_type, k->work_type, k->stage, k->reason}) {
@@ -78,6 +55,34 @@ void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptRevie
     for (std::string_view& s : *list) copy(&s);
   }
   for (auto& score : k->scores) copy(&score.first);
+}
+
+// Fills `k` (new, or recycled: every field is assigned) with what the memory files quote of `r`:
+// first the views of `r` worth keeping, then their copies in k->text (Own).
+void Fill(const ReviewView& r, const std::vector<ReviewTheme>& themes, KeptReview* k) {
+  k->at_ms = r.at_ms;
+  k->decision = r.decision;
+  k->time_to_decision_ms = r.time_to_decision_ms;
+  k->id = r.id;
+  k->reviewer = Capped(r.reviewer);
+  k->server_type = Capped(r.server_type);
+  k->work_type = Capped(r.work.type);
+  k->stage = Capped(r.stage);
+  k->reason = Capped(r.reason);
+  auto itself = [](std::string_view s) { return s; };
+  FirstFew(r.blockers, itself, &k->blockers);
+  FirstFew(r.suggestions, itself, &k->suggestions);
+  auto criticism = [](const AnnotationView& a) {
+    return a.type == "criticism" ? a.text : std::string_view();
+  };
+  FirstFew(r.annotations, criticism, &k->criticisms);
+  k->themes.clear();
+  for (const ReviewTheme& t : themes) k->themes.push_back(Capped(t.theme));
+  std::sort(k->themes.begin(), k->themes.end());
+  k->themes.erase(std::unique(k->themes.begin(), k->themes.end()), k->themes.end());
+  k->scores.clear();
+  for (const ScoreView& s : r.scores) k->scores.emplace_back(s.dimension, s.score);
+  Own(k);
 }
 
 }  // namespace
@@ -290,5 +295,150 @@ std::vector<SimilarReview> RecentReviews::Similar(const SimilarityQuery& query, 
   });
   return out;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+namespace {
+
+// A KeptReview as saved: its strings, not views of them.
+struct SavedReview {
+  int64_t at_ms = 0;
+  Decision decision = Decision::kNone;
+  double time_to_decision_ms = 0;
+  std::array<std::string, 6> fields;  // id, reviewer, server_type, work_type, stage, reason
+  std::array<std::vector<std::string>, 4> lists;  // blockers, suggestions, criticisms, themes
+  std::vector<std::pair<std::string, double>> scores;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(at_ms, decision, time_to_decision_ms, fields, lists, scores);
+  }
+};
+
+SavedReview Saved(const KeptReview& k) {
+  SavedReview s{k.at_ms, k.decision, k.time_to_decision_ms, {}, {}, {}};
+  size_t i = 0;
+  for (std::string_view f : {k.id, k.reviewer, k.server_type, k.work_type, k.stage, k.reason}) {
+    s.fields[i++] = std::string(f);
+  }
+  i = 0;
+  for (const auto* list : {&k.blockers, &k.suggestions, &k.criticisms, &k.themes}) {
+    s.lists[i++].assign(list->begin(), list->end());
+  }
+  for (const auto& [dimension, score] : k.scores) s.scores.emplace_back(dimension, score);
+  return s;
+}
+
+// The KeptReview of `s`: views of s's strings, then of its own copies (Own).
+std::shared_ptr<const KeptReview> Restored(const SavedReview& s) {
+  auto k = std::make_shared<KeptReview>();
+  k->at_ms = s.at_ms;
+  k->decision = s.decision;
+  k->time_to_decision_ms = s.time_to_decision_ms;
+  size_t i = 0;
+  for (std::string_view* f :
+       {&k->id, &k->reviewer, &k->server_type, &k->work_type, &k->stage, &k->reason}) {
+    *f = s.fields[i++];
+  }
+  i = 0;
+  for (auto* list : {&k->blockers, &k->suggestions, &k->criticisms, &k->themes}) {
+    list->assign(s.lists[i].begin(), s.lists[i].end());
+    ++i;
+  }
+  for (const auto& [dimension, score] : s.scores) k->scores.emplace_back(dimension, score);
+  Own(k.get());
+  return k;
+}
+
+}  // namespace
+
+template <class Archive>
+void serialize(Archive& ar, ThemeTally& t) {
+  ar(t.positive, t.negative, t.positive_score_sum, t.positive_scored);
+}
+
+template <class Archive>
+void serialize(Archive& ar, DimensionTally& t) {
+  ar(t.n, t.sum);
+}
+
+template <class Archive>
+void serialize(Archive& ar, LevelChange& c) {
+  ar(c.task_type, c.from, c.to, c.at_ms);
+}
+
+template <class Archive>
+void RecentReviews::serialize(Archive& ar) {
+  using Indexes = std::vector<uint32_t>;
+  // The kept reviews, each once, numbered in the order the rings below first name them.
+  std::vector<SavedReview> table;
+  std::vector<std::shared_ptr<const KeptReview>> loaded;
+  std::unordered_map<const KeptReview*, uint32_t> numbers;
+  std::vector<std::pair<std::string, Ring*>> servers;  // by_server_ in key order
+  if constexpr (!state::kLoading<Archive>) {
+    for (auto& [name, ring] : by_server_) servers.emplace_back(name, &ring);
+    std::sort(servers.begin(), servers.end());
+    auto number = [&](const Ring& ring) {
+      for (const auto& k : ring) {
+        if (numbers.emplace(k.get(), static_cast<uint32_t>(table.size())).second) {
+          table.push_back(Saved(*k));
+        }
+      }
+    };
+    for (const auto& [day, digest] : days_) number(digest.kept);
+    number(newest_);
+    for (const auto& [name, ring] : servers) number(*ring);
+  }
+  ar(table);
+  if constexpr (state::kLoading<Archive>) {
+    loaded.reserve(table.size());
+    for (const SavedReview& s : table) loaded.push_back(Restored(s));
+  }
+  // A ring as the numbers of its reviews.
+  auto ring = [&](Ring& r) {
+    Indexes indexes;
+    if constexpr (!state::kLoading<Archive>) {
+      for (const auto& k : r) indexes.push_back(numbers.at(k.get()));
+    }
+    ar(indexes);
+    if constexpr (state::kLoading<Archive>) {
+      r.clear();
+      for (uint32_t i : indexes) {
+        state::Require(i < loaded.size(), "a kept review's number");
+        r.push_back(loaded[i]);
+      }
+    }
+  };
+
+  cereal::size_type n = days_.size();
+  ar(cereal::make_size_tag(n));
+  auto day_it = days_.begin();
+  for (cereal::size_type i = 0; i < n; ++i) {
+    int64_t day = 0;
+    if constexpr (!state::kLoading<Archive>) day = (day_it++)->first;
+    ar(day);
+    DayDigest& d = days_[day];
+    ar(d.day, d.reviews, d.approved, d.rejected, d.needs_work, d.deferred, d.review_mean_sum,
+       d.scored_reviews, d.dimensions, d.themes);
+    ring(d.kept);
+  }
+  if constexpr (state::kLoading<Archive>) state::Require(days_.size() == n, "a day saved twice");
+  ring(newest_);
+  n = servers.size();
+  ar(cereal::make_size_tag(n));
+  for (cereal::size_type i = 0; i < n; ++i) {
+    std::string name;
+    if constexpr (!state::kLoading<Archive>) name = servers[i].first;
+    ar(name);
+    ring(by_server_[name]);
+  }
+  if constexpr (state::kLoading<Archive>) {
+    state::Require(by_server_.size() == n, "a server type saved twice");
+    last_day_ = nullptr;
+  }
+  ar(state::SortedMap(levels_), level_changes_);
+}
+
+KZ_STATE_INSTANTIATE(RecentReviews);
 
 }  // namespace kaizen::learn

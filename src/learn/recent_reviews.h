@@ -21,6 +21,7 @@
 #include "learn/inputs.h"
 #include "learn/quality_index.h"
 #include "learn/review_themes.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -149,6 +150,12 @@ class RecentReviews {
   void Push(Ring& ring, const std::shared_ptr<const KeptReview>& kept, size_t limit);
   void Retire(std::shared_ptr<const KeptReview> kept);
   std::shared_ptr<KeptReview> Recycled();  // a retired copy nobody else holds, or a new one
+  // Each kept review once (the rings share them) with its strings, the rings as its indexes, and
+  // the digests; last_day_ is a cache of a days_ node (null finds it again), spares_ a pool of
+  // retired copies and sides_ scratch space of one Add.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   MemoryConfig config_;
   std::map<int64_t, DayDigest> days_;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -217,5 +218,49 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   Str(w, ranked.why);
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ReviewQueue::serialize(Archive& ar) {
+  constexpr size_t kStrings = 11;
+  auto views = [](QueueItem& item) {
+    return std::array<std::string_view*, kStrings>{
+        &item.event_id,   &item.artifact_id, &item.version,     &item.type,
+        &item.path,       &item.summary,     &item.server_type, &item.stage,
+        &item.session_id, &item.model,       &item.priority};
+  };
+  cereal::size_type n = pending_.size();
+  ar(cereal::make_size_tag(n));
+  auto it = pending_.begin();
+  for (cereal::size_type i = 0; i < n; ++i) {
+    QueueItem loaded;
+    QueueItem& item = state::kLoading<Archive> ? loaded : (it++)->second;
+    std::array<std::string, kStrings> strings;
+    if constexpr (!state::kLoading<Archive>) {
+      size_t s = 0;
+      for (std::string_view* v : views(item)) strings[s++] = std::string(*v);
+    }
+    ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
+       item.experimental, item.deferrals);
+    if constexpr (state::kLoading<Archive>) {
+      size_t bytes = 0;
+      for (const std::string& s : strings) bytes += s.size();
+      auto buffer = std::make_shared_for_overwrite<char[]>(std::max<size_t>(bytes, 1));
+      char* at = buffer.get();
+      size_t s = 0;
+      for (std::string_view* v : views(item)) {
+        std::copy(strings[s].begin(), strings[s].end(), at);
+        *v = std::string_view(at, strings[s].size());
+        at += strings[s++].size();
+      }
+      item.own = std::move(buffer);
+      const Key key(item.artifact_id, item.version);
+      state::Require(pending_.emplace(key, std::move(item)).second, "a queue item saved twice");
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(ReviewQueue);
 
 }  // namespace kaizen::learn

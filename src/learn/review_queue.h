@@ -15,6 +15,7 @@
 #include "learn/autonomy.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -50,6 +51,12 @@ class ReviewQueue {
   const std::map<Key, QueueItem>& pending() const { return pending_; }
 
  private:
+  // Each item with its strings; a loaded item keeps them all in its own buffer (`own`), not in the
+  // work registry, and its key views them there.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
+
   std::map<Key, QueueItem> pending_;  // keys are the items' own views
 };
 

@@ -1,9 +1,26 @@
 #include "learn/reviewer_profiles.h"
 #include "learn/approval.h"
+#include "learn/state_archive.h"
 
 #include <algorithm>
 
 namespace kaizen::learn {
+
+// For State::serialize (Learner::SaveState).
+template <class Archive>
+void serialize(Archive& ar, ThemeLean& t) {
+  ar(t.theme, t.positive, t.negative);
+}
+
+template <class Archive>
+void serialize(Archive& ar, AttributeRecord& a) {
+  ar(a.attribute, a.won, a.lost);
+}
+
+template <class Archive>
+void serialize(Archive& ar, DecidingDimension& d) {
+  ar(d.dimension, d.agreed, d.decided);
+}
 
 struct ReviewerProfiles::State {
   State(const CommunicationConfig& c, const SignalWeightConfig& w) : communication(c, w) {}
@@ -11,6 +28,10 @@ struct ReviewerProfiles::State {
   struct Task {
     int64_t decided = 0, approved = 0;
     double ms_sum = 0;  // decided reviews, in log order
+    template <class Archive>
+    void serialize(Archive& ar) {
+      ar(decided, approved, ms_sum);
+    }
   };
   int64_t reviews = 0, approved = 0, rejected = 0, needs_work = 0, deferred = 0;
   std::map<std::string, Task, std::less<>> tasks;
@@ -19,6 +40,12 @@ struct ReviewerProfiles::State {
   int64_t comparisons = 0;
   std::map<std::string, AttributeRecord, std::less<>> attributes;
   std::map<std::string, DecidingDimension, std::less<>> dimensions;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(reviews, approved, rejected, needs_work, deferred, tasks, communication, themes, comparisons,
+       attributes, dimensions);
+  }
 };
 
 namespace {
@@ -209,5 +236,31 @@ std::vector<ReviewerProfile> ReviewerProfiles::Result() const {
   for (const auto& [name, reviews] : Reviewers()) out.push_back(*Profile(name));
   return out;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ReviewerProfiles::serialize(Archive& ar) {
+  if constexpr (state::kLoading<Archive>) {
+    cereal::size_type n = 0;
+    ar(cereal::make_size_tag(n));
+    states_.clear();
+    for (cereal::size_type i = 0; i < n; ++i) {
+      std::string reviewer;
+      auto s = std::make_unique<State>(communication_, weights_);
+      ar(reviewer, *s);
+      state::Require(states_.emplace(std::move(reviewer), std::move(s)).second,
+                     "a reviewer saved twice");
+    }
+  } else {
+    std::vector<const std::string*> names;
+    for (const auto& [name, s] : states_) names.push_back(&name);
+    std::sort(names.begin(), names.end(), [](const auto* a, const auto* b) { return *a < *b; });
+    ar(cereal::make_size_tag(static_cast<cereal::size_type>(names.size())));
+    for (const std::string* name : names) ar(*name, *states_.find(*name)->second);
+  }
+}
+
+KZ_STATE_INSTANTIATE(ReviewerProfiles);
 
 }  // namespace kaizen::learn

@@ -20,6 +20,7 @@
 #include "learn/recent_reviews.h"
 #include "learn/review_themes.h"
 #include "learn/signal_weight.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -86,6 +87,10 @@ class ReviewerProfiles {
 
  private:
   struct State;
+  // Each reviewer's State in key order, built with this tracker's configs before it is loaded.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   MemoryConfig memory_;
   SpeedConfig speed_;
   CommunicationConfig communication_;

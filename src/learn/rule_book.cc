@@ -11,6 +11,7 @@
 
 #include "learn/rule_catalog.h"
 #include "learn/session_prompts.h"
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -123,6 +124,14 @@ struct RuleBook::ThemeState {
   double rejected_severity = 0;
   int64_t rejected_last_ms = 0;
   std::set<std::string, std::less<>> rejected_servers;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(theme, negative, positive, severity_sum, first_seen_ms, last_seen_ms, by_source, servers,
+       work_types, any_without_server, state::SortedSet(days), last_day, promoted_at_ms,
+       positive_at_promotion, examples, rejected, rejected_severity, rejected_last_ms,
+       rejected_servers);
+  }
 };
 
 RuleBook::RuleBook(const RuleConfig& config, const EvidenceConfig& evidence)
@@ -432,5 +441,26 @@ void WriteJson(JsonWriter& w, const std::vector<RejectionPattern>& v) {
   }
   w.EndArray();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void RuleAudit::serialize(Archive& ar) {
+  ar(at_ms, verdict, reviewer, note);
+}
+
+template <class Archive>
+void RuleBook::serialize(Archive& ar) {
+  ar(total_reviews_, storage_, state::SortedMap(audits_));
+  if constexpr (state::kLoading<Archive>) {
+    themes_.clear();
+    for (const std::unique_ptr<ThemeState>& s : storage_) {
+      state::Require(s != nullptr, "a rule theme missing");
+      state::Require(themes_.emplace(s->theme, s.get()).second, "a rule theme saved twice");
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(RuleBook);
 
 }  // namespace kaizen::learn

@@ -27,6 +27,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/review_themes.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "learn/theme_evidence.h"
 
@@ -54,6 +55,9 @@ struct RuleAudit {
   std::string verdict;   // confirm | retire
   std::string reviewer;  // may be empty
   std::string note;      // reviewer text: quote it before it reaches a prompt
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct LearnedRule {
@@ -135,6 +139,10 @@ class RuleBook {
   // against the §9.3 guards, and the rejections with no approval that would lift its confidence
   // above promote_confidence.
   std::string ToConfirm(const LearnedRule& r) const;
+  // storage_ in order; themes_ is rebuilt to point into it.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   RuleConfig config_;
   EvidenceConfig evidence_;
   int64_t total_reviews_ = 0;

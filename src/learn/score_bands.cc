@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "learn/quality_index.h"
+#include "learn/state_archive.h"
 
 namespace kaizen::learn {
 
@@ -70,5 +71,43 @@ std::vector<DimensionBands> ScoreBands::Result() const {
   });
   return out;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ScoreBands::Counts::serialize(Archive& ar) {
+  ar(positive, negative);
+}
+
+template <class Archive>
+void ScoreBands::Band::serialize(Archive& ar) {
+  ar(count, state::SortedMap(themes));
+}
+
+template <class Archive>
+void ScoreBands::Dimension::serialize(Archive& ar) {
+  ar(scores, bands);
+}
+
+template <class Archive>
+void ScoreBands::serialize(Archive& ar) {
+  ar(state::SortedMap(dimensions_), theme_names_);
+  if constexpr (state::kLoading<Archive>) {
+    theme_ids_.clear();
+    for (size_t i = 0; i < theme_names_.size(); ++i) {
+      state::Require(theme_ids_.emplace(theme_names_[i], static_cast<uint32_t>(i)).second,
+                     "a band theme saved twice");
+    }
+    for (const auto& [name, dim] : dimensions_) {
+      for (const Band& band : dim.bands) {
+        for (const auto& [id, counts] : band.themes) {
+          state::Require(id < theme_names_.size(), "a band theme id");
+        }
+      }
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(ScoreBands);
 
 }  // namespace kaizen::learn

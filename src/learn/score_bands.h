@@ -14,6 +14,7 @@
 #include "learn/inputs.h"
 #include "learn/quality_index.h"
 #include "learn/review_themes.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -70,20 +71,31 @@ class ScoreBands {
  private:
   struct Counts {
     int64_t positive = 0, negative = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   template <typename T>
   using Map = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
   struct Band {
     int64_t count = 0;
     std::unordered_map<uint32_t, Counts> themes;  // by theme id (theme_names_)
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Dimension {
     int64_t scores = 0;
     std::array<Band, kScoreBandCount> bands;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   // A review's themes are named once per review, then counted by id in each scored band: a
   // review scores several dimensions, and hashing the names again for each was most of Add.
   uint32_t ThemeId(const std::string& theme);
+  // theme_ids_ is rebuilt from theme_names_; quality_ is a cache of lookups by name, and
+  // scratch_ scratch space of one Add.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   Map<Dimension> dimensions_;
   Map<uint32_t> theme_ids_;
   std::vector<std::string> theme_names_;

@@ -1,5 +1,7 @@
 #include "learn/session_prompts.h"
 
+#include "learn/state_archive.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -85,5 +87,19 @@ std::vector<ToldInstruction> SessionPrompts::Told(size_t limit) const {
   for (size_t i = 0; i < order.size() && i < limit; ++i) out.push_back(order[i]->told);
   return out;
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void SessionPrompts::Entry::serialize(Archive& ar) {
+  ar(told.text, told.judgement, told.times, told.last_ms, seq);
+}
+
+template <class Archive>
+void SessionPrompts::serialize(Archive& ar) {
+  ar(state::SortedMap(told_), corrections_, instructions_, positives_, seq_);
+}
+
+KZ_STATE_INSTANTIATE(SessionPrompts);
 
 }  // namespace kaizen::learn

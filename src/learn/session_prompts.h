@@ -14,6 +14,7 @@
 
 #include "learn/inputs.h"
 #include "learn/review_themes.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -49,7 +50,12 @@ class SessionPrompts {
   struct Entry {
     ToldInstruction told;
     uint64_t seq = 0;  // when last said, in log order (prompts of one millisecond are ordered)
+    template <class Archive>
+    void serialize(Archive& ar);
   };
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> told_;
   int64_t corrections_ = 0, instructions_ = 0, positives_ = 0;
   uint64_t seq_ = 0;

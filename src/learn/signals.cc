@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -367,5 +368,35 @@ void WriteJson(JsonWriter& w, const SignalsResult& r) {
   w.EndArray();
   w.EndObject();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void TaskSignals::serialize(Archive& ar) {
+  ar(task_type, signals, failed_outcomes, reverts, rewrites, ci_runs, ci_passes, merges, ratings,
+     rating_sum);
+}
+
+template <class Archive>
+void SignalFailure::serialize(Archive& ar) {
+  ar(at_ms, task_type, commit, what);
+}
+
+template <class Archive>
+void SignalTracker::Commit::serialize(Archive& ar) {
+  ar(first_ms, signals, agent, edit_measured, edited, reverted, failed);
+}
+
+template <class Archive>
+void SignalTracker::Month::serialize(Archive& ar) {
+  ar(ci_runs, ci_passes, ratings, rating_sum, seconds);
+}
+
+template <class Archive>
+void SignalTracker::serialize(Archive& ar) {
+  ar(rewards_, state::SortedMap(commits_), months_, tasks_, failures_);
+}
+
+KZ_STATE_INSTANTIATE(SignalTracker);
 
 }  // namespace kaizen::learn

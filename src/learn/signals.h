@@ -19,6 +19,7 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/kpis.h"  // Alert
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 
 namespace kaizen::learn {
@@ -80,6 +81,9 @@ struct TaskSignals {
   int64_t ci_runs = 0, ci_passes = 0, merges = 0;
   int64_t ratings = 0;
   double rating_sum = 0;  // 1-5
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 // A failed outcome, for the agent to be told.
@@ -88,6 +92,9 @@ struct SignalFailure {
   std::string task_type;
   std::string commit;  // the agent's commit, else the reward's commit_hash or task_id
   std::string what;    // "reverted" | "a person rewrote 40% of its lines"
+
+  template <class Archive>
+  void serialize(Archive& ar);
 };
 
 struct SignalsResult {
@@ -122,16 +129,23 @@ class SignalTracker {
     int64_t first_ms = 0;  // the agent's commit time, as the earliest signal tells it
     uint32_t signals = 0;
     bool agent = false, edit_measured = false, edited = false, reverted = false, failed = false;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Month {
     int64_t ci_runs = 0, ci_passes = 0, ratings = 0;
     double rating_sum = 0;
     std::vector<double> seconds;  // completion times
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   Month& MonthOf(int64_t at_ms);
   TaskSignals& Task(std::string_view task_type);
   void AddFailure(const RewardView& reward, std::string_view task_type, std::string_view key,
                   std::string what);
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   SignalConfig config_;
   int64_t rewards_ = 0;

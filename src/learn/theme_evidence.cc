@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "learn/state_archive.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -357,5 +358,57 @@ void WriteJson(JsonWriter& w, const std::vector<RuleCandidate>& candidates) {
   }
   w.EndArray();
 }
+
+// ---- State (Learner::SaveState) -------------------------------------------------------------
+
+template <class Archive>
+void ThemeEvidence::Signal::serialize(Archive& ar) {
+  ar(at_ms, context, weight_class, polarity);
+}
+
+template <class Archive>
+void ThemeEvidence::Context::serialize(Archive& ar) {
+  ar(server, stage);
+}
+
+template <class Archive>
+void ThemeEvidence::Theme::serialize(Archive& ar) {
+  ar(signals, positive, negative, negative_severity, state::SortedSet(negative_days),
+     last_negative_day, introduced_at_ms);
+}
+
+template <class Archive>
+void ThemeEvidence::DaySum::serialize(Archive& ar) {
+  ar(sum, n);
+}
+
+template <class Archive>
+void ThemeEvidence::serialize(Archive& ar) {
+  ar(total_reviews_, state::SortedMap(themes_), names_, contexts_, state::SortedMap(day_scores_));
+  if constexpr (state::kLoading<Archive>) {
+    state::Require(!names_.empty() && names_[0].empty(), "the names start with the empty one");
+    name_ids_.clear();
+    for (size_t i = 1; i < names_.size(); ++i) {
+      state::Require(name_ids_.emplace(names_[i], static_cast<uint32_t>(i)).second,
+                     "a server type or stage saved twice");
+    }
+    context_ids_.clear();
+    for (size_t i = 0; i < contexts_.size(); ++i) {
+      const Context& c = contexts_[i];
+      state::Require(c.server < names_.size() && c.stage < names_.size(), "a context's names");
+      const uint64_t key = uint64_t{c.server} << 32 | c.stage;
+      state::Require(context_ids_.emplace(key, static_cast<uint32_t>(i)).second,
+                     "a context saved twice");
+    }
+    for (const auto& [name, theme] : themes_) {
+      for (const Signal& s : theme.signals) {
+        state::Require(s.context < contexts_.size() && s.weight_class < kWeightClasses,
+                       "a theme signal's context or weight class");
+      }
+    }
+  }
+}
+
+KZ_STATE_INSTANTIATE(ThemeEvidence);
 
 }  // namespace kaizen::learn

@@ -21,6 +21,7 @@
 #include "learn/json_out.h"
 #include "learn/review_themes.h"
 #include "learn/signal_weight.h"
+#include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 
 namespace kaizen::learn {
@@ -110,6 +111,8 @@ class ThemeEvidence {
     uint32_t context;      // contexts_ index: the review's (server type, stage)
     uint8_t weight_class;  // WeightClass of the review: its StaticWeight is class_weights_[it]
     int8_t polarity;       // +1 or -1
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   static_assert(sizeof(Signal) == 16);
   // A review's StaticWeight depends only on its confidence level (5), whether it is fatigued
@@ -119,6 +122,8 @@ class ThemeEvidence {
   // A review's server type and stage, as interned names (0 = none).
   struct Context {
     uint32_t server = 0, stage = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct Theme {
     std::vector<Signal> signals;  // log order
@@ -127,10 +132,14 @@ class ThemeEvidence {
     std::unordered_set<int64_t> negative_days;
     int64_t last_negative_day = INT64_MIN;  // in log order most signals repeat the last day
     std::optional<int64_t> introduced_at_ms;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   struct DaySum {
     double sum = 0;
     int64_t n = 0;
+    template <class Archive>
+    void serialize(Archive& ar);
   };
 
   void AddSignal(std::string_view theme, const Signal& signal, double severity);
@@ -138,6 +147,11 @@ class ThemeEvidence {
   uint32_t ContextOf(uint32_t server, uint32_t stage);
   std::optional<double> WindowMean(int64_t first_day, int64_t last_day) const;
   ThemeStance Stance(const std::string& name, const Theme& theme, int64_t now_ms) const;
+  // class_weights_ comes from the config; name_ids_ and context_ids_ are rebuilt from names_ and
+  // contexts_.
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
 
   EvidenceConfig config_;
   SignalWeightConfig weights_;

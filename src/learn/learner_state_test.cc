@@ -1,0 +1,319 @@
+// Learner::SaveState / LoadState: a learner that folded part of a log, saved, loaded into a new
+// one and fed the rest answers every query as one that folded the whole log.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/gen_history.h"
+#include "learn/learner.h"
+#include "learn/review_queue.h"
+#include "render/context.h"
+#include "render/hints.h"
+#include "render/render_all.h"
+
+namespace kaizen::learn {
+namespace {
+
+// A generated history of every kind gen writes, and `prompt` events (which gen does not) among
+// them, each at the time of the line before it.
+std::vector<std::string> History() {
+  cli::GenOptions options;
+  options.events = 3000;
+  options.seed = 11;
+  std::string text;
+  cli::GenerateHistory(options, &text);
+  std::vector<std::string> lines;
+  const char* judgements[] = {"correction", "instruction", "positive", "none"};
+  const char* themes[] = {"error-handling", "testing", "naming", "documentation"};
+  size_t start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    lines.push_back(text.substr(start, end - start));
+    if (lines.size() % 97 != 0) continue;
+    const size_t at = lines.back().find("\"timestamp\":\"") + 13;
+    const std::string timestamp = lines.back().substr(at, 24);
+    const size_t n = lines.size() / 97;
+    lines.push_back(
+        R"({"kind":"prompt","id":"0197c348-8800-7c04-bedd-)" + std::to_string(100000000000 + n) +
+        R"(","timestamp":")" + timestamp + R"(","session_id":"agent-)" + std::to_string(n % 5) +
+        R"(","text":"no, handle the errors","agent":"claude-code","project":"kaizen",)" +
+        R"("_judgement":")" + judgements[n % 4] + R"(","_instruction":"use pnpm )" +
+        std::to_string(n % 3) + R"(","_extractedThemes":[")" + themes[n % 4] +
+        R"("],"_sentiment":-0.5})");
+  }
+  return lines;
+}
+
+const std::vector<std::string>& Lines() {
+  static const std::vector<std::string> lines = History();
+  return lines;
+}
+
+void Fold(Learner& learner, size_t from, size_t to) {
+  EventReader reader;
+  EventViews views;
+  for (size_t i = from; i < to; ++i) {
+    ASSERT_TRUE(reader.ReadJson(Lines()[i], &views)) << Lines()[i];
+    learner.Add(views);
+  }
+}
+
+std::string Json(const auto& value) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteJson(w, value);
+  return buffer.GetString();
+}
+
+// Every answer the doors give of a learner at `now`, as text.
+std::vector<std::string> Answers(const Learner& learner, int64_t now) {
+  std::vector<std::string> out;
+  out.push_back(learner.AnalysisJson(now, Sections::All()));
+  out.push_back(learner.AnalysisText(now, Sections::All()));
+  out.push_back(learner.KpisJson(now, 7, 4));
+  for (const LearnedRule& r : learner.Rules(now)) out.push_back(Json(r));
+  out.push_back(Json(learner.RejectionPatterns(true)));
+  out.push_back(Json(learner.RejectionPatterns(false)));
+  for (const CorrectionPattern& p : learner.corrections().Patterns()) out.push_back(Json(p));
+  for (const ReviewerProfile& p : learner.profiles().Result()) out.push_back(Json(p));
+  out.push_back(render::HintsSection(render::HintsInputFrom(learner, now)));
+  for (const render::RenderedFile& f : render::RenderAll(learner, now)) {
+    out.push_back(f.path + "\n" + f.content);
+  }
+  for (render::ContextQuery query :
+       {render::ContextQuery{}, render::ContextQuery{"shopify", "mcp-server", "review", {}},
+        render::ContextQuery{"stripe", "", "implement", {"error-handling", "security"}}}) {
+    render::ContextResult context = render::Context(learner, query, now);
+    out.push_back(render::ContextMarkdown(context));
+    out.push_back(render::ContextJson(context));
+  }
+  for (const RankedItem& r : OrderQueue(learner.queue(), learner.autonomy(), {"morning", {}})) {
+    out.push_back(std::string(r.item->artifact_id) + " " + std::string(r.item->version) + " " +
+                  std::string(r.item->event_id) + " " + std::string(r.item->path) + " " +
+                  std::string(r.item->session_id) + " " + std::string(r.item->summary) + " " +
+                  std::to_string(r.item->deferrals) + " " + r.why);
+  }
+  // Explain: a few names of each kind the log has, and one it has not.
+  std::vector<std::pair<std::string, std::string>> names = {
+      {"gate", "error-handling"}, {"gate", "security"},   {"calibration", "all"},
+      {"calibration", "0.7"},     {"pattern", "no-such"}, {"loop", "no-such"}};
+  for (const PatternResult& p : learner.outcomes().Patterns(now)) {
+    if (names.size() < 9) names.emplace_back("pattern", p.content);
+  }
+  for (const CriterionResult& c : learner.outcomes().Criteria(now)) {
+    if (names.size() < 12) names.emplace_back("criterion", c.criterion);
+  }
+  for (const TaskAutonomy& t : learner.autonomy().Result())
+    names.emplace_back("autonomy", t.task_type);
+  for (const LoopReport& l : learner.loops().Result().recent) {
+    if (names.size() < 24) names.emplace_back("loop", l.loop_id);
+  }
+  for (const auto& [what, name] : names) {
+    std::string text;
+    Status s = learner.Explain(what, name, now, &text);
+    out.push_back(what + " " + name + ": " + s.ToString() + "\n" + text);
+  }
+  return out;
+}
+
+void ExpectSameAnswers(const Learner& resumed, const Learner& whole, size_t k) {
+  for (int64_t now : {whole.newest_ms(), whole.newest_ms() + 40 * kMsPerDay}) {
+    const std::vector<std::string> a = Answers(resumed, now), b = Answers(whole, now);
+    ASSERT_EQ(a.size(), b.size()) << "k = " << k;
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i], b[i]) << "k = " << k << ", answer " << i;
+    }
+  }
+  EXPECT_TRUE(resumed.SaveState() == whole.SaveState()) << "k = " << k;
+}
+
+// The first work event whose product a later feedback reviews: its review comes after the
+// checkpoint, through the loaded registry and review queue.
+size_t AfterWorkReviewedLater() {
+  const std::vector<std::string>& lines = Lines();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind(R"({"kind":"work")", 0) != 0) continue;
+    const size_t at = lines[i].find(R"("id":")", lines[i].find("workProduct")) + 6;
+    const std::string ref =
+        R"("workProduct":{"id":")" + lines[i].substr(at, lines[i].find('"', at) - at) + '"';
+    for (size_t j = i + 2; j < lines.size(); ++j) {
+      if (lines[j].find(ref) != std::string::npos) return i + 1;
+    }
+  }
+  return 0;
+}
+
+TEST(LearnerState, HistoryHasEveryKind) {
+  Learner whole{LearnConfig()};
+  Fold(whole, 0, Lines().size());
+  const std::string json = whole.AnalysisJson(whole.newest_ms());
+  for (std::string_view kind : {"feedback", "work", "outcome", "error", "reward", "correction",
+                                "loop", "admin", "prompt"}) {
+    const size_t at = json.find("\"" + std::string(kind) + "\":");
+    ASSERT_NE(at, std::string::npos) << kind;
+    EXPECT_NE(json[at + kind.size() + 3], '0') << kind;
+  }
+  EXPECT_FALSE(whole.session_prompts().Told(10).empty());
+  EXPECT_GT(whole.queue().size(), 0u);
+  EXPECT_GT(AfterWorkReviewedLater(), 0u);
+}
+
+TEST(LearnerState, ResumedFoldGivesWhatTheWholeFoldGives) {
+  const size_t n = Lines().size();
+  Learner whole{LearnConfig()};
+  Fold(whole, 0, n);
+  for (size_t k :
+       {size_t{0}, size_t{1}, size_t{2}, n / 3, n / 2, AfterWorkReviewedLater(), n - 1, n}) {
+    Learner first{LearnConfig()};
+    Fold(first, 0, k);
+    Learner resumed{LearnConfig()};
+    ASSERT_TRUE(resumed.LoadState(first.SaveState()).ok()) << "k = " << k;
+    EXPECT_EQ(resumed.events(), k);
+    Fold(resumed, k, n);
+    ExpectSameAnswers(resumed, whole, k);
+  }
+}
+
+TEST(LearnerState, CheckpointsInAChainGiveWhatTheWholeFoldGives) {
+  const size_t n = Lines().size();
+  Learner whole{LearnConfig()};
+  Fold(whole, 0, n);
+  auto learner = std::make_unique<Learner>(LearnConfig());
+  for (size_t k = 0; k < n; k += 400) {
+    Fold(*learner, k, std::min(n, k + 400));
+    auto next = std::make_unique<Learner>(LearnConfig());
+    ASSERT_TRUE(next->LoadState(learner->SaveState()).ok()) << "k = " << k;
+    learner = std::move(next);
+  }
+  ExpectSameAnswers(*learner, whole, n);
+}
+
+TEST(LearnerState, SaveLoadSaveGivesTheSameBytes) {
+  Learner a{LearnConfig()};
+  Fold(a, 0, Lines().size() / 2);
+  const std::string saved = a.SaveState();
+  EXPECT_EQ(saved, a.SaveState());
+  Learner b{LearnConfig()};
+  ASSERT_TRUE(b.LoadState(saved).ok());
+  EXPECT_EQ(b.SaveState(), saved);
+  Learner c{LearnConfig()};
+  ASSERT_TRUE(c.LoadState(b.SaveState()).ok());
+  EXPECT_EQ(c.SaveState(), saved);
+}
+
+TEST(LearnerState, PartialLearnerRoundTrips) {
+  const Parts parts = render::kHintsParts;
+  const size_t n = Lines().size();
+  Learner whole{LearnConfig(), nullptr, parts};
+  Fold(whole, 0, n);
+  Learner first{LearnConfig(), nullptr, parts};
+  Fold(first, 0, n / 2);
+  Learner resumed{LearnConfig(), nullptr, parts};
+  ASSERT_TRUE(resumed.LoadState(first.SaveState()).ok());
+  Fold(resumed, n / 2, n);
+  const int64_t now = whole.newest_ms();
+  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(resumed, now)),
+            render::HintsSection(render::HintsInputFrom(whole, now)));
+  EXPECT_TRUE(resumed.SaveState() == whole.SaveState());
+}
+
+class DamagedState : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    Learner learner{LearnConfig()};
+    Fold(learner, 0, Lines().size());
+    saved_ = new std::string(learner.SaveState());
+  }
+  static void TearDownTestSuite() { delete saved_; }
+  static Status Load(std::string_view bytes) {
+    Learner learner{LearnConfig()};
+    return learner.LoadState(bytes);
+  }
+  // `bytes` with its header's size and checksum made to match its payload again.
+  static std::string Resealed(std::string bytes) {
+    using namespace state_format;
+    const uint64_t size = bytes.size() - kHeaderBytes;
+    std::memcpy(bytes.data() + kPayloadSizeAt, &size, 8);
+    const std::string_view view(bytes);
+    const uint64_t sum = Checksum(view.substr(0, kChecksumAt), view.substr(kHeaderBytes));
+    std::memcpy(bytes.data() + kChecksumAt, &sum, 8);
+    return bytes;
+  }
+  static std::string* saved_;
+};
+std::string* DamagedState::saved_ = nullptr;
+
+TEST_F(DamagedState, TheUndamagedBytesLoad) { EXPECT_TRUE(Load(*saved_).ok()); }
+
+TEST_F(DamagedState, TruncatedBytesAreDataLoss) {
+  const std::string& s = *saved_;
+  for (size_t size = 0; size < s.size(); size += size < 64 ? 1 : s.size() / 97) {
+    const Status status = Load(std::string_view(s).substr(0, size));
+    EXPECT_EQ(status.code(), StatusCode::kDataLoss) << size << ": " << status.ToString();
+  }
+}
+
+TEST_F(DamagedState, TruncatedPayloadUnderAValidChecksumIsDataLoss) {
+  const std::string& s = *saved_;
+  for (size_t size = state_format::kHeaderBytes; size < s.size(); size += s.size() / 31) {
+    const Status status = Load(Resealed(s.substr(0, size)));
+    EXPECT_EQ(status.code(), StatusCode::kDataLoss) << size;
+    EXPECT_NE(status.message().find("damaged payload"), std::string::npos) << status.message();
+  }
+}
+
+TEST_F(DamagedState, TrailingBytesAreDataLoss) {
+  const Status status = Load(Resealed(*saved_ + "xyz"));
+  EXPECT_EQ(status.code(), StatusCode::kDataLoss);
+  EXPECT_NE(status.message().find("3 bytes left"), std::string::npos) << status.message();
+}
+
+TEST_F(DamagedState, FlippedBitIsDataLoss) {
+  const std::string& s = *saved_;
+  for (size_t at = 0; at < s.size(); at += at < 64 ? 1 : s.size() / 211) {
+    if (at >= state_format::kVersionAt && at < state_format::kVersionAt + 4) continue;
+    std::string damaged = s;
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 << (at % 8)));
+    const Status status = Load(damaged);
+    EXPECT_EQ(status.code(), StatusCode::kDataLoss) << at << ": " << status.ToString();
+  }
+}
+
+TEST_F(DamagedState, OtherVersionIsRefused) {
+  std::string other = *saved_;
+  const uint32_t version = kLearnerStateVersion + 1;
+  std::memcpy(other.data() + state_format::kVersionAt, &version, 4);
+  const Status status = Load(other);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("format version " + std::to_string(version)), std::string::npos)
+      << status.message();
+}
+
+TEST_F(DamagedState, OtherPartsAreRefused) {
+  Learner learner{LearnConfig(), nullptr, render::kHintsParts};
+  const Status status = learner.LoadState(*saved_);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("parts"), std::string::npos) << status.message();
+}
+
+TEST_F(DamagedState, OtherConfigIsRefused) {
+  LearnConfig config;
+  config.gates.hard = 0.9;
+  Learner learner{config};
+  const Status status = learner.LoadState(*saved_);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("config"), std::string::npos) << status.message();
+}
+
+TEST_F(DamagedState, LearnerThatFoldedEventsIsRefused) {
+  Learner learner{LearnConfig()};
+  Fold(learner, 0, 1);
+  const Status status = learner.LoadState(*saved_);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("folded 1 events"), std::string::npos) << status.message();
+}
+
+}  // namespace
+}  // namespace kaizen::learn
