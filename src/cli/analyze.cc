@@ -6,6 +6,7 @@
 
 #include "cli/clock.h"
 #include "cli/commands.h"
+#include "cli/learned_checkpoint.h"
 #include "cli/learned_state.h"
 #include "cli/log_views.h"
 #include "learn/config_json.h"
@@ -56,8 +57,18 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
   if (!at_end) {
     KZ_ASSIGN_OR_RETURN(out->now_ms, NowMs(c.now));
   }
-  out->learner =
-      std::make_unique<learn::Learner>(config, out->taxonomy ? &*out->taxonomy : nullptr, parts);
+  const ingest::ThemeTaxonomy* taxonomy = out->taxonomy ? &*out->taxonomy : nullptr;
+  if (!also) {
+    // Every part, from the checkpoint: what a verb does not read costs nothing once it is there.
+    auto make = [&] {
+      return std::make_unique<learn::Learner>(config, taxonomy, learn::Parts::All());
+    };
+    out->learner = make();
+    KZ_RETURN_IF_ERROR(FoldWithCheckpoint(c.home, make, &out->learner, &out->scan));
+    if (at_end) out->now_ms = out->learner->newest_ms();
+    return Status::Ok();
+  }
+  out->learner = std::make_unique<learn::Learner>(config, taxonomy, parts);
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
   learn::ReadScope scope = learner.scope();

@@ -9,6 +9,7 @@
 #include "cli/clock.h"
 #include "cli/derived_files.h"
 #include "cli/json_text.h"
+#include "cli/learned_checkpoint.h"
 #include "cli/verbs.h"
 #include "ingest/ingest_state.h"
 #include "ingest/retention.h"
@@ -122,6 +123,7 @@ Status Compact(store::RawLog& log, int64_t now_ms, CompactReport* report) {
   // 3. What is derived from the rewritten files: the ingest cache (lines changed length in place)
   // and the indexes and aggregates.
   ingest::IngestCache cache(&log);
+  KZ_RETURN_IF_ERROR(RemoveCheckpoint(log.home()));
   KZ_RETURN_IF_ERROR(cache.Reset());
   KZ_RETURN_IF_ERROR(cache.CatchUp(&report->notes));
   KZ_RETURN_IF_ERROR(cache.WriteIndex(/*force=*/true));

@@ -14,6 +14,7 @@
 #include "cli/clock.h"
 #include "cli/derived_files.h"
 #include "cli/json_text.h"
+#include "cli/learned_checkpoint.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
 #include "ingest/ingest_state.h"
@@ -135,6 +136,7 @@ Status ForgetStored(store::RawLog& log, const ForgetTarget& t, ForgetReport* r) 
   }
   // The ingest cache holds only hashes, but its offsets no longer match the rewritten files.
   ingest::IngestCache cache(&log);
+  KZ_RETURN_IF_ERROR(RemoveCheckpoint(log.home()));
   KZ_RETURN_IF_ERROR(cache.Reset());
   KZ_RETURN_IF_ERROR(cache.CatchUp(&r->notes));
   return cache.WriteIndex(/*force=*/true);

@@ -23,6 +23,8 @@ constexpr size_t kMaxBadLinesKept = 10;
 // folded (the views of a slice point into its data until then).
 struct RawFile {
   std::string name;            // as ListRawFiles names it
+  uint64_t start = 0;          // read from here (a line start); offsets below are from it
+  uint64_t first_line = 0;     // lines before `start`
   uint64_t snapshot_size = 0;  // read up to here, then up to the last complete line
   size_t first_slice = 0;      // the log-wide number of its slice 0
   size_t slices = 0;
@@ -117,7 +119,8 @@ class Reading {
       }
     }
     std::string& d = f->data;
-    f->status = log_.ReadRawPrefix(f->name, f->snapshot_size, simdjson::SIMDJSON_PADDING, &d);
+    f->status =
+        log_.ReadRawRange(f->name, f->start, f->snapshot_size, simdjson::SIMDJSON_PADDING, &d);
     if (f->status.ok()) {
       // Only what the snapshot saw, up to its last complete line (a torn tail is not an event).
       const size_t size = d.size() - simdjson::SIMDJSON_PADDING;
@@ -210,6 +213,7 @@ class Reading {
     }
     // This thread alone folds until it moves folded_ on: the turns are handed over under mu_.
     bool more = true;
+    if (n == f.first_slice) line_base_ = f.first_line;
     if (!f.status.ok()) {
       result_ = f.status;
       more = false;
@@ -230,7 +234,8 @@ class Reading {
     const bool last = n + 1 == f.first_slice + f.slices;
     if (more && last) {
       scan_->bytes += f.end;
-      scan_->files.emplace_back(f.name, f.end);
+      scan_->files.emplace_back(f.name, f.start + f.end);
+      scan_->last_file_lines = line_base_;
       line_base_ = 0;
     }
     {
@@ -268,7 +273,8 @@ class Reading {
 
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare,
-                    const learn::ReadScope& scope, uint64_t slice_bytes, size_t threads) {
+                    const learn::ReadScope& scope, uint64_t slice_bytes, size_t threads,
+                    const LogPosition& from) {
   slice_bytes = std::max<uint64_t>(1, slice_bytes);
   std::vector<std::pair<std::string, uint64_t>> listed;
   if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
@@ -277,14 +283,20 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
     KZ_RETURN_IF_ERROR(log.EnsureLayout());
     KZ_ASSIGN_OR_RETURN(listed, log.ListRawFiles());
   }
+  std::erase_if(listed, [&](const auto& file) { return file.first < from.file; });
   std::vector<RawFile> files(listed.size());
   size_t slices = 0;
   for (size_t i = 0; i < listed.size(); ++i) {
     RawFile& f = files[i];
     f.name = listed[i].first;
+    if (f.name == from.file) {
+      f.start = std::min(from.offset, listed[i].second);
+      f.first_line = from.lines;
+    }
     f.snapshot_size = listed[i].second;
     f.first_slice = slices;
-    f.slices = std::max<uint64_t>(1, (f.snapshot_size + slice_bytes - 1) / slice_bytes);
+    const uint64_t bytes = f.snapshot_size - f.start;
+    f.slices = std::max<uint64_t>(1, (bytes + slice_bytes - 1) / slice_bytes);
     slices += f.slices;
   }
   // Each thread, this one included, takes the next slice, reads it and folds it in its turn: at

@@ -24,6 +24,18 @@ struct LogScan {
   // Each raw file read (as RawLog::ListRawFiles names it) and the bytes of it that were read: up
   // to the last complete line of the snapshot. A live reader folds on from there.
   std::vector<std::pair<std::string, uint64_t>> files;
+  // Complete lines read of the last file in `files` (from its start, also when reading began
+  // further in): where its line numbers go on.
+  uint64_t last_file_lines = 0;
+};
+
+// Where a read of the log begins: files named before `file` are skipped, `file` is read from
+// byte `offset` (a line start; its line numbers go on after `lines`), later files whole. The
+// default reads everything.
+struct LogPosition {
+  std::string file;
+  uint64_t offset = 0;
+  uint64_t lines = 0;
 };
 
 // The log is read in slices of about this many bytes, cut at line starts: a thread reads a slice
@@ -37,9 +49,11 @@ inline constexpr uint64_t kLogSliceBytes = 256 << 10;
 // of kinds outside `scope.kinds` are read up to their timestamp only, and reviews without the
 // optional fields outside `scope.review` (EventReader::set_scope). `threads`: how many threads
 // read, this one included; 0 for one per core, at most 4 (tests ask for more than the machine has).
+// `from`: where to begin (a checkpoint's end); scan->files then lists only the files read, with
+// their absolute ends.
 Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventViews&)>& fn,
                     LogScan* scan, const std::function<void(learn::EventViews*)>& prepare = nullptr,
                     const learn::ReadScope& scope = {}, uint64_t slice_bytes = kLogSliceBytes,
-                    size_t threads = 0);
+                    size_t threads = 0, const LogPosition& from = {});
 
 }  // namespace kaizen::cli

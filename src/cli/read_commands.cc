@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/derived_files.h"
 #include "cli/json_text.h"
+#include "cli/learned_checkpoint.h"
 #include "model/event_kind.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
@@ -77,6 +78,8 @@ int StatsCommand(const Common& c) {
   }
   uint64_t bytes = 0;
   for (const auto& f : files) bytes += f.second;
+  auto checkpoint = InspectCheckpoint(c.home);
+  if (!checkpoint.ok()) return Fail("stats", checkpoint.status());
   const ingest::PeriodStats& all = builder.all_time();
   ingest::PeriodStats rolling = builder.Rolling30d();
   if (c.json) {
@@ -85,8 +88,9 @@ int StatsCommand(const Common& c) {
     r.pop_back();
     fmt::print(
         "{{\"home\":{},\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
-        "\"rolling30d\":{}}}\n",
-        JsonQuote(c.home), builder.events(), files.size(), bytes, a, r);
+        "\"rolling30d\":{},\"checkpoint\":{{\"usable\":{},\"events\":{},\"whyNot\":{}}}}}\n",
+        JsonQuote(c.home), builder.events(), files.size(), bytes, a, r, checkpoint->usable,
+        checkpoint->events, checkpoint->usable ? "null" : JsonQuote(checkpoint->why_not));
     return kExitOk;
   }
   fmt::print("home        {}\n", c.home);
@@ -120,6 +124,15 @@ int StatsCommand(const Common& c) {
     fmt::print(
         "outcomes    {} tasks, {:.1f}% succeeded\n", all.outcomes,
         100.0 * static_cast<double>(all.outcome_successes) / static_cast<double>(all.outcomes));
+  }
+  if (checkpoint->usable) {
+    fmt::print("learned     checkpoint of {} events; verbs fold only the {} after it\n",
+               checkpoint->events,
+               builder.events() - std::min(builder.events(), checkpoint->events));
+  } else {
+    fmt::print(
+        "learned     no usable checkpoint ({}); the next verb that learns folds the whole log\n",
+        checkpoint->why_not);
   }
   return kExitOk;
 }

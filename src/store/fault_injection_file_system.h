@@ -23,7 +23,7 @@ namespace kaizen::store {
 //     ResourceExhausted ("No space left on device"), as write(2) does on a full disk. Later
 //     appends write nothing and fail the same way. Truncate does not refund the budget.
 //   - FailSyncDir(true): SyncDir fails with IoError.
-//   - FailReadsOf(path): reading that file (ReadFrom, ReadPrefixPadded) fails with IoError, as a
+//   - FailReadsOf(path): reading that file (ReadFrom, ReadRangePadded) fails with IoError, as a
 //     bad sector does. Safe while other threads read: set it before they start.
 // ClearFaults() heals all four. Counters report how often each operation was called (including
 // failed calls). Only AppendableFile::Sync/Append, FileSystem::SyncDir and the reads of

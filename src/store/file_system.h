@@ -2,6 +2,7 @@
 // for durability: fsync errors, a full disk, short writes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,12 +47,12 @@ class FileSystem {
   virtual Result<std::unique_ptr<AppendableFile>> OpenAppendable(const std::string& path) = 0;
   // Reads [offset, end) of a file.
   virtual Result<std::string> ReadFrom(const std::string& path, uint64_t offset) = 0;
-  // Reads at most `max_bytes` from the start of a file into *out, followed by `padding` spaces
-  // (parsers read ahead), reusing out's capacity: a reader of many files allocates once.
-  virtual Status ReadPrefixPadded(const std::string& path, uint64_t max_bytes, size_t padding,
-                                  std::string* out) {
-    KZ_ASSIGN_OR_RETURN(std::string data, ReadFrom(path, 0));
-    if (data.size() > max_bytes) data.resize(max_bytes);
+  // Reads bytes [from, to) of a file (fewer when it is shorter) into *out, followed by `padding`
+  // spaces (parsers read ahead), reusing out's capacity: a reader of many files allocates once.
+  virtual Status ReadRangePadded(const std::string& path, uint64_t from, uint64_t to,
+                                 size_t padding, std::string* out) {
+    KZ_ASSIGN_OR_RETURN(std::string data, ReadFrom(path, from));
+    if (data.size() > to - std::min(from, to)) data.resize(to - std::min(from, to));
     out->assign(data);
     out->append(padding, ' ');
     return Status::Ok();

@@ -4,8 +4,8 @@
 //   <home>/feedback/raw/YYYY-MM-DD.jsonl the truth: one event per line, '\n'-terminated,
 //                                        file chosen by the event's UTC day, append-only
 //   <home>/feedback/recovered/           torn tails cut from raw files, kept for inspection
-//   <home>/feedback/indexes/             derived: by-*.json, ingest.cache + ingest.watermark + ingest.index
-//   <home>/feedback/aggregates/          derived: weekly/, monthly/, rolling-30d.json
+//   <home>/feedback/indexes/             derived: by-*.json, ingest.cache + ingest.watermark +
+//   ingest.index <home>/feedback/aggregates/          derived: weekly/, monthly/, rolling-30d.json
 //
 // A raw line is complete only when its '\n' is on disk: a last line without one is a torn write
 // from a crash and is cut away on the next open, never parsed as an event.

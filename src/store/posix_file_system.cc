@@ -93,15 +93,16 @@ class PosixFileSystem final : public FileSystem {
         new PosixAppendableFile(fd, path, static_cast<uint64_t>(st.st_size)));
   }
 
-  Status ReadPrefixPadded(const std::string& path, uint64_t max_bytes, size_t padding,
-                          std::string* out) override {
+  Status ReadRangePadded(const std::string& path, uint64_t from, uint64_t to, size_t padding,
+                         std::string* out) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+    const uint64_t max_bytes = to - std::min(from, to);
     out->resize(static_cast<size_t>(max_bytes) + padding);  // no allocation once warm
     size_t done = 0;
     while (done < max_bytes) {
       ssize_t n = ::pread(fd, out->data() + done, static_cast<size_t>(max_bytes) - done,
-                          static_cast<off_t>(done));
+                          static_cast<off_t>(from + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         int err = errno;

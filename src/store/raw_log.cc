@@ -70,9 +70,9 @@ Result<std::string> RawLog::ReadRaw(const std::string& file, uint64_t offset) {
   return fs_->ReadFrom(RawPath(file), offset);
 }
 
-Status RawLog::ReadRawPrefix(const std::string& file, uint64_t max_bytes, size_t padding,
-                             std::string* out) {
-  return fs_->ReadPrefixPadded(RawPath(file), max_bytes, padding, out);
+Status RawLog::ReadRawRange(const std::string& file, uint64_t from, uint64_t to, size_t padding,
+                            std::string* out) {
+  return fs_->ReadRangePadded(RawPath(file), from, to, padding, out);
 }
 
 Result<bool> RawLog::CutTornTail(const std::string& file, std::vector<RecoveryNote>* notes) {

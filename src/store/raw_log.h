@@ -65,9 +65,9 @@ class RawLog {
   // day's cold file before its hot one), and their sizes.
   Result<std::vector<std::pair<std::string, uint64_t>>> ListRawFiles();
   Result<std::string> ReadRaw(const std::string& file, uint64_t offset);
-  // The first `max_bytes` of a raw file and `padding` spaces, into *out (its capacity reused).
-  Status ReadRawPrefix(const std::string& file, uint64_t max_bytes, size_t padding,
-                       std::string* out);
+  // Bytes [from, to) of a raw file and `padding` spaces, into *out (its capacity reused).
+  Status ReadRawRange(const std::string& file, uint64_t from, uint64_t to, size_t padding,
+                      std::string* out);
 
   const std::string& home() const { return home_; }
   FileSystem* fs() const { return fs_; }

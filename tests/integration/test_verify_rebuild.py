@@ -41,7 +41,8 @@ class Rebuild(KaizenTest):
                 for n in names:
                     p = os.path.join(dirpath, n)
                     rel = os.path.relpath(p, self.hpath("feedback"))
-                    if not with_cache and n in ("ingest.cache", "ingest.watermark", "ingest.index"):
+                    if not with_cache and (n in ("ingest.cache", "ingest.watermark", "ingest.index")
+                                           or n.startswith("learned.ckpt")):
                         continue
                     with open(p, "rb") as f:
                         out[rel] = f.read()
