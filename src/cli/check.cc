@@ -168,8 +168,8 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
   if (Status s = CollectFiles(o.paths, &files, &skipped); !s.ok()) return FailVerb("check", s);
 
   LearnedState state;
-  learn::ReviewHistory history;
-  if (Status s = LoadSelfCheckState(c, &state, &history); !s.ok()) return FailVerb("check", s);
+  if (Status s = LoadSelfCheckState(c, &state); !s.ok()) return FailVerb("check", s);
+  const learn::ReviewHistory& history = state.learner->review_history();
   WarnUnreadable(state.scan);
   std::string id, version;
   ArtifactIds(files, &id, &version);

@@ -353,8 +353,8 @@ Status RecordWork(HookContext& ctx, const HookSession& turn) {
   KZ_RETURN_IF_ERROR(CollectFiles(paths, &files, &skipped));
   if (files.empty()) return Status::Ok();
   LearnedState st;
-  learn::ReviewHistory history;
-  KZ_RETURN_IF_ERROR(LoadSelfCheckState(ctx.common, &st, &history));
+  KZ_RETURN_IF_ERROR(LoadSelfCheckState(ctx.common, &st));
+  const learn::ReviewHistory& history = st.learner->review_history();
   PredictionWork work;
   work.task_type = ProjectName(p);
   work.paths = paths;

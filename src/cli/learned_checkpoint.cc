@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <map>
@@ -32,6 +33,8 @@ constexpr std::string_view kMagic = "kaizen-learned-checkpoint 1";
 // A raw file is recognised by its size and its last bytes before that size: an append keeps
 // them, a rewrite (forget, compact, a hand edit) almost never does.
 constexpr uint64_t kTailBytes = 64;
+
+std::atomic<bool> writes_disabled{false};
 
 std::string Hex(const unsigned char* p, size_t n) {
   std::string out;
@@ -350,7 +353,8 @@ Status FoldWithCheckpoint(const std::string& home,
   }
   if (!tail.files.empty()) scan->last_file_lines = tail.last_file_lines;
   // A log shorter than kCheckpointTail folds in milliseconds: no checkpoint for it.
-  if (scan->events >= kCheckpointTail && (!use->loaded || use->tail >= kCheckpointTail)) {
+  if (!writes_disabled.load() && scan->events >= kCheckpointTail &&
+      (!use->loaded || use->tail >= kCheckpointTail)) {
     WriteInBackground(home, log, l, *scan);
     use->written = true;
   }
@@ -380,6 +384,8 @@ Result<CheckpointInfo> InspectCheckpoint(const std::string& home) {
   info.usable = info.why_not.empty();
   return info;
 }
+
+void DisableCheckpointWrites() { writes_disabled.store(true); }
 
 Status RemoveCheckpoint(const std::string& home) {
   return store::DefaultFileSystem()->Remove(store::PathIn(home, kCheckpoint));

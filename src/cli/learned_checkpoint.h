@@ -49,6 +49,10 @@ struct CheckpointInfo {
 };
 Result<CheckpointInfo> InspectCheckpoint(const std::string& home);
 
+// For a server process (many threads; forking one to write is not safe): verbs it runs read
+// checkpoints but never write one. The next CLI verb writes it.
+void DisableCheckpointWrites();
+
 // Removes the checkpoint (verbs that rewrite the log call it; the next fold writes a new one).
 Status RemoveCheckpoint(const std::string& home);
 

@@ -137,6 +137,16 @@ TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
     EXPECT_EQ(SelfCheckJson(a, files, {}, "id", "v", false, "", ""),
               SelfCheckJson(b, files, {}, "id", "v", false, "", ""))
         << task;
+    // The review history each learner folds itself (what `kaizen check` and the stop hook read,
+    // and what the checkpoint keeps) is the fold of every review the test made beside it.
+    for (const Learner* learner : {part.get(), whole.get()}) {
+      const learn::SelfCheckResult own =
+          SelfCheckFiles(*learner, learner->review_history(), now, task, {}, files,
+                         learn::SelfCheckConfig{}, "id", "v");
+      EXPECT_EQ(SelfCheckJson(own, files, {}, "id", "v", false, "", ""),
+                SelfCheckJson(b, files, {}, "id", "v", false, "", ""))
+          << task;
+    }
   }
   // A gate speaks only for a dimension predicted below it, which these files may not be: the
   // gates SelfCheckFiles reads must be the whole learner's all the same.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/clock.h"
+#include "cli/learned_checkpoint.h"
 #include "cli/verbs.h"
 #include "serve/mcp_server.h"
 
@@ -32,6 +33,7 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
             // A client that goes away mid-write is a failed write (EPIPE), not a dead process
             // with writes still queued.
             std::signal(SIGPIPE, SIG_IGN);
+            DisableCheckpointWrites();  // a server: its check tool must not fork to write one
             fmt::print(stderr, "kaizen mcp: serving {} on stdio\n", c.home);
             serve::McpServer server(std::move(options));
             return server.Serve(STDIN_FILENO, STDOUT_FILENO);

@@ -50,16 +50,8 @@ Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
   return Status::Ok();
 }
 
-Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHistory* history) {
-  return LoadLearnedState(
-      c, out,
-      [out, history](const learn::EventViews& e) {
-        // After the learner's Add: the review's work product (and so its task type) is resolved,
-        // as kSelfCheckParts read reviews (and so work events).
-        if (e.kind != model::EventKind::kFeedback) return;
-        history->Add(e.review, out->taxonomy ? *out->taxonomy : ingest::ThemeTaxonomy::Default());
-      },
-      kSelfCheckParts, learn::ReadScope{.kinds = {model::EventKind::kFeedback}});
+Status LoadSelfCheckState(const Common& c, LearnedState* out) {
+  return LoadLearnedState(c, out, nullptr, kSelfCheckParts);
 }
 
 // BLAKE2b, length-prefixed fields so no two file sets hash alike by concatenation.

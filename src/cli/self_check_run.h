@@ -22,9 +22,9 @@ namespace kaizen::cli {
 Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
                   learn::SelfCheckConfig* config);
 
-// LoadLearnedState, with the self-check's own fold (the decided reviews of each task type) over
-// the same single read of the log.
-Status LoadSelfCheckState(const Common& c, LearnedState* out, learn::ReviewHistory* history);
+// LoadLearnedState of what the self-check reads, its review history (the decided reviews of
+// each task type, Learner::review_history) included.
+Status LoadSelfCheckState(const Common& c, LearnedState* out);
 // What SelfCheckFiles reads of the learner.
 inline const learn::Parts kSelfCheckParts = {learn::Part::kRules,       learn::Part::kEvidence,
                                              learn::Part::kGates,       learn::Part::kPreferences,

@@ -10,6 +10,7 @@
 
 #include "cli/clock.h"
 #include "cli/hints_keeper.h"
+#include "cli/learned_checkpoint.h"
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
 #include "serve/github_webhook.h"
@@ -39,6 +40,7 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
           const std::string& github_agent) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
+  DisableCheckpointWrites();  // its check tool must not fork a threaded server to write one
   // --now first: a usage error must leave the home as it was, without a new token file in it.
   serve::LiveOptions live;
   live.home = c.home;

@@ -165,7 +165,10 @@ void Learner::Add(EventViews& event) {
       if (has(Part::kPreferences)) preferences_.Add(r);
       if (has(Part::kCommunication)) communication_.Add(r);
       if (has(Part::kEvidence)) evidence_.Add(r, themes);
-      if (has(Part::kRules)) rules_.AddReview(r, themes);
+      if (has(Part::kRules)) {
+        rules_.AddReview(r, themes);
+        history_.Add(r, themes);
+      }
       if (has(Part::kScoreBands)) score_bands_.Add(r, themes);
       if (has(Part::kBias)) bias_.Add(r);
       if (has(Part::kKpis)) kpis_.Add(r);

@@ -31,6 +31,7 @@
 #include "learn/rule_book.h"
 #include "learn/score_bands.h"
 #include "learn/sections.h"
+#include "learn/self_check.h"
 #include "learn/session_prompts.h"
 #include "learn/signal_weight.h"
 #include "learn/signals.h"
@@ -153,6 +154,8 @@ class Learner {
   const WorkRegistry& work_registry() const { return registry_; }
   // seed 001 automatic and low-friction signals.
   const SignalTracker& signals() const { return signals_; }
+  // The decided reviews of each task type, for the self-check (folded with Part::kRules).
+  const ReviewHistory& review_history() const { return history_; }
 
  private:
   static std::vector<RuleIntroduction> RuleIntroductions(
@@ -210,6 +213,7 @@ class Learner {
   SessionPrompts prompts_;
   ReviewQueue queue_;
   SignalTracker signals_;
+  ReviewHistory history_;
   // By the first 7 hex digits of the version, lowercase.
   std::unordered_map<std::string, std::vector<CommitWork>> commit_work_;
 };

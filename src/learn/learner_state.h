@@ -23,7 +23,7 @@
 namespace kaizen::learn {
 
 // Bumped whenever any tracker's saved members change.
-inline constexpr uint32_t kLearnerStateVersion = 1;
+inline constexpr uint32_t kLearnerStateVersion = 2;  // 2: the self-check's review history
 
 namespace state_format {
 

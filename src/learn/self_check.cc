@@ -1,5 +1,7 @@
 #include "learn/self_check.h"
 
+#include "learn/state_archive.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -114,9 +116,14 @@ double SelfCheckConfig::Risk(std::string_view severity) const {
 
 void ReviewHistory::Add(const ReviewView& review, const ingest::ThemeTaxonomy& taxonomy) {
   if (!IsDecided(review.decision)) return;
+  Add(review, ReviewThemes(review, taxonomy));
+}
+
+void ReviewHistory::Add(const ReviewView& review, const std::vector<ReviewTheme>& found) {
+  if (!IsDecided(review.decision)) return;
   std::vector<std::string> themes;
-  for (ReviewTheme& t : ReviewThemes(review, taxonomy)) {
-    if (t.polarity < 0) themes.push_back(std::move(t.theme));
+  for (const ReviewTheme& t : found) {
+    if (t.polarity < 0) themes.push_back(t.theme);
   }
   std::sort(themes.begin(), themes.end());
   themes.erase(std::unique(themes.begin(), themes.end()), themes.end());
@@ -142,6 +149,18 @@ void ReviewHistory::Add(const ReviewView& review, const ingest::ThemeTaxonomy& t
     ++acc.second;
   }
 }
+
+template <class Archive>
+void ReviewHistory::Group::serialize(Archive& ar) {
+  ar(themes, approved, reviews, scores);
+}
+
+template <class Archive>
+void ReviewHistory::serialize(Archive& ar) {
+  ar(by_task_type_);
+}
+
+KZ_STATE_INSTANTIATE(ReviewHistory);
 
 const std::map<std::string, ReviewHistory::Group>* ReviewHistory::Of(
     std::string_view task_type) const {

@@ -64,7 +64,9 @@
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/preferences.h"
+#include "learn/review_themes.h"
 #include "learn/rule_book.h"
+#include "learn/state_fwd.h"
 
 namespace kaizen::learn {
 
@@ -99,17 +101,24 @@ class ReviewHistory {
   // free text, reason, blockers, suggestions, criticism annotation categories).
   // REQUIRES: the review's work product is resolved (Learner::Add does it).
   void Add(const ReviewView& review, const ingest::ThemeTaxonomy& taxonomy);
+  // The same with the review's themes already found (ReviewThemes, as Learner::Prepare does).
+  void Add(const ReviewView& review, const std::vector<ReviewTheme>& themes);
 
   struct Group {
     std::vector<std::string> themes;  // negative themes, sorted, distinct
     bool approved = false;
     int64_t reviews = 0;
     std::map<std::string, std::pair<double, int64_t>> scores;  // dimension -> (sum, n)
+    template <class Archive>
+    void serialize(Archive& ar);
   };
   // The groups of a task type ("unspecified" when empty); nullptr when never reviewed.
   const std::map<std::string, Group>* Of(std::string_view task_type) const;
 
  private:
+  friend class cereal::access;
+  template <class Archive>
+  void serialize(Archive& ar);
   std::map<std::string, std::map<std::string, Group>, std::less<>> by_task_type_;
 };
 

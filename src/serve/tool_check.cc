@@ -118,14 +118,14 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
   std::vector<cli::SkippedFile> skipped;
   CollectInline(args["files"].get_array().value_unsafe(), &files, &skipped);
 
-  // The self-check's review history is a fold of its own (learn::ReviewHistory is not part of
-  // the learner), so it reads the log once, as `kaizen check` does, at the live clock.
+  // The self-check reads the log as `kaizen check` does (from the learned-state checkpoint and
+  // the log past it), at the live clock.
   cli::Common c;
   c.home = state->home();
   c.now = model::FormatUtc(state->Now());
   cli::LearnedState loaded;
-  learn::ReviewHistory history;
-  KZ_RETURN_IF_ERROR(cli::LoadSelfCheckState(c, &loaded, &history));
+  KZ_RETURN_IF_ERROR(cli::LoadSelfCheckState(c, &loaded));
+  const learn::ReviewHistory& history = loaded.learner->review_history();
   const std::string task_type(ArgString(args, "task_type"));
   cli::PredictionWork work;
   work.task_type = task_type;
