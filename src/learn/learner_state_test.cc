@@ -2,17 +2,25 @@
 // one and fed the rest answers every query as one that folded the whole log.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/gen_history.h"
+#include "cli/self_check_run.h"
+#include "ingest/ingestor.h"
 #include "learn/learner.h"
 #include "learn/review_queue.h"
 #include "render/context.h"
 #include "render/hints.h"
 #include "render/render_all.h"
+#include "store/file_system.h"
+#include "store/test_files.h"
 
 namespace kaizen::learn {
 namespace {
@@ -51,13 +59,44 @@ const std::vector<std::string>& Lines() {
   return lines;
 }
 
-void Fold(Learner& learner, size_t from, size_t to) {
+void Fold(Learner& learner, const std::vector<std::string>& lines, size_t from, size_t to) {
   EventReader reader;
   EventViews views;
   for (size_t i = from; i < to; ++i) {
-    ASSERT_TRUE(reader.ReadJson(Lines()[i], &views)) << Lines()[i];
+    ASSERT_TRUE(reader.ReadJson(lines[i], &views)) << lines[i];
     learner.Add(views);
   }
+}
+
+void Fold(Learner& learner, size_t from, size_t to) { Fold(learner, Lines(), from, to); }
+
+// One developer's week in their own words (tests/integration/fixtures/developer_week.jsonl: 26
+// reviews, 10 corrections, outcomes, CI results, ratings), stored by the real ingest pipeline so
+// the lines carry what ingest adds (ids, themes, sentiment), in log order.
+std::vector<std::string> DeveloperWeek() {
+  const std::string home = store::test_files::MakeTempDir("kaizen-learner-state-week");
+  std::ifstream in(std::string(KAIZEN_SOURCE_DIR) +
+                   "/tests/integration/fixtures/developer_week.jsonl");
+  std::stringstream text;
+  text << in.rdbuf();
+  ingest::Ingestor ingestor(home, store::DefaultFileSystem());
+  ingest::IngestOptions options;
+  options.now_ms = 1765789200000;  // 2025-12-15T09:00:00Z, the Monday after the week
+  ingest::IngestSummary summary;
+  const simdjson::padded_string input(text.str());
+  EXPECT_TRUE(ingestor.Ingest(std::string_view(input), options, &summary).ok());
+  EXPECT_EQ(summary.rejected, 0u);
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(home + "/feedback/raw"))
+    files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> lines;
+  for (const std::string& file : files) {
+    std::ifstream raw(file);
+    for (std::string line; std::getline(raw, line);) lines.push_back(line);
+  }
+  std::filesystem::remove_all(home);
+  return lines;
 }
 
 std::string Json(const auto& value) {
@@ -88,6 +127,15 @@ std::vector<std::string> Answers(const Learner& learner, int64_t now) {
     render::ContextResult context = render::Context(learner, query, now);
     out.push_back(render::ContextMarkdown(context));
     out.push_back(render::ContextJson(context));
+  }
+  // The self-check, with the review history the learner folded (`kaizen check`, the stop hook).
+  const std::vector<cli::CheckedFile> files = {
+      {"src/api/users.ts", "users.ts",
+       "export async function getUser(id: any) { const res = await fetch(url); return res; }\n"}};
+  for (const char* task : {"ts-api", "shopify", "stripe", "github", ""}) {
+    const SelfCheckResult r = cli::SelfCheckFiles(learner, learner.review_history(), now, task, {},
+                                                  files, SelfCheckConfig{}, "id", "v");
+    out.push_back(cli::SelfCheckJson(r, files, {}, "id", "v", false, "", ""));
   }
   for (const RankedItem& r : OrderQueue(learner.queue(), learner.autonomy(), {"morning", {}})) {
     out.push_back(std::string(r.item->artifact_id) + " " + std::string(r.item->version) + " " +
@@ -172,6 +220,23 @@ TEST(LearnerState, ResumedFoldGivesWhatTheWholeFoldGives) {
     ASSERT_TRUE(resumed.LoadState(first.SaveState()).ok()) << "k = " << k;
     EXPECT_EQ(resumed.events(), k);
     Fold(resumed, k, n);
+    ExpectSameAnswers(resumed, whole, k);
+  }
+}
+
+TEST(LearnerState, ADevelopersWeekResumedAfterAnyEventAnswersAsTheWholeWeek) {
+  const std::vector<std::string> week = DeveloperWeek();
+  ASSERT_GT(week.size(), 70u);
+  const size_t n = week.size();
+  Learner whole{LearnConfig()};
+  Fold(whole, week, 0, n);
+  ASSERT_FALSE(whole.Rules(whole.newest_ms()).empty());  // the week teaches something
+  for (size_t k = 0; k <= n; ++k) {
+    Learner first{LearnConfig()};
+    Fold(first, week, 0, k);
+    Learner resumed{LearnConfig()};
+    ASSERT_TRUE(resumed.LoadState(first.SaveState()).ok()) << "k = " << k;
+    Fold(resumed, week, k, n);
     ExpectSameAnswers(resumed, whole, k);
   }
 }
