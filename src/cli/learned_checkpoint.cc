@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "model/hex.h"
 #include "store/log_format.h"
 #include "store/raw_log.h"
 
@@ -36,18 +37,11 @@ constexpr uint64_t kTailBytes = 64;
 
 std::atomic<bool> writes_disabled{false};
 
-std::string Hex(const unsigned char* p, size_t n) {
-  std::string out;
-  out.reserve(2 * n);
-  for (size_t i = 0; i < n; ++i) out += fmt::format("{:02x}", p[i]);
-  return out;
-}
-
 std::string Digest(std::string_view bytes) {
   unsigned char out[32];
   crypto_generichash(out, sizeof out, reinterpret_cast<const unsigned char*>(bytes.data()),
                      bytes.size(), nullptr, 0);
-  return Hex(out, sizeof out);
+  return model::HexOf(out, sizeof out);
 }
 
 // The running binary's ELF build id (the linker's hash of its contents): a checkpoint holds a
@@ -69,7 +63,7 @@ std::string BuildId() {
               const char* desc = name + ((note->n_namesz + 3) & ~3u);
               if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
                   std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
-                *out = Hex(reinterpret_cast<const unsigned char*>(desc), note->n_descsz);
+                *out = model::HexOf(reinterpret_cast<const unsigned char*>(desc), note->n_descsz);
                 return 1;
               }
               p = desc + ((note->n_descsz + 3) & ~3u);
@@ -240,6 +234,36 @@ Result<std::string> Check(const Header& h, store::RawLog& log, const std::string
   return std::string();
 }
 
+// The checkpoint as read from the home and checked against the log as it is now.
+struct Found {
+  std::string text;              // the file's bytes
+  std::optional<Header> header;  // parsed, when whole
+  std::string_view state;        // into `text`: the learner's saved state
+  LogPosition from;              // where the log past it begins
+  std::string why_not;           // empty: a verb may start from it
+};
+
+// Reads and checks the checkpoint into *out (not returned: `state` views its `text`).
+// `check_digest`: also hash the state against its header (a fold leaves that to LoadState,
+// which checks its own checksum, rather than hash the bytes twice).
+Status FindCheckpoint(const std::string& home, store::RawLog& log, bool check_digest, Found* out) {
+  store::FileSystem* fs = store::DefaultFileSystem();
+  const std::string path = store::PathIn(home, kCheckpoint);
+  if (!fs->Exists(path)) {
+    out->why_not = "none yet";
+    return Status::Ok();
+  }
+  KZ_ASSIGN_OR_RETURN(out->text, fs->ReadFrom(path, 0));
+  out->header = Parse(out->text, &out->state);
+  if (!out->header || (check_digest && Digest(out->state) != out->header->state_digest)) {
+    out->why_not = "damaged";
+    return Status::Ok();
+  }
+  KZ_ASSIGN_OR_RETURN(std::string config, ConfigDigest(home));
+  KZ_ASSIGN_OR_RETURN(out->why_not, Check(*out->header, log, config, &out->from));
+  return Status::Ok();
+}
+
 Status Write(const std::string& home, store::RawLog& log, const learn::Learner& learner,
              const LogScan& scan) {
   Header h;
@@ -303,33 +327,20 @@ Status FoldWithCheckpoint(const std::string& home,
   if (use == nullptr) use = &local;
   store::RawLog log(home, store::DefaultFileSystem());
   if (!log.HomeExists()) return Status::Ok();
-  store::FileSystem* fs = store::DefaultFileSystem();
-  const std::string path = store::PathIn(home, kCheckpoint);
+  Found found;
+  KZ_RETURN_IF_ERROR(FindCheckpoint(home, log, /*check_digest=*/false, &found));
+  use->why_not = found.why_not;
   LogPosition from;
   LogScan before;
-  if (!fs->Exists(path)) {
-    use->why_not = "no checkpoint";
-  } else {
-    KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
-    std::string_view state;
-    // The state's bytes are checked by LoadState (its own checksum): not hashed twice here.
-    std::optional<Header> h = Parse(text, &state);
-    if (!h) {
-      use->why_not = "damaged";
+  if (found.why_not.empty()) {
+    if (Status s = (*learner)->LoadState(found.state); s.ok()) {
+      use->loaded = true;
+      from = found.from;
+      before = std::move(found.header->scan);
+      for (const FileMark& f : found.header->files) before.files.emplace_back(f.name, f.size);
     } else {
-      KZ_ASSIGN_OR_RETURN(std::string config, ConfigDigest(home));
-      KZ_ASSIGN_OR_RETURN(use->why_not, Check(*h, log, config, &from));
-      if (use->why_not.empty()) {
-        if (Status s = (*learner)->LoadState(state); s.ok()) {
-          use->loaded = true;
-          before = std::move(h->scan);
-          for (const FileMark& f : h->files) before.files.emplace_back(f.name, f.size);
-        } else {
-          use->why_not = "damaged: " + s.message();
-          from = {};
-          *learner = make_learner();
-        }
-      }
+      use->why_not = "damaged: " + s.message();
+      *learner = make_learner();
     }
   }
   learn::Learner& l = **learner;
@@ -349,7 +360,8 @@ Status FoldWithCheckpoint(const std::string& home,
   scan->bytes += tail.bytes;
   scan->unreadable += tail.unreadable;
   for (BadLine& b : tail.first_unreadable) {
-    if (scan->first_unreadable.size() < 10) scan->first_unreadable.push_back(std::move(b));
+    if (scan->first_unreadable.size() < kMaxBadLinesKept)
+      scan->first_unreadable.push_back(std::move(b));
   }
   if (!tail.files.empty()) scan->last_file_lines = tail.last_file_lines;
   // A log shorter than kCheckpointTail folds in milliseconds: no checkpoint for it.
@@ -363,25 +375,16 @@ Status FoldWithCheckpoint(const std::string& home,
 
 Result<CheckpointInfo> InspectCheckpoint(const std::string& home) {
   CheckpointInfo info;
-  store::FileSystem* fs = store::DefaultFileSystem();
-  const std::string path = store::PathIn(home, kCheckpoint);
-  store::RawLog log(home, fs);
-  if (!log.HomeExists() || !fs->Exists(path)) {
+  store::RawLog log(home, store::DefaultFileSystem());
+  if (!log.HomeExists()) {
     info.why_not = "none yet";
     return info;
   }
-  KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
-  std::string_view state;
-  std::optional<Header> h = Parse(text, &state);
-  if (!h || Digest(state) != h->state_digest) {
-    info.why_not = "damaged";
-    return info;
-  }
-  info.events = h->scan.events;
-  KZ_ASSIGN_OR_RETURN(std::string config, ConfigDigest(home));
-  LogPosition from;
-  KZ_ASSIGN_OR_RETURN(info.why_not, Check(*h, log, config, &from));
-  info.usable = info.why_not.empty();
+  Found found;
+  KZ_RETURN_IF_ERROR(FindCheckpoint(home, log, /*check_digest=*/true, &found));
+  if (found.header) info.events = found.header->scan.events;
+  info.why_not = found.why_not;
+  info.usable = found.why_not.empty();
   return info;
 }
 

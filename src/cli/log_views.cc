@@ -17,8 +17,6 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-constexpr size_t kMaxBadLinesKept = 10;
-
 // One raw file, read whole by the first worker that needs it and freed once its last slice is
 // folded (the views of a slice point into its data until then).
 struct RawFile {

@@ -16,11 +16,14 @@
 
 namespace kaizen::cli {
 
+// Unreadable lines reported by place; the rest are only counted.
+inline constexpr size_t kMaxBadLinesKept = 10;
+
 struct LogScan {
   uint64_t events = 0;
   uint64_t bytes = 0;
   uint64_t unreadable = 0;                // lines that are not stored events
-  std::vector<BadLine> first_unreadable;  // the first 10, with file:line
+  std::vector<BadLine> first_unreadable;  // the first kMaxBadLinesKept, with file:line
   // Each raw file read (as RawLog::ListRawFiles names it) and the bytes of it that were read: up
   // to the last complete line of the snapshot. A live reader folds on from there.
   std::vector<std::pair<std::string, uint64_t>> files;

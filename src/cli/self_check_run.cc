@@ -8,6 +8,7 @@
 
 #include "cli/default_checks.h"
 #include "learn/json_out.h"
+#include "model/hex.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -15,13 +16,6 @@ namespace kaizen::cli {
 namespace {
 
 constexpr std::string_view kChecksConfig = "config/checks.json";
-
-std::string Hex(const unsigned char* bytes, size_t n) {
-  std::string out(2 * n + 1, '\0');
-  sodium_bin2hex(out.data(), out.size(), bytes, n);
-  out.pop_back();  // the terminating NUL
-  return out;
-}
 
 std::string Summary(const learn::SelfCheckResult& r, size_t files) {
   std::string s = fmt::format("kaizen check of {} file(s): ", files);
@@ -76,8 +70,8 @@ void ArtifactIds(const std::vector<CheckedFile>& files, std::string* id, std::st
   unsigned char a[8], b[16];
   crypto_generichash_final(&names, a, sizeof a);
   crypto_generichash_final(&contents, b, sizeof b);
-  *id = "check-" + Hex(a, sizeof a);
-  *version = Hex(b, sizeof b);
+  *id = "check-" + model::HexOf(a, sizeof a);
+  *version = model::HexOf(b, sizeof b);
 }
 
 learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,

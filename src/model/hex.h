@@ -1,8 +1,10 @@
-// Reading hexadecimal digits: UUIDs in event ids, percent-escapes in request targets.
+// Hexadecimal digits: read in UUIDs and percent-escapes, written for digests.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace kaizen::model {
 
@@ -20,5 +22,16 @@ inline constexpr auto kValues = [] {
 
 // The value of one hex digit (either case), or -1 when `c` is not one.
 inline int HexValue(char c) { return hex_internal::kValues[static_cast<unsigned char>(c)]; }
+
+// `n` bytes as lowercase hex digits, two a byte.
+inline std::string HexOf(const unsigned char* bytes, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(2 * n, '0');
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = kDigits[bytes[i] >> 4];
+    out[2 * i + 1] = kDigits[bytes[i] & 15];
+  }
+  return out;
+}
 
 }  // namespace kaizen::model

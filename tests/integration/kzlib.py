@@ -219,6 +219,21 @@ def valid_event(kind, **extra):
 
 # ---- the test base class --------------------------------------------------------------------
 
+_GENERATED = {}
+
+
+def generated_history(tmpdir, events, seed):
+    """`kaizen gen --events EVENTS --seed SEED` as a file in tmpdir; generated once per run."""
+    if (events, seed) not in _GENERATED:
+        r = kaizen("gen", "--events", events, "--seed", seed)
+        assert r.rc == 0, r
+        _GENERATED[(events, seed)] = r.out_bytes
+    p = os.path.join(tmpdir, "history.jsonl")
+    with open(p, "wb") as f:
+        f.write(_GENERATED[(events, seed)])
+    return p
+
+
 class KaizenTest(unittest.TestCase):
     maxDiff = 4000
 

@@ -9,29 +9,16 @@ import shutil
 import time
 import unittest
 
-from kzlib import (EXIT_OK, KaizenTest, feedback_event, jsonl, kaizen, outcome_event, work_event)
+from kzlib import EXIT_OK, KaizenTest, feedback_event, generated_history, outcome_event, work_event
 
 NOW = "2025-10-02T00:00:00Z"
-_HISTORY = {}
-
-
-def history(tmpdir):
-    """gen --events 6000 --seed 5 (every kind), written once per run."""
-    if "bytes" not in _HISTORY:
-        r = kaizen("gen", "--events", 6000, "--seed", 5)
-        assert r.rc == 0, r
-        _HISTORY["bytes"] = r.out_bytes
-    p = os.path.join(tmpdir, "history.jsonl")
-    with open(p, "wb") as f:
-        f.write(_HISTORY["bytes"])
-    return p
 
 
 class Checkpoint(KaizenTest):
 
     def setUp(self):
         super().setUp()
-        r = self.import_(history(self.tmp))
+        r = self.import_(generated_history(self.tmp, 6000, 5))  # every kind
         self.assertEqual(r.rc, EXIT_OK, r)
         self.ckpt = self.hpath("feedback", "indexes", "learned.ckpt")
 

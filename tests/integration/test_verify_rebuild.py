@@ -7,29 +7,14 @@ import shutil
 import unittest
 import uuid
 
-from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, KaizenTest, feedback_event, jsonl, kaizen,
-                   outcome_event, work_event)
-
-_HISTORY = {}
-
-
-def history(tmpdir):
-    """gen --events 3000 --seed 5, written once per run and copied into each test."""
-    if "bytes" not in _HISTORY:
-        r = kaizen("gen", "--events", 3000, "--seed", 5)
-        assert r.rc == 0, r
-        _HISTORY["bytes"] = r.out_bytes
-    p = os.path.join(tmpdir, "history.jsonl")
-    with open(p, "wb") as f:
-        f.write(_HISTORY["bytes"])
-    return p
-
+from kzlib import (EXIT_OK, EXIT_REJECTED, EXIT_USAGE, KaizenTest, feedback_event,
+                   generated_history, jsonl, kaizen, outcome_event, work_event)
 
 class Rebuild(KaizenTest):
 
     def setUp(self):
         super().setUp()
-        r = self.import_(history(self.tmp))
+        r = self.import_(generated_history(self.tmp, 3000, 5))
         self.assertEqual(r.rc, EXIT_OK, r)
 
     def derived(self, with_cache=False):
