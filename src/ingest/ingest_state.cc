@@ -486,12 +486,10 @@ Status IngestCache::WriteIndex(bool force) {
   if (journal_applied_ % sizeof(CacheRecord) != 0) return Status::Ok();
   const uint64_t records = journal_applied_ / sizeof(CacheRecord);
   const IndexTables tables = state_.Tables();
-  uint64_t learning_off = 0;
-  for (const IndexEntry& e : tables[size_t(IndexTable::kConsent)]) learning_off += e.b != 0;
   const std::string path = store::PathIn(log_->home(), kIndex);
   // Durable before the rename: a file that names records it does not hold would hide ids.
   KZ_RETURN_IF_ERROR(log_->fs()->WriteFileAtomic(
-      path, IngestIndex::Serialize(generation_, records, learning_off, tables), true));
+      path, IngestIndex::Serialize(generation_, records, state_.learning_off(), tables), true));
   std::shared_ptr<const IngestIndex> index = IngestIndex::Open(path);
   if (!index) return Internal(fmt::format("{}: written but unreadable", path));
   // The new base holds all that was in memory: start over from it.

@@ -93,6 +93,8 @@ class IngestState {
   // job (a consent event with learning_mode true), the log does not refuse what it was given.
   bool LearningOn(const Key128& user) const;
   bool AnyLearningOff() const { return learning_off_ != 0; }
+  // Users whose latest consent switched learning off (the base's too).
+  size_t learning_off() const { return learning_off_; }
   size_t event_count() const {
     return ids_.size() + (base_ ? base_->Table(IndexTable::kIds).size() : 0);
   }
