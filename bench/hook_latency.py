@@ -6,7 +6,9 @@ process start as the floor (`kaizen hook` in a directory with no kaizen home: th
 payload read and parsed, nothing else). Prints p50 and p99 in milliseconds per call and size, and
 each call's p50 at the largest size over its p50 at the smallest. Target (issue 28): p50 < 20 ms and
 p99 < 50 ms at 1,000,000 events, within 1.5x of the same call at 10,000. Timed after a warm-up: one
-learning call (timed alone, on the first row) and its detached checkpoint writer done.
+learning call (timed alone, on the first row) and its detached checkpoint writer done. Every call
+is measured twice: with no server, then with the home's `kaizen serve` running (rows marked
+[serve]), which answers hooks, `context` and `hints` from its live learner (cli/serve_client.h).
 
     python3 bench/hook_latency.py --bin build/kaizen [--sizes 10000,1000000] [--runs 30]
 
@@ -19,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import tempfile
@@ -89,31 +92,65 @@ def warm_up(kaizen, project, home):
     raise SystemExit("no usable checkpoint after 10 minutes")
 
 
+def start_server(kaizen, home):
+    """`kaizen serve` of the home, once it says where it listens (<home>/run/serve.json)."""
+    record = os.path.join(home, "run", "serve.json")
+    if os.path.exists(record):
+        os.remove(record)
+    proc = subprocess.Popen([kaizen, "serve", "--home", home, "--port", "0"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 600
+    while not os.path.exists(record):
+        if proc.poll() is not None or time.time() > deadline:
+            raise SystemExit("kaizen serve did not start")
+        time.sleep(0.1)
+    return proc
+
+
+def stop_server(proc):
+    proc.send_signal(signal.SIGTERM)
+    if proc.wait(120) != 0:
+        raise SystemExit(f"kaizen serve exited {proc.returncode}")
+
+
 def measure(kaizen, project, home, runs):
     out = {"first learning call (context, no checkpoint)": [warm_up(kaizen, project, home)]}
+    calls(kaizen, project, home, runs, "", out)
+    server = start_server(kaizen, home)
+    try:
+        calls(kaizen, project, home, runs, " [serve]", out)
+    finally:
+        stop_server(server)
+    return out
+
+
+def calls(kaizen, project, home, runs, label, out):
+    """Each call `runs` times; `label` marks the rows measured with the home's server running
+    (every call but the floor and `record` is then answered by it)."""
     empty = os.path.join(os.path.dirname(project), "no-home")
     os.makedirs(empty, exist_ok=True)
     for i in range(runs):
-        for name, p in payloads(project, i).items():
+        for name, p in payloads(project, f"{i}{label.strip()}").items():
             if name == "hook pre-tool (write)":
                 with open(p["tool_input"]["file_path"], "w") as f:
                     f.write(p["tool_input"]["content"])
             data = json.dumps(p).encode()
-            out.setdefault(name, []).append(
+            out.setdefault(name + label, []).append(
                 timed([kaizen, "hook", "--now", NOW], project, data))
         floor = dict(payloads(empty, i)["hook stop"], cwd=empty)
-        out.setdefault("floor: hook with no home", []).append(
+        out.setdefault("floor: hook with no home" + label, []).append(
             timed([kaizen, "hook"], empty, json.dumps(floor).encode()))
-        event = json.dumps({"kind": "outcome", "bead_id": f"bench-{i}", "duration_ms": 5,
-                            "error_count": 0, "retry_count": 0, "success": True}).encode()
-        out.setdefault("record (one event)", []).append(
+        event = json.dumps({"kind": "outcome", "bead_id": f"bench-{i}{label.strip()}",
+                            "duration_ms": 5, "error_count": 0, "retry_count": 0,
+                            "success": True}).encode()
+        out.setdefault("record (one event)" + label, []).append(
             timed([kaizen, "record", "outcome", "--home", home, "--now", NOW], project, event))
-        out.setdefault("context", []).append(
+        out.setdefault("context" + label, []).append(
             timed([kaizen, "context", "--home", home, "--now", NOW], project, b""))
-        out.setdefault("hints", []).append(
+        out.setdefault("hints" + label, []).append(
             timed([kaizen, "hints", os.path.join(project, "CLAUDE.md"), "--home", home, "--now",
                    NOW], project, b""))
-    return out
 
 
 def main():

@@ -1,12 +1,13 @@
 // `kaizen context --server-type X --stage Y --dimensions a,b [--type T] [--json|--md]
 // [--budget TOKENS] [--now T|end]`: what the agent should read before such a task (seed 000
-// §5.3), within a token budget.
+// §5.3), within a token budget. Answered by the home's `kaizen serve` when one runs.
 #include <fmt/format.h>
 
 #include <memory>
 #include <string>
 
 #include "cli/learned_state.h"
+#include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "render/context.h"
 
@@ -45,6 +46,21 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
               if (Status s = render::ParseDimensions(o->dimensions, &query.dimensions); !s.ok()) {
                 return FailVerb("context", s);
               }
+            }
+            // The home's running server answers from its live learner (cli/serve_client.h).
+            std::string asked = c.json ? "format=json" : "format=md";
+            for (const auto& [name, value] :
+                 {std::pair<const char*, const std::string*>{"server_type", &o->server_type},
+                  {"type", &o->work_type},
+                  {"stage", &o->stage},
+                  {"dimensions", &o->dimensions},
+                  {"now", &c.now}}) {
+              if (!value->empty()) asked += fmt::format("&{}={}", name, UrlEncode(*value));
+            }
+            if (o->budget > 0) asked += fmt::format("&budget={}", o->budget);
+            if (std::optional<std::string> answer = ReadFromServer(c.home, "context", asked)) {
+              fmt::print("{}", *answer);
+              return kExitOk;
             }
             LearnedState state;
             if (Status s = LoadLearnedState(c, &state, nullptr, render::kContextParts); !s.ok()) {

@@ -17,6 +17,9 @@
 //   end of a turn     the turn's `outcome`, and when files changed a `work` event with kaizen's
 //                     prediction (the `kaizen check` self-check of those files)
 //
+// While the home's `kaizen serve` runs, the call is answered by it (cli/serve_client.h): the same
+// steps on its live learner, without a fold of the log.
+//
 // Fail open: whatever goes wrong (a payload it cannot read, a locked or full home, a bug, its
 // time budget) it exits 0, blocks nothing and writes what went wrong to <home>/logs/hook.log.
 // Only a deliberate enforcement block stops the agent.
@@ -36,6 +39,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -43,6 +47,7 @@
 #include "cli/hook_payload.h"
 #include "cli/hook_session.h"
 #include "cli/hook_steps.h"
+#include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
@@ -120,6 +125,53 @@ struct HookOptions {
   int64_t timeout_ms = 10000;
 };
 
+// Hands the call to the home's running server (cli/serve_client.h), which answers from its live
+// learner. False when the server did nothing (none reachable, another home's, a changed config):
+// the caller then answers it here. True once the request reached the server, whatever became of
+// it: the server may have stored events, so the call is never run twice.
+bool AnsweredByServer(const ServeEndpoint& server, const HookOptions& o, const std::string& now,
+                      const std::string& input, HookAgent agent, int64_t timeout_ms,
+                      const std::string& who) {
+  std::string target =
+      fmt::format("/v1/cli/hook?agent={}&budget={}", HookAgentName(agent), o.budget_tokens);
+  if (!now.empty()) target += "&now=" + UrlEncode(now);
+  bool sent = false;
+  Result<ServeAnswer> answer =
+      AskServer(server, target, input, std::max<int64_t>(1, timeout_ms), &sent);
+  if (!answer.ok()) {
+    if (!sent) return false;
+    Log(fmt::format("{}: {} (the call was sent; not run again here)", who,
+                    answer.status().message()));
+    return true;
+  }
+  if (ServerDeclined(answer->status)) {
+    Log(fmt::format("{}: kaizen serve declined ({}): {}; answered here", who, answer->status,
+                    answer->body.substr(0, 400)));
+    return false;
+  }
+  rapidjson::Document doc;
+  doc.Parse(answer->body.data(), answer->body.size());
+  if (answer->status != 200 || doc.HasParseError() || !doc.IsObject()) {
+    Log(fmt::format("{}: kaizen serve answered {}: {}", who, answer->status,
+                    answer->body.substr(0, 400)));
+    return true;
+  }
+  if (doc.HasMember("notes") && doc["notes"].IsArray()) {
+    for (const auto& note : doc["notes"].GetArray()) {
+      if (note.IsString()) Log(fmt::format("{}: {}", who, note.GetString()));
+    }
+  }
+  if (doc.HasMember("error") && doc["error"].IsString()) {
+    Log(fmt::format("{}: {}", who, doc["error"].GetString()));
+  }
+  if (doc.HasMember("output") && doc["output"].IsString() && doc["output"].GetStringLength() > 0) {
+    fmt::print("{}\n",
+               std::string_view(doc["output"].GetString(), doc["output"].GetStringLength()));
+    std::fflush(stdout);
+  }
+  return true;
+}
+
 int HookCommand(const Common& common, const HookOptions& o) {
   // The budget runs from the start: an agent that never closes stdin must not hang its session.
   const auto started = std::chrono::steady_clock::now();
@@ -162,9 +214,16 @@ int HookCommand(const Common& common, const HookOptions& o) {
                             std::chrono::steady_clock::now() - started)
                             .count();
   StartWatchdog(std::max<int64_t>(1, o.timeout_ms - spent), o.timeout_ms, who);
+  if (std::optional<ServeEndpoint> server = FindServer(*home)) {
+    if (AnsweredByServer(*server, o, common.now, input, payload->agent, o.timeout_ms - spent,
+                         who)) {
+      return kExitOk;
+    }
+  }
   Common c = common;
   c.home = *home;
-  HookContext ctx{c, *payload, *now, o.budget_tokens};
+  LocalHookBackend backend(c);
+  HookContext ctx{c, &backend, *payload, *now, o.budget_tokens};
   try {
     Result<std::string> answer = RunHookStep(ctx);
     if (!answer.ok()) {

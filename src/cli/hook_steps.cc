@@ -83,7 +83,7 @@ void Field(learn::JsonWriter& w, std::string_view key, std::string_view value) {
 }
 
 Result<StoredEvent> Store(HookContext& ctx, model::EventKind kind, const std::string& json) {
-  Result<StoredEvent> stored = StoreEvent(ctx.common, ctx.now_ms, kind, json);
+  Result<StoredEvent> stored = ctx.backend->Store(kind, json, ctx.now_ms);
   if (stored.ok() && stored->skipped) {
     ctx.notes.push_back(
         fmt::format("{} not stored: {}", model::KindName(kind), stored->skip_reason));
@@ -137,12 +137,16 @@ Result<std::string> SessionStart(HookContext& ctx) {
   }));
   learn::Parts parts = render::kHintsParts;
   parts |= learn::Parts{learn::Part::kAutonomy, learn::Part::kErrors};
-  LearnedState st;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(ctx.common, &st, nullptr, parts));
-  // The hints files kept current: the agent reads them at its next start, and people see them.
   KZ_ASSIGN_OR_RETURN(std::vector<std::string> files, HintsFiles(home));
+  std::string hints, context;
+  KZ_RETURN_IF_ERROR(
+      ctx.backend->WithLearner(parts, [&](const learn::Learner& learner, int64_t now_ms) {
+        hints = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+        context = SessionContext(learner, hints, ctx.budget_tokens);
+        return Status::Ok();
+      }));
+  // The hints files kept current: the agent reads them at its next start, and people see them.
   const std::filesystem::path project = std::filesystem::path(home).parent_path();
-  const std::string hints = render::HintsSection(render::HintsInputFrom(*st.learner, st.now_ms));
   for (const std::string& f : files) {
     const std::string path = (project / f).string();
     Result<bool> written = WriteHintsSection(hints, path);
@@ -152,7 +156,7 @@ Result<std::string> SessionStart(HookContext& ctx) {
       ctx.notes.push_back("refreshed " + path);
     }
   }
-  return SessionStartOutput(p.agent, SessionContext(*st.learner, hints, ctx.budget_tokens));
+  return SessionStartOutput(p.agent, context);
 }
 
 // ---- user prompt ----
@@ -222,12 +226,19 @@ Result<std::string> PreTool(HookContext& ctx) {
                        std::all_of(enforcement.patterns.begin(), enforcement.patterns.end(),
                                    [](const auto& e) { return e.second == EnforcementMode::kOff; });
   if (all_off) return std::string();
-  LearnedState st;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(ctx.common, &st, nullptr, {learn::Part::kCorrections}));
-  const double threshold = st.learner->corrections().config().enforce_min_confidence;
+  std::vector<OutputValidation> checked;  // one per write
+  KZ_RETURN_IF_ERROR(ctx.backend->WithLearner(
+      {learn::Part::kCorrections}, [&](const learn::Learner& learner, int64_t) {
+        const double threshold = learner.corrections().config().enforce_min_confidence;
+        for (const FileWrite& write : p.writes) {
+          checked.push_back(ValidateOutput(learner, write.text, threshold, write.path));
+        }
+        return Status::Ok();
+      }));
   std::vector<std::string> blocks, warnings;
-  for (const FileWrite& write : p.writes) {
-    const OutputValidation v = ValidateOutput(*st.learner, write.text, threshold, write.path);
+  for (size_t i = 0; i < p.writes.size(); ++i) {
+    const FileWrite& write = p.writes[i];
+    const OutputValidation& v = checked[i];
     std::vector<std::string> seen;  // patterns already told for this file: one line each
     size_t hint = 0;
     for (const learn::PatternViolation& violation : v.violations) {
@@ -352,9 +363,6 @@ Status RecordWork(HookContext& ctx, const HookSession& turn) {
   std::vector<SkippedFile> skipped;
   KZ_RETURN_IF_ERROR(CollectFiles(paths, &files, &skipped));
   if (files.empty()) return Status::Ok();
-  LearnedState st;
-  KZ_RETURN_IF_ERROR(LoadSelfCheckState(ctx.common, &st));
-  const learn::ReviewHistory& history = st.learner->review_history();
   PredictionWork work;
   work.task_type = ProjectName(p);
   work.paths = paths;
@@ -366,8 +374,13 @@ Status RecordWork(HookContext& ctx, const HookSession& turn) {
   work.model = !p.model.empty() ? p.model : std::string(HookAgentName(p.agent));
   work.generation_ms = std::max<int64_t>(0, ctx.now_ms - turn.turn_started_ms);
   work.iterations = turn.tool_calls;
-  const learn::SelfCheckResult result = SelfCheckFiles(
-      *st.learner, history, st.now_ms, work.task_type, specs, files, config, work.id, work.version);
+  learn::SelfCheckResult result;
+  KZ_RETURN_IF_ERROR(
+      ctx.backend->WithLearner(kSelfCheckParts, [&](const learn::Learner& learner, int64_t now_ms) {
+        result = SelfCheckFiles(learner, learner.review_history(), now_ms, work.task_type, specs,
+                                files, config, work.id, work.version);
+        return Status::Ok();
+      }));
   Result<StoredEvent> stored =
       Store(ctx, model::EventKind::kWork, PredictionWorkEventJson(work, result, files.size()));
   if (!stored.ok() && stored.status().message().find("workProduct.version") != std::string::npos) {
@@ -510,6 +523,17 @@ Result<std::vector<std::string>> HintsFiles(const std::string& home) {
     out.emplace_back(name);
   }
   return out;
+}
+
+Status LocalHookBackend::WithLearner(learn::Parts parts, const LearnerFn& fn) {
+  LearnedState st;
+  KZ_RETURN_IF_ERROR(LoadLearnedState(common_, &st, nullptr, parts));
+  return fn(*st.learner, st.now_ms);
+}
+
+Result<StoredEvent> LocalHookBackend::Store(model::EventKind kind, const std::string& json,
+                                            int64_t now_ms) {
+  return StoreEvent(common_, now_ms, kind, json);
 }
 
 Result<std::string> RunHookStep(HookContext& ctx) {

@@ -5,17 +5,49 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/hook_payload.h"
+#include "cli/loop_store.h"
 #include "kaizen/status.h"
+#include "learn/learner.h"
+#include "model/event_kind.h"
 
 namespace kaizen::cli {
 
+// Where the steps' learned state comes from and where their events go: this process, folding the
+// home's log (LocalHookBackend), or a running `kaizen serve`'s live learner (serve/routes.cc), so
+// a hook answered by the server costs no fold.
+class HookBackend {
+ public:
+  virtual ~HookBackend() = default;
+  using LearnerFn = std::function<Status(const learn::Learner& learner, int64_t now_ms)>;
+  // Calls `fn` with a learner folded over the whole log (at least `parts` of it) and the time to
+  // answer for.
+  virtual Status WithLearner(learn::Parts parts, const LearnerFn& fn) = 0;
+  // Stores one event through the pipeline (cli/loop_store.h's contract).
+  virtual Result<StoredEvent> Store(model::EventKind kind, const std::string& json,
+                                    int64_t now_ms) = 0;
+};
+
+// The CLI's: LoadLearnedState and StoreEvent on `common.home`.
+class LocalHookBackend : public HookBackend {
+ public:
+  explicit LocalHookBackend(const Common& common) : common_(common) {}
+  Status WithLearner(learn::Parts parts, const LearnerFn& fn) override;
+  Result<StoredEvent> Store(model::EventKind kind, const std::string& json,
+                            int64_t now_ms) override;
+
+ private:
+  const Common& common_;
+};
+
 struct HookContext {
-  Common common;  // home resolved; --now
+  Common common;                   // home resolved; --now
+  HookBackend* backend = nullptr;  // REQUIRES: set
   HookPayload payload;
   int64_t now_ms = 0;
   size_t budget_tokens = 2000;

@@ -77,23 +77,6 @@ std::string BuildId() {
   return id;
 }
 
-// What the learner was folded under besides the log: the config files' bytes.
-Result<std::string> ConfigDigest(const std::string& home) {
-  store::FileSystem* fs = store::DefaultFileSystem();
-  std::string all;
-  for (std::string_view rel : {"config/learning.json", "config/themes.json"}) {
-    const std::string path = store::PathIn(home, rel);
-    if (!fs->Exists(path)) {
-      all += "-\n";
-      continue;
-    }
-    KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
-    all += fmt::format("{}\n", text.size());
-    all += text;
-  }
-  return Digest(all);
-}
-
 struct FileMark {
   std::string name;
   uint64_t size = 0;
@@ -259,7 +242,7 @@ Status FindCheckpoint(const std::string& home, store::RawLog& log, bool check_di
     out->why_not = "damaged";
     return Status::Ok();
   }
-  KZ_ASSIGN_OR_RETURN(std::string config, ConfigDigest(home));
+  KZ_ASSIGN_OR_RETURN(std::string config, LearningConfigDigest(home));
   KZ_ASSIGN_OR_RETURN(out->why_not, Check(*out->header, log, config, &out->from));
   return Status::Ok();
 }
@@ -269,7 +252,7 @@ Status Write(const std::string& home, store::RawLog& log, const learn::Learner& 
   Header h;
   h.build = BuildId();
   if (h.build.empty()) return Status::Ok();  // no build id: nothing could tell builds apart
-  KZ_ASSIGN_OR_RETURN(h.config, ConfigDigest(home));
+  KZ_ASSIGN_OR_RETURN(h.config, LearningConfigDigest(home));
   h.scan.events = scan.events;
   h.scan.bytes = scan.bytes;
   h.scan.unreadable = scan.unreadable;
@@ -318,6 +301,22 @@ void WriteInBackground(const std::string& home, store::RawLog& log, const learn:
 }
 
 }  // namespace
+
+Result<std::string> LearningConfigDigest(const std::string& home) {
+  store::FileSystem* fs = store::DefaultFileSystem();
+  std::string all;
+  for (std::string_view rel : {"config/learning.json", "config/themes.json"}) {
+    const std::string path = store::PathIn(home, rel);
+    if (!fs->Exists(path)) {
+      all += "-\n";
+      continue;
+    }
+    KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
+    all += fmt::format("{}\n", text.size());
+    all += text;
+  }
+  return Digest(all);
+}
 
 Status FoldWithCheckpoint(const std::string& home,
                           const std::function<std::unique_ptr<learn::Learner>()>& make_learner,

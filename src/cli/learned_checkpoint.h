@@ -49,6 +49,10 @@ struct CheckpointInfo {
 };
 Result<CheckpointInfo> InspectCheckpoint(const std::string& home);
 
+// What a learner is folded under besides the log: a digest of the bytes of config/learning.json and
+// config/themes.json (each may be missing).
+Result<std::string> LearningConfigDigest(const std::string& home);
+
 // For a server process (many threads; forking one to write is not safe): verbs it runs read
 // checkpoints but never write one. The next CLI verb writes it.
 void DisableCheckpointWrites();

@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/commands.h"
+#include "cli/sibling.h"
 #include "cli/verb.h"
 #include "cli/verbs.h"
 
@@ -63,6 +65,12 @@ std::optional<std::string> UnknownVerb(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace kaizen::cli;
+  if (argc > 1 && std::string_view(argv[1]) == "git") {
+    const kaizen::Status s =
+        ExecSibling(kGitProgram, std::vector<std::string>(argv + 2, argv + argc));
+    fmt::print(stderr, "kaizen git: {}\n", s.message());
+    return kExitSystem;
+  }
   CLI::App app{"kaizen: makes AI agents learn from the people who review their work"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every verb");
@@ -195,7 +203,11 @@ int main(int argc, char** argv) {
   verbs.push_back(AddRewardVerb(app, c));
   verbs.push_back(AddRateVerb(app, c));
   verbs.push_back(AddMcpVerb(app, c));
-  verbs.push_back(AddGitVerb(app, c));
+  // `kaizen git ...` is kaizen-git's (cli/sibling.h): run above, before any parsing; listed here
+  // for --help.
+  app.add_subcommand("git", "automatic reward signals from a git repository (`kaizen git scan`)")
+      ->allow_extras()
+      ->prefix_command();
   verbs.push_back(AddGithubVerb(app, c));
   verbs.push_back(AddDashboardVerb(app, c));
   verbs.push_back(AddHookVerb(app, c));

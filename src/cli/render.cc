@@ -11,6 +11,7 @@
 
 #include "cli/hints_section.h"
 #include "cli/learned_state.h"
+#include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
@@ -131,12 +132,18 @@ int HintsCommand(const Common& c, const std::string& file) {
     fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", file, dir);
     return kExitUsage;
   }
-  LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
-    return FailVerb("hints", s);
+  // The home's running server renders the section from its live learner (cli/serve_client.h).
+  std::optional<std::string> section =
+      ReadFromServer(c.home, "hints", c.now.empty() ? "" : "now=" + UrlEncode(c.now));
+  if (!section) {
+    LearnedState loaded;
+    if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
+      return FailVerb("hints", s);
+    }
+    WarnUnreadable(loaded.scan);
+    section = render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
   }
-  WarnUnreadable(loaded.scan);
-  Result<bool> written = WriteHintsFile(*loaded.learner, loaded.now_ms, file);
+  Result<bool> written = WriteHintsSection(*section, file);
   if (!written.ok()) return FailVerb("hints", written.status());
   fmt::print("{} {}\n", *written ? "wrote" : "unchanged", file);
   return kExitOk;

@@ -12,6 +12,7 @@
 #include "cli/hints_keeper.h"
 #include "cli/learned_checkpoint.h"
 #include "cli/learned_state.h"
+#include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "serve/github_webhook.h"
 #include "serve/http_server.h"
@@ -68,6 +69,12 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   serve::Tools tools(state->get());
   serve::Routes routes(state->get(), &tools, token->value, *root, std::move(*github));
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
+    // Where the home's CLI verbs and hooks find this server; written before the line below says it
+    // listens (cli/serve_client.h).
+    if (Status r = WriteServeRecord(c.home, host, port); !r.ok()) {
+      fmt::print(stderr, "kaizen serve: hooks and CLI verbs will fold the log themselves: {}\n",
+                 r.message());
+    }
     // One parseable line: scripts and tests read the port from it (--port 0).
     fmt::print(stderr, "kaizen serve: listening on http://{}:{} ({} events, {} threads)\n", host,
                port, (*state)->events(), options.threads);
@@ -83,6 +90,7 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
                  port, token->value);
     }
   });
+  RemoveServeRecord(c.home);
   // Every submission acknowledged or still queued becomes durable before the exit.
   (*state)->Shutdown();
   if (!s.ok()) return FailVerb("serve", s);

@@ -22,7 +22,6 @@ Verb AddLoopVerb(CLI::App& app, Common& c);
 Verb AddRewardVerb(CLI::App& app, Common& c);
 Verb AddRateVerb(CLI::App& app, Common& c);
 Verb AddMcpVerb(CLI::App& app, Common& c);
-Verb AddGitVerb(CLI::App& app, Common& c);
 Verb AddGithubVerb(CLI::App& app, Common& c);
 Verb AddDashboardVerb(CLI::App& app, Common& c);
 Verb AddHookVerb(CLI::App& app, Common& c);

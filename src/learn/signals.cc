@@ -114,6 +114,7 @@ SignalVerdict SignalTracker::Add(const RewardView& r, std::string_view task_type
       it->second.first_ms = made_ms;
     }
     commit = &it->second;
+    totals_.Add(TallyOf(*commit), -1);  // added back below, as this signal leaves it
     commit->first_ms = std::min(commit->first_ms, made_ms);
     ++commit->signals;
     commit->agent = commit->agent || agent_work;
@@ -175,7 +176,62 @@ SignalVerdict SignalTracker::Add(const RewardView& r, std::string_view task_type
     default:
       break;
   }
+  if (commit != nullptr) totals_.Add(TallyOf(*commit), +1);
   return verdict;
+}
+
+void SignalTracker::CommitTally::Add(const CommitTally& t, int64_t sign) {
+  known += sign * t.known;
+  covered += sign * t.covered;
+  reverted += sign * t.reverted;
+  measured += sign * t.measured;
+  edited += sign * t.edited;
+}
+
+SignalTracker::CommitTally SignalTracker::TallyOf(const Commit& c) const {
+  CommitTally t;
+  if (!c.agent) return t;
+  t.known = 1;
+  t.covered = c.signals >= config_.coverage_min_signals - kTolerance ? 1 : 0;
+  t.reverted = c.reverted ? 1 : 0;
+  t.measured = c.edit_measured ? 1 : 0;
+  t.edited = c.edit_measured && c.edited ? 1 : 0;
+  return t;
+}
+
+SignalsResult SignalTracker::Headline() const {
+  SignalsResult out;
+  out.rewards = rewards_;
+  const CommitTally& all = totals_;
+  out.coverage = {all.known, Share(all.covered, all.known), {}};
+  out.revert_rate = {all.known, Share(all.reverted, all.known), {}};
+  out.human_edit_rate = {all.measured, Share(all.edited, all.measured), {}};
+  int64_t ci_runs = 0, ci_passes = 0, ratings = 0;
+  double rating_sum = 0;
+  for (const auto& [index, m] : months_) {
+    ci_runs += m.ci_runs;
+    ci_passes += m.ci_passes;
+    ratings += m.ratings;
+    rating_sum += m.rating_sum;
+  }
+  out.ci_pass_rate = {ci_runs, Share(ci_passes, ci_runs), {}};
+  out.ratings = {
+      ratings, ratings > 0 ? std::optional<double>(rating_sum / ratings) : std::nullopt, {}};
+  // The newest `keep`, newest first, ties in log order: what a stable sort of them all by time,
+  // newest first, keeps.
+  const auto keep =
+      std::min(failures_.size(), static_cast<size_t>(std::max(0.0, config_.recent_failures)));
+  std::vector<size_t> order(failures_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                    [&](size_t a, size_t b) {
+                      if (failures_[a].at_ms != failures_[b].at_ms) {
+                        return failures_[a].at_ms > failures_[b].at_ms;
+                      }
+                      return a < b;
+                    });
+  for (size_t i = 0; i < keep; ++i) out.recent_failures.push_back(failures_[order[i]]);
+  return out;
 }
 
 void SignalTracker::AddOutcome(const OutcomeView& outcome) {
@@ -184,17 +240,12 @@ void SignalTracker::AddOutcome(const OutcomeView& outcome) {
 }
 
 SignalsResult SignalTracker::Result(int64_t now_ms) const {
-  SignalsResult out;
-  out.rewards = rewards_;
+  SignalsResult out = Headline();
   const int64_t months = std::max<int64_t>(1, static_cast<int64_t>(config_.trend_months));
   const int64_t last_month = MonthIndex(now_ms);
   const int64_t first_month = last_month - months + 1;
 
-  // Per-commit metrics, overall and by the month of the agent's commit.
-  struct CommitTally {
-    int64_t known = 0, covered = 0, reverted = 0, measured = 0, edited = 0;
-  };
-  CommitTally all;
+  // Per-commit metrics by the month of the agent's commit.
   std::map<int64_t, CommitTally> by_month;
   // Week over week, by the agent's commit time: [now - 6 days, now] against the 7 days before.
   const int64_t now_day = DayOf(now_ms);
@@ -202,38 +253,18 @@ SignalsResult SignalTracker::Result(int64_t now_ms) const {
   for (const auto& entry : commits_) {
     const Commit& c = entry.second;
     if (!c.agent) continue;
-    auto tally = [&](CommitTally& t) {
-      ++t.known;
-      t.covered += c.signals >= config_.coverage_min_signals - kTolerance ? 1 : 0;
-      t.reverted += c.reverted ? 1 : 0;
-      t.measured += c.edit_measured ? 1 : 0;
-      t.edited += c.edit_measured && c.edited ? 1 : 0;
-    };
-    tally(all);
+    const CommitTally t = TallyOf(c);
     const int64_t month = MonthIndex(c.first_ms);
-    if (month >= first_month && month <= last_month) tally(by_month[month]);
+    if (month >= first_month && month <= last_month) by_month[month].Add(t, +1);
     const int64_t age = now_day - DayOf(c.first_ms);
-    if (age >= 0 && age < 7) tally(this_week);
-    if (age >= 7 && age < 14) tally(last_week);
+    if (age >= 0 && age < 7) this_week.Add(t, +1);
+    if (age >= 7 && age < 14) last_week.Add(t, +1);
   }
-  out.coverage = {all.known, Share(all.covered, all.known), {}};
-  out.revert_rate = {all.known, Share(all.reverted, all.known), {}};
-  out.human_edit_rate = {all.measured, Share(all.edited, all.measured), {}};
-
-  int64_t ci_runs = 0, ci_passes = 0, ratings = 0;
-  double rating_sum = 0;
   std::vector<double> seconds;
   for (const auto& [index, m] : months_) {
-    ci_runs += m.ci_runs;
-    ci_passes += m.ci_passes;
-    ratings += m.ratings;
-    rating_sum += m.rating_sum;
     seconds.insert(seconds.end(), m.seconds.begin(), m.seconds.end());
   }
-  out.ci_pass_rate = {ci_runs, Share(ci_passes, ci_runs), {}};
   out.time_to_completion = {static_cast<int64_t>(seconds.size()), Median(seconds), {}};
-  out.ratings = {
-      ratings, ratings > 0 ? std::optional<double>(rating_sum / ratings) : std::nullopt, {}};
 
   for (int64_t month = first_month; month <= last_month; ++month) {
     const std::string name = MonthName(month);
@@ -254,12 +285,6 @@ SignalsResult SignalTracker::Result(int64_t now_ms) const {
   }
 
   for (const auto& [name, t] : tasks_) out.by_task_type.push_back(t);
-  out.recent_failures = failures_;
-  std::stable_sort(
-      out.recent_failures.begin(), out.recent_failures.end(),
-      [](const SignalFailure& a, const SignalFailure& b) { return a.at_ms > b.at_ms; });
-  const auto keep = static_cast<size_t>(std::max(0.0, config_.recent_failures));
-  if (out.recent_failures.size() > keep) out.recent_failures.resize(keep);
 
   // seed 001 success metrics "Revert rate: decreasing", "Human edit-after-agent rate: decreasing":
   // a rise week over week is worth a look.
@@ -395,6 +420,11 @@ void SignalTracker::Month::serialize(Archive& ar) {
 template <class Archive>
 void SignalTracker::serialize(Archive& ar) {
   ar(rewards_, state::SortedMap(commits_), months_, tasks_, failures_);
+  // Derived from commits_: summed again on load instead of stored.
+  if constexpr (Archive::is_loading::value) {
+    totals_ = CommitTally{};
+    for (const auto& [key, commit] : commits_) totals_.Add(TallyOf(commit), +1);
+  }
 }
 
 KZ_STATE_INSTANTIATE(SignalTracker);

@@ -123,6 +123,11 @@ class SignalTracker {
   void AddOutcome(const OutcomeView& outcome);
 
   SignalsResult Result(int64_t now_ms) const;
+  // What the agent's context and hints say of the signals (render/signal_lines.h): `rewards`, the
+  // all-time `value` and `n` of coverage, revert, human edit, CI and rating metrics, and the
+  // recent failures, as Result gives them; no trends, no completion times, no alerts, no task
+  // types. Costs O(months + failures), not O(commits): a hook asks it on every session start.
+  SignalsResult Headline() const;
 
  private:
   struct Commit {
@@ -139,6 +144,12 @@ class SignalTracker {
     template <class Archive>
     void serialize(Archive& ar);
   };
+  // A commit's share of the all-time per-commit metrics.
+  struct CommitTally {
+    int64_t known = 0, covered = 0, reverted = 0, measured = 0, edited = 0;
+    void Add(const CommitTally& t, int64_t sign);
+  };
+  CommitTally TallyOf(const Commit& c) const;
   Month& MonthOf(int64_t at_ms);
   TaskSignals& Task(std::string_view task_type);
   void AddFailure(const RewardView& reward, std::string_view task_type, std::string_view key,
@@ -153,6 +164,7 @@ class SignalTracker {
   std::map<int64_t, Month> months_;  // by month index (year * 12 + month - 1)
   std::map<std::string, TaskSignals, std::less<>> tasks_;
   std::vector<SignalFailure> failures_;  // log order; the newest recent_failures kept
+  CommitTally totals_;                   // TallyOf summed over commits_, kept as they change
 };
 
 // Key `signals` of `kaizen analyze --json` (docs/analysis.md).

@@ -212,7 +212,7 @@ ContextResult Context(const learn::Learner& learner, const ContextQuery& query, 
   Patterns(learner.Rules(now_ms), query, &out);
   Similar(learner, query, now_ms, &out);
   AntiPatterns(learner, query, &out);
-  out.after_review = SignalLines(learner.signals().Result(now_ms));
+  out.after_review = SignalLines(learner.signals().Headline());
   out.told = ToldLines(learner.session_prompts());
   return out;
 }

@@ -123,7 +123,7 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms) {
   in.calibration = learner.calibration().Result();
   in.top_rejections = learner.RejectionPatterns(/*top=*/true);
   in.anti_patterns = learner.outcomes().AntiPatterns();
-  in.after_review = SignalLines(learner.signals().Result(now_ms));
+  in.after_review = SignalLines(learner.signals().Headline());
   in.told = ToldLines(learner.session_prompts());
   for (const learn::LearnedRule* r : Candidates(in.rules, kMaxCandidates)) {
     in.candidates.push_back(CandidateLine(*r));

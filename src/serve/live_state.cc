@@ -12,6 +12,7 @@
 #include <shared_mutex>
 #include <thread>
 
+#include "cli/learned_checkpoint.h"
 #include "cli/learned_state.h"
 #include "cli/log_views.h"
 #include "learn/event_reader.h"
@@ -34,6 +35,7 @@ Status ShuttingDown() {
 // One submission waiting for the writer. Shared between the two: the writer still touches `cv`
 // (its notify) after the Submit may have seen `done` and returned.
 struct Pending {
+  bool catch_up = false;  // LiveState::CatchUp: no lines, only a fold of what others appended
   std::string_view jsonl;
   std::optional<model::EventKind> kind;
   SubmitResult* out = nullptr;
@@ -69,6 +71,7 @@ struct Folded {
 struct LiveState::Impl {
   LiveOptions options;
   learn::LearnConfig config;
+  std::string config_digest;  // of the config files `config` and `taxonomy` were read from
   std::optional<ingest::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
   store::RawLog log{options.home, store::DefaultFileSystem()};
   ingest::Ingestor ingestor{options.home, store::DefaultFileSystem()};
@@ -270,10 +273,13 @@ struct LiveState::Impl {
         batch.assign(queue.begin(), queue.end());
         queue.clear();
       }
+      // Catch-up requests are answered after this batch's submissions, by one fold of what the
+      // files gained.
+      std::vector<PendingPtr> catch_ups, rest;
+      for (PendingPtr& p : batch) (p->catch_up ? catch_ups : rest).push_back(std::move(p));
       // Submissions of one expected kind go together, in arrival order. Each group is answered
       // as soon as it is durable and folded: a client that recorded an event and then asks sees
       // it (read-your-writes).
-      std::vector<PendingPtr> rest = std::move(batch);
       while (!rest.empty()) {
         std::vector<PendingPtr> group, later;
         const std::optional<model::EventKind> kind = rest.front()->kind;
@@ -291,6 +297,7 @@ struct LiveState::Impl {
         Answer(group, s);
         rest = std::move(later);
       }
+      if (!catch_ups.empty()) Answer(catch_ups, Refresh());
       // The poll for other processes' appends and rewrites, also under a steady stream of
       // submissions (the wait above then never times out).
       if (options.poll_ms > 0 && Clock::now() >= next_poll) {
@@ -332,6 +339,7 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   auto impl = std::make_unique<Impl>(options);
   KZ_RETURN_IF_ERROR(cli::LoadLearnConfig(options.home, &impl->config));
   KZ_ASSIGN_OR_RETURN(impl->taxonomy, cli::LoadTaxonomy(options.home));
+  KZ_ASSIGN_OR_RETURN(impl->config_digest, cli::LearningConfigDigest(options.home));
   KZ_ASSIGN_OR_RETURN(Folded f, impl->FoldWholeLog());
   impl->learner = std::move(f.learner);
   impl->folded = std::move(f.bytes);
@@ -361,6 +369,21 @@ Status LiveState::Submit(std::string_view jsonl, std::optional<model::EventKind>
   p->jsonl = jsonl;
   p->kind = kind;
   p->out = out;
+  if (!impl_->Enqueue(p)) return ShuttingDown();
+  std::unique_lock<std::mutex> l(p->mu);
+  p->cv.wait(l, [&] { return p->done; });
+  return p->status;
+}
+
+Status LiveState::CatchUp() {
+  KZ_ASSIGN_OR_RETURN(std::string digest, cli::LearningConfigDigest(impl_->options.home));
+  if (digest != impl_->config_digest) {
+    return FailedPrecondition(
+        "config/learning.json or config/themes.json changed since kaizen serve started; restart "
+        "it to learn under the new config");
+  }
+  auto p = std::make_shared<Pending>();
+  p->catch_up = true;
   if (!impl_->Enqueue(p)) return ShuttingDown();
   std::unique_lock<std::mutex> l(p->mu);
   p->cv.wait(l, [&] { return p->done; });

@@ -85,6 +85,14 @@ class LiveState {
   // and `now` (the clock), under a shared lock: several readers run at once; a fold waits.
   void Read(const std::function<void(const learn::Learner& learner, int64_t now_ms)>& fn);
 
+  // Folds what other processes appended since the last fold (the CLI recording while the server
+  // runs), then returns: a caller that must see every event stored before it (a CLI verb or hook
+  // answered by this server, cli/serve_client.h) calls it before Read. FailedPrecondition when
+  // config/learning.json or config/themes.json changed since Open: this learner still folds under
+  // the old config, so its answers are not the ones a fresh fold would give until a restart.
+  // Unavailable after Shutdown began.
+  Status CatchUp();
+
   // Stops taking submissions (Submit returns Unavailable), then waits until every submission
   // already queued is durable and answered. Idempotent.
   void Shutdown();

@@ -135,7 +135,7 @@ bool Routes::MayBlock(std::string_view method, std::string_view path) {
   constexpr std::string_view kPrefix = "/v1/";
   if (path.substr(0, kPrefix.size()) != kPrefix) return false;
   const std::string_view route = path.substr(kPrefix.size());
-  if (method == "POST") return route.substr(0, 6) == "tools/";
+  if (method == "POST") return route.substr(0, 6) == "tools/" || route.substr(0, 4) == "cli/";
   return route == "analysis" || route == "queue" || route == "kpis" || route == "reviewers" ||
          route == "corrections" || route.substr(0, 5) == "work/";
 }
@@ -183,8 +183,8 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
     // GitHub cannot send the bearer token: the body's signature authenticates it instead.
     return post ? GithubWebhook(request, done) : MethodNotAllowed(request.method, path, "POST");
   }
-  const bool is_post_route =
-      route == "events" || route.substr(0, 6) == "tools/" || model::ParseKind(route).has_value();
+  const bool is_post_route = route == "events" || route.substr(0, 6) == "tools/" ||
+                             route.substr(0, 4) == "cli/" || model::ParseKind(route).has_value();
   if (!is_post_route) {
     return Error(404, fmt::format("no route {}: GET /v1/{{{}}}, POST /v1/events, "
                                   "/v1/tools/<name>, /v1/webhooks/github or /v1/<kind> ({})",
@@ -209,15 +209,16 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
   }
   // Query parameters are not checked on POST, and the body is read as JSON whatever its
   // Content-Type says (curl -d sends application/x-www-form-urlencoded).
-  return Post(route, request.body, done);
+  return Post(route, params, request.body, done);
 }
 
 HttpResponse Routes::Healthz() const {
   const auto uptime =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_)
           .count();
-  return Json(200, fmt::format(R"({{"status":"ok","events":{},"uptimeSeconds":{}}})",
-                               state_->events(), uptime));
+  return Json(200,
+              fmt::format(R"({{"status":"ok","events":{},"uptimeSeconds":{},"cliAnswers":{}}})",
+                          state_->events(), uptime, cli_answers_.load()));
 }
 
 HttpResponse Routes::Get(std::string_view route, const QueryParams& params) const {
@@ -239,7 +240,12 @@ HttpResponse Routes::Get(std::string_view route, const QueryParams& params) cons
   return Json(200, std::move(body));
 }
 
-HttpResponse Routes::Context(const QueryParams& params) const {
+int64_t AsOf::Of(const learn::Learner& learner, int64_t clock_ms) const {
+  if (newest) return learner.newest_ms();
+  return ms.value_or(clock_ms);
+}
+
+HttpResponse Routes::Context(const QueryParams& params, const AsOf& as_of) const {
   ContextRequest request;
   if (std::vector<ingest::FieldError> errors = ParseContextParams(params, &request);
       !errors.empty()) {
@@ -250,7 +256,8 @@ HttpResponse Routes::Context(const QueryParams& params) const {
     const size_t budget = request.budget > 0
                               ? static_cast<size_t>(request.budget)
                               : static_cast<size_t>(learner.config().memory.context_budget_tokens);
-    render::ContextResult result = render::Context(learner, request.query, now_ms);
+    render::ContextResult result =
+        render::Context(learner, request.query, as_of.Of(learner, now_ms));
     body = render::RenderContext(
         &result, request.markdown ? render::ContextFormat::kMarkdown : render::ContextFormat::kJson,
         budget);
@@ -258,14 +265,14 @@ HttpResponse Routes::Context(const QueryParams& params) const {
   return request.markdown ? Markdown(std::move(body)) : Json(200, std::move(body));
 }
 
-HttpResponse Routes::Hints(const QueryParams& params) const {
+HttpResponse Routes::Hints(const QueryParams& params, const AsOf& as_of) const {
   bool markdown = false;
   std::vector<ingest::FieldError> errors = CheckParams(params, {"format"});
   if (errors.empty()) errors = ParseFormat(params, &markdown);
   if (!errors.empty()) return BadParams(std::move(errors));
   std::string section;
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-    section = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+    section = render::HintsSection(render::HintsInputFrom(learner, as_of.Of(learner, now_ms)));
   });
   if (markdown) return Markdown(std::move(section));
   rapidjson::StringBuffer b;
@@ -323,9 +330,10 @@ HttpResponse Routes::ToolList() const {
   return Json(200, b.GetString());
 }
 
-std::optional<HttpResponse> Routes::Post(std::string_view route, std::string_view body,
-                                         const Done& done) const {
+std::optional<HttpResponse> Routes::Post(std::string_view route, const QueryParams& params,
+                                         std::string_view body, const Done& done) const {
   if (route == "events") return SubmitMany(body, done);
+  if (route.substr(0, 4) == "cli/") return Cli(route.substr(4), params, body);
   if (route.substr(0, 6) == "tools/") return CallTool(route.substr(6), body);
   return SubmitOne(*model::ParseKind(route), body, done);
 }

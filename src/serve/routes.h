@@ -1,6 +1,7 @@
 // The routes of `kaizen serve`, independent of the HTTP library: a request in, a response out.
 //
-//   GET  /healthz                       {"status":"ok","events":N,"uptimeSeconds":S}; no token
+//   GET  /healthz                       {"status":"ok","events":N,"uptimeSeconds":S,
+//                                       "cliAnswers":C (CLI verbs and hooks answered)}; no token
 //   GET  /v1/analysis                   Learner::AnalysisJson
 //   GET  /v1/context?server_type=&type=&stage=&dimensions=&budget=&format=json|md
 //   GET  /v1/hints[?format=json|md]     the generated hints section
@@ -17,6 +18,7 @@
 //   POST /v1/<kind>                     one event of that kind (its `kind` field optional)
 //   POST /v1/webhooks/github            a GitHub webhook delivery (routes_github.cc): signed with
 //                                       X-Hub-Signature-256 instead of the bearer token
+//   POST /v1/cli/{hook,context,hints}   a CLI verb answered from the live learner (routes_cli.cc)
 //
 // Every POST needs `Authorization: Bearer <token>`: 401 (with WWW-Authenticate) without it, 403
 // with a wrong one. Every non-2xx body is serve/http_errors.h's JSON.
@@ -36,6 +38,7 @@
 #include <string>
 #include <string_view>
 
+#include "learn/learner.h"
 #include "serve/live_state.h"
 #include "serve/routes_query.h"
 #include "serve/tools.h"
@@ -72,6 +75,14 @@ struct HttpResponse {
   bool web = false;              // a page or asset of the web app: sent with its security headers
 };
 
+// The time a read answers for: the server's clock, unless a CLI verb it answers for gave its
+// --now (a time, or `end`: the newest event's).
+struct AsOf {
+  std::optional<int64_t> ms;
+  bool newest = false;
+  int64_t Of(const learn::Learner& learner, int64_t clock_ms) const;
+};
+
 class Routes {
  public:
   // REQUIRES: *state and *tools outlive the Routes. `token`: the bearer token every POST needs.
@@ -89,10 +100,11 @@ class Routes {
   // Thread-safe; never throws (a failure is a 5xx JSON answer).
   void Handle(const HttpRequest& request, const Done& done) const;
   // Whether Handle(request) may hold its thread for long: a tool call (it may write and wait for
-  // the fsync), the whole analysis, the web pages' data (queue, KPIs, reviewers, corrections) and
-  // work products (files, git). The transport runs these on a pool; every other route returns
-  // within a fraction of a millisecond (at most a wait for the learner's read lock while a batch
-  // of new events is folded), so it runs where the request was read.
+  // the fsync), a CLI verb (it waits for the writer's catch-up), the whole analysis, the web pages'
+  // data (queue, KPIs, reviewers, corrections) and work products (files, git). The transport runs
+  // these on a pool; every other route returns within a fraction of a millisecond (at most a wait
+  // for the learner's read lock while a batch of new events is folded), so it runs where the
+  // request was read.
   static bool MayBlock(std::string_view method, std::string_view path);
 
   // From now on every request is answered 503 with Connection: close. Idempotent, thread-safe.
@@ -102,11 +114,13 @@ class Routes {
   // The answer, or nullopt when an event submission will answer through `done`.
   std::optional<HttpResponse> Route(const HttpRequest& request, const Done& done) const;
   HttpResponse Get(std::string_view route, const QueryParams& params) const;
-  std::optional<HttpResponse> Post(std::string_view route, std::string_view body,
-                                   const Done& done) const;
+  std::optional<HttpResponse> Post(std::string_view route, const QueryParams& params,
+                                   std::string_view body, const Done& done) const;
   HttpResponse Healthz() const;
-  HttpResponse Context(const QueryParams& params) const;
-  HttpResponse Hints(const QueryParams& params) const;
+  HttpResponse Context(const QueryParams& params, const AsOf& as_of = AsOf()) const;
+  HttpResponse Hints(const QueryParams& params, const AsOf& as_of = AsOf()) const;
+  // routes_cli.cc: POST /v1/cli/<verb>
+  HttpResponse Cli(std::string_view verb, const QueryParams& params, std::string_view body) const;
   HttpResponse Rules(const QueryParams& params) const;
   HttpResponse ToolList() const;
   HttpResponse CallTool(std::string_view name, std::string_view body) const;
@@ -130,6 +144,7 @@ class Routes {
   std::optional<GithubWebhookConfig> github_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> shutting_down_{false};
+  mutable std::atomic<uint64_t> cli_answers_{0};  // POST /v1/cli/<verb> answered 200
 };
 
 }  // namespace kaizen::serve

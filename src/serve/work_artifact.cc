@@ -5,11 +5,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
+#include "cli/sibling.h"
 #include "model/utf8.h"
-#include "signals/git_file_diff.h"
 
 namespace kaizen::serve {
 namespace {
+
+// The most of kaizen-git's answer read: a diff longer than this is not shown.
+constexpr size_t kMaxDiffAnswerBytes = size_t{8} << 20;
 
 void Note(WorkArtifact* a, const std::string& why) {
   a->unavailable += (a->unavailable.empty() ? "" : "; ") + why;
@@ -53,16 +58,28 @@ WorkArtifact ReadWorkArtifact(const std::string& root, const std::string& path) 
       a.file_text = std::move(text);
     }
   }
-  Result<signals::FileDiff> diff = signals::DiffOfFile(resolved.string());
-  if (diff.ok()) {
-    if (simdjson::validate_utf8(diff->text.data(), diff->text.size())) {
-      a.diff = std::move(diff->text);
-      a.diff_source = std::move(diff->source);
-    } else {
-      Note(&a, "the diff is not UTF-8 text: not shown");
-    }
+  // kaizen-git reads the repository (cli/sibling.h: libgit2 stays out of kaizen's own start).
+  Result<cli::SiblingRun> run =
+      cli::RunSibling(cli::kGitProgram, {"file-diff", resolved.string()}, kMaxDiffAnswerBytes);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view text, source;
+  if (!run.ok()) {
+    Note(&a, "no diff: " + run.status().message());
+  } else if (run->exit_code != 0) {
+    std::string why = run->err;
+    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+    Note(&a,
+         "no diff: " +
+             (why.empty() ? fmt::format("{} exited {}", cli::kGitProgram, run->exit_code) : why));
+  } else if (parser.parse(run->out).get(doc) != simdjson::SUCCESS ||
+             doc["text"].get(text) != simdjson::SUCCESS ||
+             doc["source"].get(source) != simdjson::SUCCESS) {
+    Note(&a, fmt::format("no diff: {} answered {} bytes that are not its JSON (cut at {})",
+                         cli::kGitProgram, run->out.size(), kMaxDiffAnswerBytes));
   } else {
-    Note(&a, "no diff: " + diff.status().message());
+    a.diff = std::string(text);
+    a.diff_source = std::string(source);
   }
   return a;
 }

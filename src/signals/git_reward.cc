@@ -12,6 +12,42 @@
 #include "model/utf8.h"
 
 namespace kaizen::signals {
+
+// (Here, not in git_signals.cc: the events are built in `kaizen` too, which has no libgit2.)
+const char* DetectorName(GitDetector d) {
+  switch (d) {
+    case GitDetector::kMerge:
+      return "merge";
+    case GitDetector::kRevertMessage:
+      return "revert";
+    case GitDetector::kRevertInverse:
+      return "inverse_diff";
+    case GitDetector::kHumanEdit:
+      return "human_edit";
+    case GitDetector::kIterationCount:
+      return "iteration_count";
+    case GitDetector::kTimeToCompletion:
+      return "time_to_completion";
+  }
+  return "?";
+}
+
+const char* DetectorSignalType(GitDetector d) {
+  switch (d) {
+    case GitDetector::kMerge:
+    case GitDetector::kRevertMessage:
+    case GitDetector::kRevertInverse:
+      return "merge_outcome";  // seed 001: merged / closed / reverted
+    case GitDetector::kHumanEdit:
+      return "human_edit_after_agent";  // no seed 001 normalization: signal_value is given
+    case GitDetector::kIterationCount:
+      return "iteration_count";
+    case GitDetector::kTimeToCompletion:
+      return "time_efficiency";
+  }
+  return "?";
+}
+
 namespace {
 
 constexpr int64_t kDayMs = 86'400'000;

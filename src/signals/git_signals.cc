@@ -418,40 +418,6 @@ Status DetectHumanEdits(GitRepo& repo, const Walked& w, const GitScanOptions& o,
 
 }  // namespace
 
-const char* DetectorName(GitDetector d) {
-  switch (d) {
-    case GitDetector::kMerge:
-      return "merge";
-    case GitDetector::kRevertMessage:
-      return "revert";
-    case GitDetector::kRevertInverse:
-      return "inverse_diff";
-    case GitDetector::kHumanEdit:
-      return "human_edit";
-    case GitDetector::kIterationCount:
-      return "iteration_count";
-    case GitDetector::kTimeToCompletion:
-      return "time_to_completion";
-  }
-  return "?";
-}
-
-const char* DetectorSignalType(GitDetector d) {
-  switch (d) {
-    case GitDetector::kMerge:
-    case GitDetector::kRevertMessage:
-    case GitDetector::kRevertInverse:
-      return "merge_outcome";  // seed 001: merged / closed / reverted
-    case GitDetector::kHumanEdit:
-      return "human_edit_after_agent";  // no seed 001 normalization: signal_value is given
-    case GitDetector::kIterationCount:
-      return "iteration_count";
-    case GitDetector::kTimeToCompletion:
-      return "time_efficiency";
-  }
-  return "?";
-}
-
 Result<GitScanResult> ScanGitHistory(GitRepo& repo, const AgentMatcher& agents,
                                      const GitScanOptions& options) {
   KZ_ASSIGN_OR_RETURN(std::vector<GitCommit> commits, repo.History(options.branch, agents));

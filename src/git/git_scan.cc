@@ -21,6 +21,7 @@
 #include "cli/learned_state.h"
 #include "cli/log_views.h"
 #include "cli/verbs.h"
+#include "git/git_verbs.h"
 #include "ingest/ingestor.h"
 #include "model/json_access.h"
 #include "model/timestamp.h"
@@ -329,11 +330,9 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
 
 }  // namespace
 
-Verb AddGitVerb(CLI::App& app, Common& c) {
+Verb AddGitScanVerb(CLI::App& app, Common& c) {
   auto f = std::make_shared<GitScanFlags>();
-  auto* sub = app.add_subcommand("git", "automatic reward signals from a git repository");
-  sub->require_subcommand(1);
-  auto* scan = sub->add_subcommand(
+  auto* scan = app.add_subcommand(
       "scan",
       "record merge outcomes, reverts, human rewrites of agent lines, iteration counts and times "
       "to completion (seed 001 tier 1) as reward events, and each rewrite's hunks as correction "
@@ -358,7 +357,7 @@ Verb AddGitVerb(CLI::App& app, Common& c) {
                    "commit as its version (context.task_type; default code-module)");
   scan->add_flag("--dry-run", f->dry_run, "print the signals, store nothing");
   AddCommonOptions(scan, c, /*with_json=*/true, /*with_now=*/true);
-  return {sub, [&c, f] { return GitScanCommand(c, *f); }};
+  return {scan, [&c, f] { return GitScanCommand(c, *f); }};
 }
 
 }  // namespace kaizen::cli

@@ -1,0 +1,79 @@
+// kaizen-git: the verbs that read git repositories, run by `kaizen git ...` with the words after
+// `git` (cli/sibling.h says why they live in a program of their own).
+//
+//   kaizen-git scan REPO ...     `kaizen git scan`: seed 001 tier 1 signals and seed 004
+//                                corrections from the repository's history (git_scan.cc)
+//   kaizen-git file-diff PATH    for `kaizen serve`'s review page: the diff of PATH (the working
+//                                tree's change, else its last commit's) as
+//                                {"text": ..., "source": ...} on stdout; exit 1 and the reason on
+//                                stderr when there is none
+#include <CLI/CLI.hpp>
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/verb.h"
+#include "git/git_verbs.h"
+#include "signals/git_file_diff.h"
+
+namespace {
+
+int FileDiff(const std::string& path) {
+  kaizen::Result<kaizen::signals::FileDiff> diff = kaizen::signals::DiffOfFile(path);
+  if (!diff.ok()) {
+    fmt::print(stderr, "{}\n", diff.status().message());
+    return 1;
+  }
+  if (!simdjson::validate_utf8(diff->text.data(), diff->text.size())) {
+    fmt::print(stderr, "the diff is not UTF-8 text: not shown\n");
+    return 1;
+  }
+  rapidjson::StringBuffer b;
+  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  w.StartObject();
+  w.Key("text");
+  w.String(diff->text.data(), static_cast<rapidjson::SizeType>(diff->text.size()));
+  w.Key("source");
+  w.String(diff->source.data(), static_cast<rapidjson::SizeType>(diff->source.size()));
+  w.EndObject();
+  fmt::print("{}\n", std::string_view(b.GetString(), b.GetSize()));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace kaizen::cli;
+  CLI::App app{"kaizen git: automatic reward signals from a git repository"};
+  app.name("kaizen git");
+  app.require_subcommand(1);
+  Common c;
+  if (const char* env = std::getenv("KAIZEN_HOME"); env && *env) {
+    c.home = env;
+  } else {
+    c.home = "./.kaizen";
+  }
+  std::vector<Verb> verbs;
+  verbs.push_back(AddGitScanVerb(app, c));
+  std::string path;
+  CLI::App* diff = app.add_subcommand("file-diff", "the diff of one file, as JSON (kaizen serve)");
+  diff->group("");  // not for people: the review page's helper
+  diff->add_option("PATH", path, "the file")->required();
+  RefuseEmptyValues(&app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
+  if (diff->parsed()) return FileDiff(path);
+  for (const Verb& verb : verbs) {
+    if (verb.sub->parsed()) return verb.run();
+  }
+  return kExitUsage;
+}
