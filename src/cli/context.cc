@@ -53,11 +53,11 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
                  {std::pair<const char*, const std::string*>{"server_type", &o->server_type},
                   {"type", &o->work_type},
                   {"stage", &o->stage},
-                  {"dimensions", &o->dimensions},
-                  {"now", &c.now}}) {
+                  {"dimensions", &o->dimensions}}) {
               if (!value->empty()) asked += fmt::format("&{}={}", name, UrlEncode(*value));
             }
             if (o->budget > 0) asked += fmt::format("&budget={}", o->budget);
+            asked += "&" + NowQuery(c.now);
             if (std::optional<std::string> answer = ReadFromServer(c.home, "context", asked)) {
               fmt::print("{}", *answer);
               return kExitOk;

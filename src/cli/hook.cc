@@ -132,9 +132,8 @@ struct HookOptions {
 bool AnsweredByServer(const ServeEndpoint& server, const HookOptions& o, const std::string& now,
                       const std::string& input, HookAgent agent, int64_t timeout_ms,
                       const std::string& who) {
-  std::string target =
-      fmt::format("/v1/cli/hook?agent={}&budget={}", HookAgentName(agent), o.budget_tokens);
-  if (!now.empty()) target += "&now=" + UrlEncode(now);
+  const std::string target = fmt::format("/v1/cli/hook?agent={}&budget={}&{}", HookAgentName(agent),
+                                         o.budget_tokens, NowQuery(now));
   bool sent = false;
   Result<ServeAnswer> answer =
       AskServer(server, target, input, std::max<int64_t>(1, timeout_ms), &sent);

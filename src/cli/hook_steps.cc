@@ -164,8 +164,8 @@ Result<std::string> SessionStart(HookContext& ctx) {
 bool HoldsSecret(const std::string& home, std::string_view text, HookContext& ctx) {
   Result<ingest::PrivacyConfig> config =
       ingest::LoadPrivacyConfig(home, store::DefaultFileSystem());
-  Result<std::unique_ptr<ingest::Redactor>> redactor =
-      ingest::Redactor::Create(config.ok() ? *config : ingest::PrivacyConfig{});
+  Result<std::shared_ptr<const ingest::Redactor>> redactor =
+      ingest::SharedRedactor(config.ok() ? *config : ingest::PrivacyConfig{});
   if (!redactor.ok()) return false;  // ingest refuses the event with the config's error
   std::vector<ingest::PiiMatch> pii;
   (*redactor)->Find(text, &pii);

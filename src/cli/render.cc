@@ -133,8 +133,7 @@ int HintsCommand(const Common& c, const std::string& file) {
     return kExitUsage;
   }
   // The home's running server renders the section from its live learner (cli/serve_client.h).
-  std::optional<std::string> section =
-      ReadFromServer(c.home, "hints", c.now.empty() ? "" : "now=" + UrlEncode(c.now));
+  std::optional<std::string> section = ReadFromServer(c.home, "hints", NowQuery(c.now));
   if (!section) {
     LearnedState loaded;
     if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {

@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/clock.h"
+#include "model/timestamp.h"
 #include "serve/token.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
@@ -162,6 +164,12 @@ std::optional<std::string> ReadFromServer(const std::string& home, std::string_v
   Result<ServeAnswer> answer = AskServer(*server, target, "", kReadTimeoutMs, &sent);
   if (!answer.ok() || answer->status != 200) return std::nullopt;
   return std::move(answer->body);
+}
+
+std::string NowQuery(const std::string& now_flag) {
+  if (!now_flag.empty()) return "now=" + UrlEncode(now_flag);
+  Result<int64_t> now = NowMs("");
+  return "now=" + UrlEncode(model::FormatUtc(now.ok() ? *now : 0));
 }
 
 std::string UrlEncode(std::string_view text) {

@@ -58,6 +58,11 @@ bool ServerDeclined(int status);
 std::optional<std::string> ReadFromServer(const std::string& home, std::string_view verb,
                                           std::string_view query);
 
+// The `now=` query parameter that makes the server answer for the time this process would: the
+// verb's --now (a time, or `end`), else this process's clock, so a server started with its own
+// --now answers the CLI as the CLI's own fold would.
+std::string NowQuery(const std::string& now_flag);
+
 // `text` with every byte a URL query value may not hold percent-encoded.
 std::string UrlEncode(std::string_view text);
 

@@ -176,13 +176,19 @@ uint32_t IngestState::SessionReviews(uint64_t session) const {
   return n;
 }
 
-void IngestState::Apply(const CacheRecord& r) {
-  const model::Uuid id = UuidOf(r.id);
+bool IngestState::Apply(const CacheRecord& r) {
   if (base_) {
-    const IndexEntry key = IdKey(id);
-    if (base_->Find(IndexTable::kIds, key.hi, key.lo)) return;
+    const IndexEntry key = IdKey(UuidOf(r.id));
+    if (base_->Find(IndexTable::kIds, key.hi, key.lo)) return false;
   }
-  if (!ids_.emplace(id, r.kind).second) return;
+  return ApplyNew(r);
+}
+
+void IngestState::ApplyPastBase(const CacheRecord& r) { ApplyNew(r); }
+
+bool IngestState::ApplyNew(const CacheRecord& r) {
+  const model::Uuid id = UuidOf(r.id);
+  if (!ids_.emplace(id, r.kind).second) return false;
   if (r.kind == static_cast<uint8_t>(model::EventKind::kFeedback)) {
     modal_sessions_.insert(r.key_a);
     ++session_reviews_[r.session];
@@ -193,12 +199,13 @@ void IngestState::Apply(const CacheRecord& r) {
   } else if (r.flags & CacheRecord::kConsent) {
     const int64_t at = static_cast<int64_t>(r.session);
     const std::optional<Consent> before = ConsentOf(r.key_a);
-    if (before && at < before->at_ms) return;  // an older change, recorded later
+    if (before && at < before->at_ms) return true;  // an older change, recorded later
     const bool off = (r.flags & CacheRecord::kLearningOff) != 0;
     if (before && before->off) --learning_off_;
     consent_[r.key_a] = {at, off};
     if (off) ++learning_off_;
   }
+  return true;
 }
 
 void IngestState::SetBase(std::shared_ptr<const IngestIndex> base) {
@@ -402,7 +409,7 @@ Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
           rebuild = true;
           break;
         }
-        state_.Apply(r);
+        state_.ApplyPastBase(r);
       }
       journal_applied_ += n * sizeof(CacheRecord);
       if (!rebuild && bytes.size() % sizeof(CacheRecord) != 0) {
@@ -469,7 +476,10 @@ Status IngestCache::CatchUp(std::vector<store::RecoveryNote>* notes) {
         ++index;
         pos = nl + 1;
       }
-      for (const auto& r : records) state_.Apply(r);
+      // Lines stored before a crash could be in the journal already (appended, the watermark not
+      // yet moved past them): only what is new to the state is appended, so the journal keeps
+      // each id once (ApplyPastBase relies on it).
+      std::erase_if(records, [&](const CacheRecord& r) { return !state_.Apply(r); });
       KZ_RETURN_IF_ERROR(AppendJournal(records));
       covered_[file] = covered + pos;
       changed = true;

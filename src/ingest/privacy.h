@@ -78,6 +78,10 @@ class Redactor {
   std::unique_ptr<Compiled> compiled_;
 };
 
+// The redactor for `config`, shared: the last one made is kept for the process, so a server that
+// checks every hook's prompt builds it once instead of once a call. Thread-safe.
+Result<std::shared_ptr<const Redactor>> SharedRedactor(const PrivacyConfig& config);
+
 // How user and session ids are stored in `admin` consent and deletion_request events, so the audit
 // trail does not keep them in clear text: "blake2b:" and the hex BLAKE2b-128 of the id.
 // Idempotent (a pseudonym maps to itself). A pseudonym, not anonymity: whoever knows an id can

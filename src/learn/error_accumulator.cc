@@ -63,6 +63,7 @@ void ErrorAccumulator::Add(const ErrorView& e) {
   Bead& b = beads_[bead].second;
   b.errors.push_back(index);
   ++b.unresolved;
+  Reorder(bead, b.unresolved - 1);
   ++overall_.total;
   ++overall_.unresolved;
   if (auto it = overall_.by_type.find(err.type); it != overall_.by_type.end()) {
@@ -78,8 +79,16 @@ void ErrorAccumulator::Resolve(std::string_view error_id) {
   Error& err = errors_[it->second];
   if (err.resolved) return;
   err.resolved = true;
-  --beads_[error_bead_[it->second]].second.unresolved;
+  const uint32_t bead = error_bead_[it->second];
+  --beads_[bead].second.unresolved;
+  Reorder(bead, beads_[bead].second.unresolved + 1);
   --overall_.unresolved;
+}
+
+void ErrorAccumulator::Reorder(uint32_t bead, int64_t before) {
+  const auto& [id, b] = beads_[bead];
+  if (before > 0) unresolved_order_.erase({-before, id});
+  if (b.unresolved > 0) unresolved_order_.emplace(-b.unresolved, id);
 }
 
 ErrorStats ErrorAccumulator::Stats(std::string_view bead_id) const {
@@ -96,18 +105,11 @@ ErrorStats ErrorAccumulator::Stats(std::string_view bead_id) const {
 ErrorReport ErrorAccumulator::Report(size_t top_beads) const {
   ErrorReport r;
   r.overall = overall_;
-  for (const auto& [id, b] : beads_) {
-    if (b.unresolved > 0) {
-      r.beads_with_unresolved.push_back({id, b.unresolved, static_cast<int64_t>(b.errors.size())});
-    }
+  for (const auto& [negative_unresolved, id] : unresolved_order_) {
+    if (r.beads_with_unresolved.size() >= top_beads) break;
+    const Bead& b = beads_[bead_index_.find(id)->second].second;
+    r.beads_with_unresolved.push_back({id, b.unresolved, static_cast<int64_t>(b.errors.size())});
   }
-  const auto before = [](const BeadErrors& a, const BeadErrors& b) {
-    return a.unresolved != b.unresolved ? a.unresolved > b.unresolved : a.bead_id < b.bead_id;
-  };
-  const size_t keep = std::min(top_beads, r.beads_with_unresolved.size());
-  std::partial_sort(r.beads_with_unresolved.begin(), r.beads_with_unresolved.begin() + keep,
-                    r.beads_with_unresolved.end(), before);
-  r.beads_with_unresolved.resize(keep);
   return r;
 }
 
@@ -205,11 +207,15 @@ void ErrorAccumulator::serialize(Archive& ar) {
     for (uint32_t bead : error_bead_) state::Require(bead < beads_.size(), "an error's bead");
     for (const auto& [id, index] : by_id_) state::Require(index < errors_.size(), "an error id");
     bead_index_.clear();
+    unresolved_order_.clear();
     for (size_t i = 0; i < beads_.size(); ++i) {
       for (uint32_t e : beads_[i].second.errors)
         state::Require(e < errors_.size(), "a bead's error");
       state::Require(bead_index_.emplace(beads_[i].first, static_cast<uint32_t>(i)).second,
                      "a bead saved twice");
+      if (beads_[i].second.unresolved > 0) {
+        unresolved_order_.emplace(-beads_[i].second.unresolved, beads_[i].first);
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,7 +46,7 @@ class ErrorAccumulator {
 
   // An event with `resolves` set marks the error with that id resolved (once; it is not an
   // error itself); a resolve for an id not seen yet is ignored. Any other event is an error of
-  // its bead. Amortized O(1); copies the error's text (stack trace up to kStackChars).
+  // its bead. O(log beads); copies the error's text (stack trace up to kStackChars).
   void Add(const ErrorView& error);
 
   ErrorStats Stats(std::string_view bead_id) const;  // all zero for an unknown bead
@@ -80,7 +81,10 @@ class ErrorAccumulator {
   using Map = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
 
   void Resolve(std::string_view error_id);
-  // bead_index_ is rebuilt from beads_.
+  // Moves bead `bead` in unresolved_order_ as its unresolved count goes from `before` to its
+  // current value.
+  void Reorder(uint32_t bead, int64_t before);
+  // bead_index_ and unresolved_order_ are rebuilt from beads_.
   friend class cereal::access;
   template <class Archive>
   void serialize(Archive& ar);
@@ -90,6 +94,9 @@ class ErrorAccumulator {
   Map<uint32_t> by_id_;               // error id -> index into errors_
   Map<uint32_t> bead_index_;          // bead id -> index into beads_
   std::vector<std::pair<std::string, Bead>> beads_;
+  // The beads with unresolved errors in Report's order, (-unresolved, bead id), kept as errors
+  // arrive and resolve: a session start asks for the top five on every call.
+  std::set<std::pair<int64_t, std::string>> unresolved_order_;
   ErrorStats overall_;
 };
 

@@ -38,6 +38,7 @@ struct Pending {
   bool catch_up = false;  // LiveState::CatchUp: no lines, only a fold of what others appended
   std::string_view jsonl;
   std::optional<model::EventKind> kind;
+  std::optional<int64_t> now_ms;  // the pipeline's clock for these lines; default NowMs()
   SubmitResult* out = nullptr;
   // SubmitAsync: called by the writer instead of the notify below; `out` is then `result`.
   LiveState::SubmitDone on_done;
@@ -207,7 +208,7 @@ struct LiveState::Impl {
     const size_t size = buffer.size();
     buffer.append(simdjson::SIMDJSON_PADDING, ' ');
     ingest::IngestOptions opts;
-    opts.now_ms = NowMs();
+    opts.now_ms = group.front()->now_ms.value_or(NowMs());
     opts.expected_kind = group.front()->kind;
     opts.taxonomy = Taxonomy();
     opts.write_index = false;  // the server holds what it ingests in memory
@@ -277,13 +278,16 @@ struct LiveState::Impl {
       // files gained.
       std::vector<PendingPtr> catch_ups, rest;
       for (PendingPtr& p : batch) (p->catch_up ? catch_ups : rest).push_back(std::move(p));
-      // Submissions of one expected kind go together, in arrival order. Each group is answered
-      // as soon as it is durable and folded: a client that recorded an event and then asks sees
-      // it (read-your-writes).
+      // Submissions of one expected kind and clock go together, in arrival order. Each group is
+      // answered as soon as it is durable and folded: a client that recorded an event and then asks
+      // sees it (read-your-writes).
       while (!rest.empty()) {
         std::vector<PendingPtr> group, later;
         const std::optional<model::EventKind> kind = rest.front()->kind;
-        for (PendingPtr& p : rest) (p->kind == kind ? group : later).push_back(std::move(p));
+        const std::optional<int64_t> now = rest.front()->now_ms;
+        for (PendingPtr& p : rest) {
+          (p->kind == kind && p->now_ms == now ? group : later).push_back(std::move(p));
+        }
         std::map<std::string, OwnAppend> appended;
         Status s = IngestGroup(group, &appended);
         // After a failure some chunks may be durable and others not: read what the files hold.
@@ -364,10 +368,11 @@ void LiveState::SubmitAsync(std::string_view jsonl, std::optional<model::EventKi
 }
 
 Status LiveState::Submit(std::string_view jsonl, std::optional<model::EventKind> kind,
-                         SubmitResult* out) {
+                         SubmitResult* out, std::optional<int64_t> now_ms) {
   auto p = std::make_shared<Pending>();
   p->jsonl = jsonl;
   p->kind = kind;
+  p->now_ms = now_ms;
   p->out = out;
   if (!impl_->Enqueue(p)) return ShuttingDown();
   std::unique_lock<std::mutex> l(p->mu);

@@ -71,7 +71,10 @@ class LiveState {
   // `kaizen record KIND`). Returns after the lines are durable and folded into the learner.
   // Thread-safe. A non-OK status is a system failure (I/O, full disk) or Unavailable after
   // Shutdown began: nothing of this submission was acknowledged.
-  Status Submit(std::string_view jsonl, std::optional<model::EventKind> kind, SubmitResult* out);
+  // `now_ms`: the clock the pipeline stamps them with (a hook answered for a CLI call with its
+  // own --now); default this state's.
+  Status Submit(std::string_view jsonl, std::optional<model::EventKind> kind, SubmitResult* out,
+                std::optional<int64_t> now_ms = std::nullopt);
 
   // The same without a waiting thread (the HTTP transport's event routes): `done` is called once,
   // with what Submit would have returned, on the writer thread once the lines are durable and

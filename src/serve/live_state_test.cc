@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -315,3 +316,41 @@ TEST_F(LiveStateTest, AsyncSubmitAfterShutdownAnswersUnavailableAtOnce) {
 
 }  // namespace
 }  // namespace kaizen::serve
+
+// A CLI verb answered by the server must see what another process stored a moment before, with no
+// poll to wait for: CatchUp folds it before returning.
+TEST_F(LiveStateTest, CatchUpFoldsAnotherProcessesAppendBeforeReturning) {
+  auto s = Open(/*poll_ms=*/3600000);
+  ASSERT_TRUE(s);
+  AppendElsewhere(Outcome("bd-other", kNow - 200));
+  ASSERT_TRUE(s->CatchUp().ok());
+  EXPECT_EQ(Folded(*s), 1u);
+}
+
+// Its learner was folded under the config it started with: after a change it must not answer as
+// if it were a fresh fold.
+TEST_F(LiveStateTest, CatchUpRefusesOnceTheLearningConfigChanged) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->CatchUp().ok());
+  std::filesystem::create_directories(home_ + "/config");
+  std::ofstream(home_ + "/config/learning.json") << R"({"memory": {"context_budget_tokens": 300}})";
+  const Status changed = s->CatchUp();
+  EXPECT_EQ(changed.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(changed.message().find("restart"), std::string::npos) << changed.message();
+}
+
+// A hook answered for a CLI call stores its events with the caller's clock, not the server's.
+TEST_F(LiveStateTest, SubmitWithAClockStampsTheEventWithIt) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  SubmitResult r;
+  const int64_t caller = kNow - 3 * 86400000LL;
+  // No timestamp of its own, as the hook's events: the pipeline stamps it.
+  const std::string event =
+      R"({"kind":"outcome","bead_id":"bd-caller","duration_ms":5,"error_count":0,)"
+      R"("retry_count":0,"success":true})";
+  ASSERT_TRUE(s->Submit(event, std::nullopt, &r, caller).ok());
+  ASSERT_EQ(r.summary.stored, 1u);
+  s->Read([&](const learn::Learner& l, int64_t) { EXPECT_EQ(l.newest_ms(), caller); });
+}

@@ -19,7 +19,6 @@
 #include "cli/hook_payload.h"
 #include "cli/hook_steps.h"
 #include "learn/json_out.h"
-#include "serve/http_errors.h"
 #include "serve/responses.h"
 #include "serve/routes.h"
 
@@ -41,9 +40,10 @@ class LiveHookBackend : public cli::HookBackend {
     return s;
   }
 
-  Result<cli::StoredEvent> Store(model::EventKind kind, const std::string& json, int64_t) override {
+  Result<cli::StoredEvent> Store(model::EventKind kind, const std::string& json,
+                                 int64_t now_ms) override {
     SubmitResult result;
-    KZ_RETURN_IF_ERROR(state_->Submit(json, kind, &result));
+    KZ_RETURN_IF_ERROR(state_->Submit(json, kind, &result, now_ms));
     cli::StoredEvent out;
     std::string refused;
     for (const LineOutcome& line : result.lines) {
@@ -98,8 +98,8 @@ HttpResponse Routes::Cli(std::string_view verb, const QueryParams& params,
     }
   }
   if (Status s = state_->CatchUp(); !s.ok()) {
-    return s.code() == StatusCode::kFailedPrecondition ? Error(409, s.message())
-                                                       : Error(HttpStatusFor(s), s.message());
+    // Nothing was done: the client answers itself (409 and 503 are "declined").
+    return Error(s.code() == StatusCode::kFailedPrecondition ? 409 : 503, s.message());
   }
   if (verb == "context" || verb == "hints") {
     QueryParams read = Without(params, "now");

@@ -268,7 +268,7 @@ if __name__ == "__main__":
 
 
 class AgainstTheIngestIndex(KaizenTest):
-    """A home whose history is past the ingest index's threshold (16,384 journal records): `record`
+    """A home whose history is past the ingest index's threshold (4,096 journal records): `record`
     checks a new event against the index file instead of loading every stored id, and must refuse
     and enrich exactly as before."""
 
