@@ -323,7 +323,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
   const ThemeTaxonomy* taxonomy = options.taxonomy;
   if (!redactor_) {
     KZ_ASSIGN_OR_RETURN(PrivacyConfig config, LoadPrivacyConfig(log_.home(), log_.fs()));
-    KZ_ASSIGN_OR_RETURN(redactor_, Redactor::Create(config));
+    KZ_ASSIGN_OR_RETURN(redactor_, SharedRedactor(config));
     unsigned char nonce[8];
     randombytes_buf(nonce, sizeof nonce);
     char hex[17];

@@ -95,7 +95,7 @@ class Ingestor {
   store::RawLog log_;
   IngestCache cache_;
   std::vector<store::RecoveryNote> notes_;
-  std::unique_ptr<Redactor> redactor_;  // built on the first Ingest
+  std::shared_ptr<const Redactor> redactor_;  // on the first Ingest (SharedRedactor)
   std::string placeholder_nonce_;       // random: marks PII placeholders until tokens are known
   // One per thread of the stateless stages, kept between calls: a server ingests small batches
   // many times a second, and allocating parsers for each cost more than the batch itself.
