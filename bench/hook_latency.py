@@ -154,6 +154,9 @@ def calls(kaizen, project, home, runs, label, out):
 
 
 def main():
+    # The rows without a server are measured without one: a slow learning call would otherwise
+    # start the home's server for the next (cli/serve_client.h).
+    os.environ["KAIZEN_AUTOSERVE"] = "0"
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default="build/kaizen")
     ap.add_argument("--sizes", default="10000,1000000")

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "cli/machine_check.h"
 #include "cli/output_validation.h"
 #include "cli/self_check_run.h"
+#include "cli/serve_client.h"
 #include "ingest/ingest_state.h"
 #include "ingest/privacy.h"
 #include "ingest/prompt_judgement.h"
@@ -526,8 +528,10 @@ Result<std::vector<std::string>> HintsFiles(const std::string& home) {
 }
 
 Status LocalHookBackend::WithLearner(learn::Parts parts, const LearnerFn& fn) {
+  const auto started = std::chrono::steady_clock::now();
   LearnedState st;
   KZ_RETURN_IF_ERROR(LoadLearnedState(common_, &st, nullptr, parts));
+  StartServerIfSlow(common_.home, std::chrono::steady_clock::now() - started);
   return fn(*st.learner, st.now_ms);
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <set>
 #include <string>
@@ -135,10 +136,12 @@ int HintsCommand(const Common& c, const std::string& file) {
   // The home's running server renders the section from its live learner (cli/serve_client.h).
   std::optional<std::string> section = ReadFromServer(c.home, "hints", NowQuery(c.now));
   if (!section) {
+    const auto started = std::chrono::steady_clock::now();
     LearnedState loaded;
     if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
       return FailVerb("hints", s);
     }
+    StartServerIfSlow(c.home, std::chrono::steady_clock::now() - started);
     WarnUnreadable(loaded.scan);
     section = render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
   }

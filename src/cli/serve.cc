@@ -5,8 +5,15 @@
 // stops it gracefully: every acknowledged event is durable, and it exits 0.
 #include <fmt/format.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "cli/clock.h"
 #include "cli/hints_keeper.h"
@@ -38,7 +45,7 @@ Result<serve::GithubWebhookConfig> GithubConfig(const Common& c, const std::stri
 }
 
 int Serve(const Common& c, const serve::HttpServerOptions& options, const std::string* root,
-          const std::string& github_agent) {
+          const std::string& github_agent, int idle_exit_seconds) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
   DisableCheckpointWrites();  // its check tool must not fork a threaded server to write one
@@ -68,6 +75,25 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   HintsKeeper hints((*state).get(), c.home, std::chrono::seconds(2));
   serve::Tools tools(state->get());
   serve::Routes routes(state->get(), &tools, token->value, *root, std::move(*github));
+  // --idle-exit: a server started for a home's hooks (cli/serve_client.h) leaves once nobody has
+  // asked it anything for that long, the way SIGTERM stops it.
+  std::mutex idle_mu;
+  std::condition_variable idle_cv;
+  bool serving_done = false;
+  std::thread idle_watch;
+  if (idle_exit_seconds > 0) {
+    idle_watch = std::thread([&] {
+      std::unique_lock<std::mutex> l(idle_mu);
+      while (!idle_cv.wait_for(l, std::chrono::seconds(1), [&] { return serving_done; })) {
+        if (routes.Idle() >= std::chrono::seconds(idle_exit_seconds)) {
+          fmt::print(stderr, "kaizen serve: no request for {} s (--idle-exit): stopping\n",
+                     idle_exit_seconds);
+          ::kill(::getpid(), SIGTERM);
+          return;
+        }
+      }
+    });
+  }
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
     // Where the home's CLI verbs and hooks find this server; written before the line below says it
     // listens (cli/serve_client.h).
@@ -90,6 +116,14 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
                  port, token->value);
     }
   });
+  if (idle_watch.joinable()) {
+    {
+      std::lock_guard<std::mutex> l(idle_mu);
+      serving_done = true;
+    }
+    idle_cv.notify_all();
+    idle_watch.join();
+  }
   RemoveServeRecord(c.home);
   // Every submission acknowledged or still queued becomes durable before the exit.
   (*state)->Shutdown();
@@ -128,8 +162,15 @@ Verb AddServeVerb(CLI::App& app, Common& c) {
                   "which pull requests POST /v1/webhooks/github treats as an agent's: an RE2 "
                   "regex, case-insensitive, on the author's login, the branch's first segment "
                   "and Co-authored-by trailers (default: `git scan`'s)");
+  auto idle_exit = std::make_shared<int>(0);
+  sub->add_option("--idle-exit", *idle_exit,
+                  "stop after this many seconds without a request (default 0: never); a server "
+                  "a hook starts for a large home uses 1800")
+      ->check(CLI::Range(0, 31536000));
   AddCommonOptions(sub, c, false, true);
-  return {sub, [&c, o, root, github_agent] { return Serve(c, *o, root.get(), *github_agent); }};
+  return {sub, [&c, o, root, github_agent, idle_exit] {
+            return Serve(c, *o, root.get(), *github_agent, *idle_exit);
+          }};
 }
 
 }  // namespace kaizen::cli

@@ -1,6 +1,9 @@
 #include "cli/serve_client.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rapidjson/document.h>
@@ -21,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "cli/clock.h"
+#include "cli/sibling.h"
 #include "model/timestamp.h"
 #include "serve/token.h"
 #include "store/file_system.h"
@@ -164,6 +168,65 @@ std::optional<std::string> ReadFromServer(const std::string& home, std::string_v
   Result<ServeAnswer> answer = AskServer(*server, target, "", kReadTimeoutMs, &sent);
   if (!answer.ok() || answer->status != 200) return std::nullopt;
   return std::move(answer->body);
+}
+
+namespace {
+
+int64_t EnvNumber(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  return end != nullptr && *end == '\0' && n >= 0 ? n : fallback;
+}
+
+}  // namespace
+
+void StartServerIfSlow(const std::string& home, std::chrono::steady_clock::duration took) {
+  constexpr int64_t kAfterMs = 300;  // a fold of ~150,000 events from the checkpoint
+  constexpr int64_t kIdleSeconds = 1800;
+  if (const char* on = std::getenv("KAIZEN_AUTOSERVE"); on != nullptr && std::string(on) == "0") {
+    return;
+  }
+  const auto after = std::chrono::milliseconds(EnvNumber("KAIZEN_AUTOSERVE_AFTER_MS", kAfterMs));
+  if (took < after || FindServer(home)) return;
+  std::error_code ec;
+  std::filesystem::create_directories(store::PathIn(home, "run"), ec);
+  std::filesystem::create_directories(store::PathIn(home, "logs"), ec);
+  // Held by the server for its whole life (the descriptor is inherited through exec): one server
+  // started at a time, however many hooks run at once.
+  const int lock = ::open(store::PathIn(home, "run/serve.lock").c_str(), O_RDWR | O_CREAT, 0600);
+  if (lock < 0) return;
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    ::close(lock);
+    return;
+  }
+  const std::string self = SiblingPath("kaizen");
+  const std::string idle = std::to_string(EnvNumber("KAIZEN_AUTOSERVE_IDLE_SECONDS", kIdleSeconds));
+  const std::string log = store::PathIn(home, "logs/serve.log");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    // Detached: its own session, reparented to init once this child exits, no terminal.
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
+    const int null = ::open("/dev/null", O_RDWR);
+    // 0600: the first start of a server prints the new bearer token on standard error.
+    const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (null >= 0) {
+      ::dup2(null, STDIN_FILENO);
+      ::dup2(null, STDOUT_FILENO);
+    }
+    ::dup2(err >= 0 ? err : null, STDERR_FILENO);
+    ::execl(self.c_str(), self.c_str(), "serve", "--home", home.c_str(), "--port", "0",
+            "--idle-exit", idle.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  if (child > 0) {
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  ::close(lock);  // the server's copy keeps it locked
 }
 
 std::string NowQuery(const std::string& now_flag) {

@@ -7,9 +7,11 @@
 // once it listens and removed when it stops. Requests go to POST /v1/cli/<verb> with the home's
 // bearer token, so a server of another home (another token) refuses them. Whenever the server
 // cannot answer (none running, a stale record, another token, a config changed since it
-// started), the verb folds the log itself: the answer is the same either way.
+// started), the verb folds the log itself: the answer is the same either way. A call that folded
+// the log itself slowly starts a server for the next ones (StartServerIfSlow).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +64,15 @@ std::optional<std::string> ReadFromServer(const std::string& home, std::string_v
 // verb's --now (a time, or `end`), else this process's clock, so a server started with its own
 // --now answers the CLI as the CLI's own fold would.
 std::string NowQuery(const std::string& now_flag);
+
+// A learning call that had to fold the log itself and took `took` (the learned-state checkpoint
+// of a large home: over a second at a million events) starts the home's server for the calls
+// after it: `kaizen serve --port 0 --idle-exit 1800`, detached (its own session, standard error
+// to <home>/logs/serve.log), so it leaves after half an hour nobody asks it anything. Nothing
+// when the call took under KAIZEN_AUTOSERVE_AFTER_MS (default 300), when KAIZEN_AUTOSERVE=0, or
+// when a server it started holds <home>/run/serve.lock (still starting, or running). Never fails:
+// the next call folds the log itself again. KAIZEN_AUTOSERVE_IDLE_SECONDS sets --idle-exit.
+void StartServerIfSlow(const std::string& home, std::chrono::steady_clock::duration took);
 
 // `text` with every byte a URL query value may not hold percent-encoded.
 std::string UrlEncode(std::string_view text);

@@ -314,8 +314,6 @@ TEST_F(LiveStateTest, AsyncSubmitAfterShutdownAnswersUnavailableAtOnce) {
   EXPECT_EQ(Folded(*again), 0u);
 }
 
-}  // namespace
-}  // namespace kaizen::serve
 
 // A CLI verb answered by the server must see what another process stored a moment before, with no
 // poll to wait for: CatchUp folds it before returning.
@@ -354,3 +352,6 @@ TEST_F(LiveStateTest, SubmitWithAClockStampsTheEventWithIt) {
   ASSERT_EQ(r.summary.stored, 1u);
   s->Read([&](const learn::Learner& l, int64_t) { EXPECT_EQ(l.newest_ms(), caller); });
 }
+
+}  // namespace
+}  // namespace kaizen::serve

@@ -141,6 +141,7 @@ bool Routes::MayBlock(std::string_view method, std::string_view path) {
 }
 
 void Routes::Handle(const HttpRequest& request, const Done& done) const {
+  last_request_.store(std::chrono::steady_clock::now().time_since_epoch().count());
   std::optional<HttpResponse> now;
   try {
     now = Route(request, done);

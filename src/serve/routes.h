@@ -109,6 +109,12 @@ class Routes {
 
   // From now on every request is answered 503 with Connection: close. Idempotent, thread-safe.
   void BeginShutdown() { shutting_down_.store(true); }
+  // How long since the last request was handed to Handle (since construction before the first).
+  std::chrono::steady_clock::duration Idle() const {
+    return std::chrono::steady_clock::now() -
+           std::chrono::steady_clock::time_point(
+               std::chrono::steady_clock::duration(last_request_.load()));
+  }
 
  private:
   // The answer, or nullopt when an event submission will answer through `done`.
@@ -145,6 +151,8 @@ class Routes {
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> shutting_down_{false};
   mutable std::atomic<uint64_t> cli_answers_{0};  // POST /v1/cli/<verb> answered 200
+  mutable std::atomic<std::chrono::steady_clock::rep> last_request_{
+      std::chrono::steady_clock::now().time_since_epoch().count()};
 };
 
 }  // namespace kaizen::serve

@@ -8,9 +8,12 @@ through the server is stored once.
 
 import json
 import os
+import signal
 import socket
 import subprocess
+import time
 import unittest
+import urllib.request
 
 from kzlib import EXIT_OK, NOW, KaizenTest, feedback_event, jsonl, kaizen, strict_loads
 from test_corrections import passive
@@ -20,16 +23,22 @@ WEEK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "dev
 PASSIVE_TEXT = "# Experience\n- Responsible for the billing migration\n"  # test_hook.py's
 
 
+def with_a_week_of_feedback(test):
+    """test.home under test.project, holding a developer's week and five passive-voice
+    corrections (an enforced pattern)."""
+    test.project = test.path("project")
+    test.home = os.path.join(test.project, ".kaizen")
+    os.makedirs(test.home)
+    events = [json.loads(line) for line in open(WEEK)] + [passive(i) for i in range(5)]
+    r = test.import_("-", input=jsonl(*events))
+    test.assertEqual(r.rc, EXIT_OK, r)
+
+
 class ServeAnswers(KaizenTest):
 
     def setUp(self):
         super().setUp()
-        self.project = self.path("project")
-        self.home = os.path.join(self.project, ".kaizen")
-        os.makedirs(self.home)
-        events = [json.loads(line) for line in open(WEEK)] + [passive(i) for i in range(5)]
-        r = self.import_("-", input=jsonl(*events))
-        self.assertEqual(r.rc, EXIT_OK, r)
+        with_a_week_of_feedback(self)
 
     # ---- helpers ----------------------------------------------------------------------------
 
@@ -157,6 +166,86 @@ class ServeAnswers(KaizenTest):
             f.write("b" * 64)  # another home's token, as far as this server knows
         self.assertEqual(self.answers(), served)
         self.assertEqual(self.cli_answers(s), 0)
+
+
+class ServerStartedForASlowHome(KaizenTest):
+    """A learning call that folded the log itself slowly starts the home's server (detached, on a
+    port of its own); the next call is answered by it, and it leaves once nobody has asked it
+    anything for its --idle-exit. Slow here means over 0 ms (KAIZEN_AUTOSERVE_AFTER_MS)."""
+
+    def setUp(self):
+        super().setUp()
+        with_a_week_of_feedback(self)
+        self.env = dict(KAIZEN_AUTOSERVE="1", KAIZEN_AUTOSERVE_AFTER_MS="0",
+                        KAIZEN_AUTOSERVE_IDLE_SECONDS="3")
+        self.addCleanup(self.kill_started)
+
+    def started(self):
+        """The started server's (pid, port), once its record names a live process."""
+        record = self.hpath("run", "serve.json")
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if os.path.exists(record):
+                with open(record) as f:
+                    r = json.load(f)
+                if alive(r["pid"]):
+                    return r["pid"], r["port"]
+            time.sleep(0.1)
+        self.fail("no server started: " + self.serve_log())
+
+    def serve_log(self):
+        path = self.hpath("logs", "serve.log")
+        return open(path).read() if os.path.exists(path) else "(no logs/serve.log)"
+
+    def kill_started(self):
+        record = self.hpath("run", "serve.json")
+        if os.path.exists(record):
+            with open(record) as f:
+                pid = json.load(f)["pid"]
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+    def context(self):
+        r = kaizen("context", "--home", self.home, "--now", NOW, env=self.env)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return r.out
+
+    def cli_answers_at(self, port):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
+            return json.load(r)["cliAnswers"]
+
+    def test_a_slow_call_starts_a_server_that_answers_the_next_and_leaves_when_idle(self):
+        first = self.context()  # folded here; starts the server
+        pid, port = self.started()
+        self.assertEqual(self.context(), first)
+        self.assertEqual(self.cli_answers_at(port), 1)
+        # No request for 3 s: it stops as on SIGTERM, and takes its record with it.
+        deadline = time.time() + 30
+        while alive(pid) and time.time() < deadline:
+            time.sleep(0.2)
+        self.assertFalse(alive(pid), self.serve_log())
+        self.assertFalse(os.path.exists(self.hpath("run", "serve.json")))
+        self.assertIn("--idle-exit", self.serve_log())
+        self.assertEqual(os.stat(self.hpath("logs", "serve.log")).st_mode & 0o077, 0)
+
+    def test_no_server_is_started_when_switched_off(self):
+        self.env["KAIZEN_AUTOSERVE"] = "0"
+        self.context()
+        time.sleep(1)
+        self.assertFalse(os.path.exists(self.hpath("run", "serve.json")))
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped by init) counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 if __name__ == "__main__":
