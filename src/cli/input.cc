@@ -29,7 +29,14 @@ Result<simdjson::padded_string> ReadInput(const std::string& file) {
 }
 
 Result<InputFile> InputFile::Open(const std::string& file) {
-  if (file == "-") return InputFile(0, false, 0);
+  if (file == "-") {
+    // Standard input redirected from a file (`< event.json`) has the file's size, read from its
+    // start; a pipe or a terminal has none.
+    struct stat st;
+    const bool whole_file = ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+                            ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
+    return InputFile(STDIN_FILENO, false, whole_file ? static_cast<uint64_t>(st.st_size) : 0);
+  }
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return IoError("cannot read " + file + ": " + std::strerror(errno));
   struct stat st;

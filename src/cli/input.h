@@ -22,7 +22,8 @@ class InputFile {
   ~InputFile();
 
   int fd() const { return fd_; }
-  // The size of a regular file; 0 for a pipe or a terminal (unknown).
+  // The size of a regular file (standard input redirected from one too); 0 for a pipe or a
+  // terminal (unknown).
   uint64_t size() const { return size_; }
 
  private:

@@ -120,7 +120,9 @@ int main(int argc, char** argv) {
   record
       ->add_option("KIND", kind, "feedback, work, outcome, error, reward, correction, loop, admin")
       ->required();
-  record->add_option("FILE", file, "one JSON object or JSONL; - or absent: standard input");
+  record->add_option("FILE", file,
+                     "JSONL, one event a line, or a file holding one JSON object over several "
+                     "lines; - or absent: standard input");
   record->add_option("--reject", reject, "write refused lines to this file");
   add_common(record, true, true);
 

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <simdjson.h>
 
 #include "cli/clock.h"
 #include "cli/commands.h"
@@ -26,10 +27,49 @@
 #include "ingest/ingestor.h"
 #include "ingest/mapped_line_source.h"
 #include "model/event_kind.h"
+#include "model/limits.h"
 #include "store/file_system.h"
 
 namespace kaizen::cli {
 namespace {
+
+// A hand-written event is often one JSON object pretty-printed over several lines. A file of at
+// most four events' size whose first non-blank line is not JSON on its own, and whose whole text
+// is one JSON object, is that object minified onto one line; nullopt: read the input as JSONL
+// (its errors then name each line, as before). A pipe is always read as JSONL: it cannot be read
+// twice.
+std::optional<std::string> OneObjectOverLines(const InputFile& in) {
+  constexpr uint64_t kMaxBytes = 4 * model::kMaxEventBytes;
+  if (in.size() == 0 || in.size() > kMaxBytes) return std::nullopt;
+  std::string text(in.size(), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n =
+        ::pread(in.fd(), text.data() + got, text.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    got += static_cast<size_t>(n);
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element element;
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos || text[start] != '{') return std::nullopt;
+  const size_t end = text.find('\n', start);
+  if (end == std::string::npos) return std::nullopt;  // one line: JSONL already
+  const simdjson::padded_string first(std::string_view(text).substr(start, end - start));
+  if (parser.parse(first).get(element) == simdjson::SUCCESS) return std::nullopt;
+  const simdjson::padded_string whole(text);
+  simdjson::dom::object object;
+  if (parser.parse(whole).get(object) != simdjson::SUCCESS) return std::nullopt;
+  std::string line(text.size(), '\0');
+  size_t length = 0;
+  if (simdjson::minify(text.data(), text.size(), line.data(), length) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  line.resize(length);
+  line.push_back('\n');
+  return line;
+}
 
 std::string LineResultJson(const ingest::LineResult& r, std::string_view file) {
   rapidjson::StringBuffer b;
@@ -187,7 +227,15 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     }
   };
   ingest::IngestSummary summary;
-  const std::unique_ptr<ingest::LineSource> source = ingest::LinesOf(input->fd());
+  std::unique_ptr<ingest::LineSource> source;
+  std::optional<simdjson::padded_string> object;
+  if (std::optional<std::string> one = OneObjectOverLines(*input)) {
+    object.emplace(*one);
+    source = std::make_unique<ingest::MemoryLineSource>(std::string_view(*object),
+                                                        model::kMaxEventBytes);
+  } else {
+    source = ingest::LinesOf(input->fd());
+  }
   Status s = ingestor.Ingest(*source, options, &summary);
   PrintNotes(ingestor);
   std::fflush(stdout);

@@ -3,12 +3,13 @@
 import json
 import os
 import re
+import subprocess
 import unittest
 import uuid
 
-from kzlib import (EXIT_OK, EXIT_REJECTED, KINDS, NOW_STORED, KaizenTest, correction_event,
-                   feedback_event, is_uuid, jsonl, outcome_event, reward_event, work_event,
-                   valid_event)
+from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, KINDS, NOW, NOW_STORED, KaizenTest,
+                   correction_event, feedback_event, is_uuid, jsonl, outcome_event, reward_event,
+                   work_event, valid_event)
 
 UTC_MS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
@@ -76,11 +77,43 @@ class RecordEachKind(KaizenTest):
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(len(self.raw_lines()), 1)
 
-    def test_single_pretty_printed_object_is_not_one_event_per_line(self):
-        # JSONL: an object spread over several lines is several broken lines, none stored.
+    def test_a_file_holding_one_pretty_printed_object_is_that_event(self):
+        event = valid_event("feedback")
+        p = self.write("review.json", json.dumps(event, indent=2) + "\n")
+        r = self.record("feedback", None, file=p)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(len(self.raw_lines()), 1)
+        stored = self.stored_by_id()[r.lines[0]]
+        self.assertEqual(stored["decision"], event["decision"])
+        self.assertEqual(stored["scores"], event["scores"])
+        # The same file on standard input (a redirect is a file too).
+        again = dict(event, modalId="modal-again", sessionId="session-again")
+        p2 = self.write("again.json", json.dumps(again, indent=4))
+        with open(p2, "rb") as f:
+            proc = subprocess.run([BIN, "record", "feedback", "--home", self.home, "--now", NOW],
+                                  stdin=f, capture_output=True, timeout=60)
+        self.assertEqual(proc.returncode, EXIT_OK, proc.stderr.decode())
+        self.assertEqual(len(self.raw_lines()), 2)
+
+    def test_a_pretty_printed_object_with_a_bad_field_names_the_field(self):
+        bad = dict(valid_event("outcome"), duration_ms="soon")
+        p = self.write("bad.json", json.dumps(bad, indent=2))
+        r = self.record("outcome", None, file=p)
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("duration_ms", r.err)
+        self.assert_nothing_stored()
+
+    def test_a_pretty_printed_object_on_a_pipe_is_read_as_jsonl(self):
+        # A pipe cannot be read twice: each line is an event, and these lines are broken ones.
         r = self.record("outcome", json.dumps(valid_event("outcome"), indent=2))
         self.assertEqual(r.rc, EXIT_REJECTED, r)
         self.assert_nothing_stored()
+
+    def test_a_file_of_jsonl_stays_jsonl(self):
+        p = self.write("two.jsonl", jsonl(valid_event("outcome"), valid_event("outcome")))
+        r = self.record("outcome", None, file=p)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(len(self.raw_lines()), 2)
 
     def test_jsonl_batch_prints_one_id_per_stored_line_in_order(self):
         events = [valid_event("outcome", id=str(uuid.uuid4())) for _ in range(5)]
