@@ -3,7 +3,6 @@
 // §5.3), within a token budget. Answered by the home's `kaizen serve` when one runs.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <memory>
 #include <string>
 
@@ -63,12 +62,10 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
               fmt::print("{}", *answer);
               return kExitOk;
             }
-            const auto started = std::chrono::steady_clock::now();
             LearnedState state;
-            if (Status s = LoadLearnedState(c, &state, nullptr, render::kContextParts); !s.ok()) {
+            if (Status s = LoadLearnedStateUnserved(c, &state, render::kContextParts); !s.ok()) {
               return FailVerb("context", s);
             }
-            StartServerIfSlow(c.home, std::chrono::steady_clock::now() - started);
             WarnUnreadable(state.scan);
             const size_t budget =
                 o->budget > 0

@@ -3,7 +3,6 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -528,10 +527,8 @@ Result<std::vector<std::string>> HintsFiles(const std::string& home) {
 }
 
 Status LocalHookBackend::WithLearner(learn::Parts parts, const LearnerFn& fn) {
-  const auto started = std::chrono::steady_clock::now();
   LearnedState st;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(common_, &st, nullptr, parts));
-  StartServerIfSlow(common_.home, std::chrono::steady_clock::now() - started);
+  KZ_RETURN_IF_ERROR(LoadLearnedStateUnserved(common_, &st, parts));
   return fn(*st.learner, st.now_ms);
 }
 

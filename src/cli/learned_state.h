@@ -42,12 +42,8 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
                         learn::Parts parts = learn::Parts::All(),
                         const learn::ReadScope& also_reads = {});
 
-// Writes the learned hints section (render::HintsSection) below the marker of a hints file,
+// Writes a learned hints section (render::HintsSection) below the marker of a hints file,
 // created when missing, never touching a byte above the marker. True when the file changed.
-// REQUIRES: the learner folds render::kHintsParts.
-Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms, const std::string& file);
-// The same with the section already rendered (one render for several files, or for the file and
-// the session-start context).
 Result<bool> WriteHintsSection(const std::string& section, const std::string& file);
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <set>
 #include <string>
@@ -102,11 +101,6 @@ int RenderCommand(const Common& c) {
   return kExitOk;
 }
 
-Result<bool> WriteHintsFile(const learn::Learner& learner, int64_t now_ms,
-                            const std::string& file) {
-  return WriteHintsSection(render::HintsSection(render::HintsInputFrom(learner, now_ms)), file);
-}
-
 Result<bool> WriteHintsSection(const std::string& section, const std::string& file) {
   store::FileSystem* fs = store::DefaultFileSystem();
   std::string existing;
@@ -121,7 +115,7 @@ Result<bool> WriteHintsSection(const std::string& section, const std::string& fi
 
 Result<std::string> LearnedHintsSection(const Common& c) {
   LearnedState loaded;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &loaded, nullptr, render::kHintsParts));
+  KZ_RETURN_IF_ERROR(LoadLearnedStateUnserved(c, &loaded, render::kHintsParts));
   WarnUnreadable(loaded.scan);
   return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
 }
@@ -134,16 +128,12 @@ int HintsCommand(const Common& c, const std::string& file) {
     return kExitUsage;
   }
   // The home's running server renders the section from its live learner (cli/serve_client.h).
-  std::optional<std::string> section = ReadFromServer(c.home, "hints", NowQuery(c.now));
-  if (!section) {
-    const auto started = std::chrono::steady_clock::now();
-    LearnedState loaded;
-    if (Status s = LoadLearnedState(c, &loaded, nullptr, render::kHintsParts); !s.ok()) {
-      return FailVerb("hints", s);
-    }
-    StartServerIfSlow(c.home, std::chrono::steady_clock::now() - started);
-    WarnUnreadable(loaded.scan);
-    section = render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
+  Result<std::string> section = std::string();
+  if (std::optional<std::string> served = ReadFromServer(c.home, "hints", NowQuery(c.now))) {
+    section = std::move(*served);
+  } else {
+    section = LearnedHintsSection(c);
+    if (!section.ok()) return FailVerb("hints", section.status());
   }
   Result<bool> written = WriteHintsSection(*section, file);
   if (!written.ok()) return FailVerb("hints", written.status());

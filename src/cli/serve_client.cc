@@ -37,13 +37,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-std::string Trimmed(std::string s) {
-  const char* ws = " \t\r\n";
-  const size_t first = s.find_first_not_of(ws);
-  if (first == std::string::npos) return std::string();
-  return s.substr(first, s.find_last_not_of(ws) - first + 1);
-}
-
 // The record's pid, when the file is there and readable.
 std::optional<int64_t> RecordPid(const std::string& text, rapidjson::Document* doc) {
   doc->Parse(text.data(), text.size());
@@ -93,16 +86,10 @@ std::optional<ServeEndpoint> FindServer(const std::string& home) {
       !doc["port"].IsInt() || doc["port"].GetInt() <= 0 || doc["port"].GetInt() > 65535) {
     return std::nullopt;
   }
-  ServeEndpoint out{doc["host"].GetString(), doc["port"].GetInt(), std::string()};
-  if (const char* env = std::getenv("KAIZEN_TOKEN"); env && *env) {
-    out.token = env;
-  } else {
-    Result<std::string> token =
-        fs->ReadFrom(store::PathIn(home, std::string(serve::kTokenFile)), 0);
-    if (!token.ok()) return std::nullopt;
-    out.token = Trimmed(*token);
-  }
-  return out;
+  // The token the server checks, read as it reads it (never created here).
+  Result<serve::BearerToken> token = serve::LoadToken(home, std::getenv("KAIZEN_TOKEN"));
+  if (!token.ok()) return std::nullopt;
+  return ServeEndpoint{doc["host"].GetString(), doc["port"].GetInt(), std::move(token->value)};
 }
 
 Result<ServeAnswer> AskServer(const ServeEndpoint& server, std::string_view target,
@@ -180,8 +167,6 @@ int64_t EnvNumber(const char* name, int64_t fallback) {
   return end != nullptr && *end == '\0' && n >= 0 ? n : fallback;
 }
 
-}  // namespace
-
 void StartServerIfSlow(const std::string& home, std::chrono::steady_clock::duration took) {
   constexpr int64_t kAfterMs = 300;  // a fold of ~150,000 events from the checkpoint
   constexpr int64_t kIdleSeconds = 1800;
@@ -227,6 +212,15 @@ void StartServerIfSlow(const std::string& home, std::chrono::steady_clock::durat
     }
   }
   ::close(lock);  // the server's copy keeps it locked
+}
+
+}  // namespace
+
+Status LoadLearnedStateUnserved(const Common& c, LearnedState* out, learn::Parts parts) {
+  const auto started = std::chrono::steady_clock::now();
+  KZ_RETURN_IF_ERROR(LoadLearnedState(c, out, nullptr, parts));
+  StartServerIfSlow(c.home, std::chrono::steady_clock::now() - started);
+  return Status::Ok();
 }
 
 std::string NowQuery(const std::string& now_flag) {

@@ -8,16 +8,18 @@
 // bearer token, so a server of another home (another token) refuses them. Whenever the server
 // cannot answer (none running, a stale record, another token, a config changed since it
 // started), the verb folds the log itself: the answer is the same either way. A call that folded
-// the log itself slowly starts a server for the next ones (StartServerIfSlow).
+// the log itself slowly starts a server for the next ones (LoadLearnedStateUnserved).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "cli/commands.h"
+#include "cli/learned_state.h"
 #include "kaizen/status.h"
+#include "learn/learner.h"
 
 namespace kaizen::cli {
 
@@ -65,14 +67,15 @@ std::optional<std::string> ReadFromServer(const std::string& home, std::string_v
 // --now answers the CLI as the CLI's own fold would.
 std::string NowQuery(const std::string& now_flag);
 
-// A learning call that had to fold the log itself and took `took` (the learned-state checkpoint
-// of a large home: over a second at a million events) starts the home's server for the calls
-// after it: `kaizen serve --port 0 --idle-exit 1800`, detached (its own session, standard error
-// to <home>/logs/serve.log), so it leaves after half an hour nobody asks it anything. Nothing
-// when the call took under KAIZEN_AUTOSERVE_AFTER_MS (default 300), when KAIZEN_AUTOSERVE=0, or
-// when a server it started holds <home>/run/serve.lock (still starting, or running). Never fails:
-// the next call folds the log itself again. KAIZEN_AUTOSERVE_IDLE_SECONDS sets --idle-exit.
-void StartServerIfSlow(const std::string& home, std::chrono::steady_clock::duration took);
+// LoadLearnedState for a verb no server answered. When the fold took long (the learned-state
+// checkpoint of a large home: over a second at a million events), the home's server is started
+// for the calls after it: `kaizen serve --port 0 --idle-exit 1800`, detached (its own session,
+// standard error to <home>/logs/serve.log), so it leaves after half an hour nobody asks it
+// anything. Not when the fold took under KAIZEN_AUTOSERVE_AFTER_MS (default 300), when
+// KAIZEN_AUTOSERVE=0, or when a server it started holds <home>/run/serve.lock (still starting, or
+// running); failing to start one changes nothing (the next call folds the log itself again).
+// KAIZEN_AUTOSERVE_IDLE_SECONDS sets --idle-exit.
+Status LoadLearnedStateUnserved(const Common& c, LearnedState* out, learn::Parts parts);
 
 // `text` with every byte a URL query value may not hold percent-encoded.
 std::string UrlEncode(std::string_view text);

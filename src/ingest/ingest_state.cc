@@ -181,12 +181,10 @@ bool IngestState::Apply(const CacheRecord& r) {
     const IndexEntry key = IdKey(UuidOf(r.id));
     if (base_->Find(IndexTable::kIds, key.hi, key.lo)) return false;
   }
-  return ApplyNew(r);
+  return ApplyPastBase(r);
 }
 
-void IngestState::ApplyPastBase(const CacheRecord& r) { ApplyNew(r); }
-
-bool IngestState::ApplyNew(const CacheRecord& r) {
+bool IngestState::ApplyPastBase(const CacheRecord& r) {
   const model::Uuid id = UuidOf(r.id);
   if (!ids_.emplace(id, r.kind).second) return false;
   if (r.kind == static_cast<uint8_t>(model::EventKind::kFeedback)) {

@@ -104,8 +104,8 @@ class IngestState {
   // Apply for a journal record past the base, without looking its id up in the base: the journal
   // holds each id once (IngestCache appends only records new to the state) and the base holds a
   // prefix of it. At a million events the base's lookups of a 16k-record tail were most of a
-  // `kaizen record`.
-  void ApplyPastBase(const CacheRecord& record);
+  // `kaizen record`. True when the id was new to the records applied since the base.
+  bool ApplyPastBase(const CacheRecord& record);
   // Makes room for `more` events, so a large import does not rehash a million entries repeatedly.
   void Reserve(size_t more);
   // Drops everything, the base too.
@@ -121,7 +121,6 @@ class IngestState {
   IndexTables Tables() const;
 
  private:
-  bool ApplyNew(const CacheRecord& record);  // Apply without the base lookup
   bool InBase(IndexTable table, const Key128& key) const {
     return base_ && base_->Find(table, key.hi, key.lo) != nullptr;
   }

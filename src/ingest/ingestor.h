@@ -96,7 +96,7 @@ class Ingestor {
   IngestCache cache_;
   std::vector<store::RecoveryNote> notes_;
   std::shared_ptr<const Redactor> redactor_;  // on the first Ingest (SharedRedactor)
-  std::string placeholder_nonce_;       // random: marks PII placeholders until tokens are known
+  std::string placeholder_nonce_;  // random: marks PII placeholders until tokens are known
   // One per thread of the stateless stages, kept between calls: a server ingests small batches
   // many times a second, and allocating parsers for each cost more than the batch itself.
   struct PrepareScratch {

@@ -198,16 +198,20 @@ struct Redactor::Compiled {
   std::string pattern;
   RE2::Options options;
   std::once_flag once;
+  Status compiled;  // set once, with `re`
   std::unique_ptr<RE2> re;
   std::vector<PiiCategory> categories;  // per detector, in pattern order
   // The pattern compiled (once, thread-safe), or its error.
   Status Compile() {
-    std::call_once(once, [this] { re = std::make_unique<RE2>(pattern, options); });
-    if (!re->ok()) return InvalidArgument("the PII patterns do not compile: " + re->error());
-    if (re->NumberOfCapturingGroups() != static_cast<int>(2 * categories.size())) {
-      return Internal("a PII pattern has a capturing group of its own");
-    }
-    return Status::Ok();
+    std::call_once(once, [this] {
+      re = std::make_unique<RE2>(pattern, options);
+      if (!re->ok()) {
+        compiled = InvalidArgument("the PII patterns do not compile: " + re->error());
+      } else if (re->NumberOfCapturingGroups() != static_cast<int>(2 * categories.size())) {
+        compiled = Internal("a PII pattern has a capturing group of its own");
+      }
+    });
+    return compiled;
   }
   // The listed names and companies, one alternation longest first: where the longest that
   // matches is not a whole word there ("Ann Lee" in "Ann Leeds"), a shorter one at the same place

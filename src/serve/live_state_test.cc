@@ -314,7 +314,6 @@ TEST_F(LiveStateTest, AsyncSubmitAfterShutdownAnswersUnavailableAtOnce) {
   EXPECT_EQ(Folded(*again), 0u);
 }
 
-
 // A CLI verb answered by the server must see what another process stored a moment before, with no
 // poll to wait for: CatchUp folds it before returning.
 TEST_F(LiveStateTest, CatchUpFoldsAnotherProcessesAppendBeforeReturning) {

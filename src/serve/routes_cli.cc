@@ -29,13 +29,12 @@ namespace {
 // a later read of the same call sees them).
 class LiveHookBackend : public cli::HookBackend {
  public:
-  using At = std::function<int64_t(const learn::Learner& learner, int64_t clock_ms)>;
-  LiveHookBackend(LiveState* state, At at) : state_(state), at_(std::move(at)) {}
+  LiveHookBackend(LiveState* state, const AsOf& as_of) : state_(state), as_of_(as_of) {}
 
   Status WithLearner(learn::Parts, const LearnerFn& fn) override {
     Status s;
     state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-      s = fn(learner, at_(learner, now_ms));
+      s = fn(learner, as_of_.Of(learner, now_ms));
     });
     return s;
   }
@@ -65,7 +64,7 @@ class LiveHookBackend : public cli::HookBackend {
 
  private:
   LiveState* state_;
-  At at_;  // the time a read answers for
+  AsOf as_of_;  // the time a read answers for
 };
 
 // `params` without `now`, for the checks of the GET route the verb mirrors.
@@ -123,9 +122,7 @@ HttpResponse Routes::Cli(std::string_view verb, const QueryParams& params,
   if (!errors.empty()) return Error(400, "bad query parameters", errors);
   Result<cli::HookPayload> payload = cli::ParseHookPayload(body, agent);
   if (!payload.ok()) return Error(400, payload.status().message(), {}, "bad_payload");
-  LiveHookBackend backend(state_, [&as_of](const learn::Learner& learner, int64_t clock_ms) {
-    return as_of.Of(learner, clock_ms);
-  });
+  LiveHookBackend backend(state_, as_of);
   cli::Common common;
   common.home = state_->home();
   common.now = now_flag;

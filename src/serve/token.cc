@@ -103,7 +103,7 @@ Result<bool> CreateTokenFile(const std::string& path, const std::string& token) 
 
 }  // namespace
 
-Result<BearerToken> LoadOrCreateToken(const std::string& home, const char* env_token) {
+Result<BearerToken> LoadToken(const std::string& home, const char* env_token) {
   BearerToken out;
   if (env_token != nullptr && *env_token != '\0') {
     out.value = Trimmed(env_token);
@@ -111,15 +111,24 @@ Result<BearerToken> LoadOrCreateToken(const std::string& home, const char* env_t
     return out;
   }
   out.path = home + "/" + std::string(kTokenFile);
-  if (::access(out.path.c_str(), F_OK) != 0) {
-    KZ_RETURN_IF_ERROR(MakeDirs(out.path.substr(0, out.path.rfind('/'))));
-    if (sodium_init() < 0) return Internal("libsodium failed to initialize");
-    unsigned char bytes[kTokenRandomBytes];
-    randombytes_buf(bytes, sizeof bytes);
-    char hex[kTokenRandomBytes * 2 + 1];
-    sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
-    KZ_ASSIGN_OR_RETURN(out.created, CreateTokenFile(out.path, hex));
-  }
+  if (::access(out.path.c_str(), F_OK) != 0) return NotFound(out.path + ": no bearer token yet");
+  KZ_ASSIGN_OR_RETURN(out.value, ReadTokenFile(out.path));
+  return out;
+}
+
+Result<BearerToken> LoadOrCreateToken(const std::string& home, const char* env_token) {
+  Result<BearerToken> found = LoadToken(home, env_token);
+  if (found.ok() || found.status().code() != StatusCode::kNotFound) return found;
+  BearerToken out;
+  out.path = home + "/" + std::string(kTokenFile);
+  KZ_RETURN_IF_ERROR(MakeDirs(out.path.substr(0, out.path.rfind('/'))));
+  if (sodium_init() < 0) return Internal("libsodium failed to initialize");
+  unsigned char bytes[kTokenRandomBytes];
+  randombytes_buf(bytes, sizeof bytes);
+  char hex[kTokenRandomBytes * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  // A concurrent first start may have won the link: read whichever token is in place.
+  KZ_ASSIGN_OR_RETURN(out.created, CreateTokenFile(out.path, hex));
   KZ_ASSIGN_OR_RETURN(out.value, ReadTokenFile(out.path));
   return out;
 }

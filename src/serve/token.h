@@ -25,6 +25,10 @@ struct BearerToken {
 // or others (it names the path, the mode and the fix); IoError when the home cannot be written.
 Result<BearerToken> LoadOrCreateToken(const std::string& home, const char* env_token);
 
+// The same token, never created: NotFound when KAIZEN_TOKEN is unset and the home has no token
+// file (a client of the home's server, cli/serve_client.h). The same errors otherwise.
+Result<BearerToken> LoadToken(const std::string& home, const char* env_token);
+
 enum class TokenCheck { kOk, kMissing, kWrong };
 
 // Checks an Authorization header ("Bearer <token>", scheme case-insensitive) against `expected`

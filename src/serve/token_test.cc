@@ -60,6 +60,20 @@ TEST_F(TokenTest, EnvironmentTokenWinsAndCreatesNoFile) {
   EXPECT_NE(::access(TokenPath().c_str(), F_OK), 0);
 }
 
+// A client of the home's server reads the token the server checks, and never makes one.
+TEST_F(TokenTest, LoadTokenReadsTheServersTokenAndCreatesNone) {
+  auto none = LoadToken(home_, nullptr);
+  EXPECT_EQ(none.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(::access(home_.c_str(), F_OK), 0);
+  auto created = LoadOrCreateToken(home_, nullptr);
+  ASSERT_TRUE(created.ok());
+  auto read = LoadToken(home_, nullptr);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->value, created->value);
+  EXPECT_FALSE(read->created);
+  EXPECT_EQ(LoadToken(home_, " other\n")->value, "other");
+}
+
 TEST_F(TokenTest, TokenFileReadableByOthersIsRefusedWithItsModeAndTheFix) {
   ASSERT_TRUE(LoadOrCreateToken(home_, nullptr).ok());
   ASSERT_EQ(::chmod(TokenPath().c_str(), 0644), 0);
