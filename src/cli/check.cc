@@ -1,7 +1,9 @@
 // `kaizen check PATH... --task-type T`: the pre-review self-check gate (seed 000 §6.1, §6.2).
 // Runs the machine checks of every active learned rule on the files, predicts the reviewer's
 // score and a calibrated confidence (learn/self_check.h), and records that prediction as a `work`
-// event through the ingest pipeline, so the review that follows closes the calibration loop.
+// event through the ingest pipeline, so the review that follows closes the calibration loop. The
+// event carries the agent's change (the working tree's diff, or --commit); it joins the review
+// queue only with --submit: a check is the agent's own gate, run many times while it works.
 // Exit 0: ready for review (decidedBy ready, or second_pass_done: a self-review trigger fired on
 // a version checked before); 1: not yet (violation: a fixable major/critical violation;
 // second_pass_due: confidence under check.confidence_threshold or predicted score under
@@ -34,8 +36,8 @@ constexpr size_t kMaxIdBytes = 256;  // the event model's identifier limit
 
 struct CheckOptions {
   std::vector<std::string> paths;
-  std::string task_type, artifact_id, type = "code-module";
-  bool no_record = false;
+  std::string task_type, artifact_id, type = "code-module", commit;
+  bool no_record = false, submit = false;
 };
 
 struct Recorded {
@@ -84,7 +86,7 @@ Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorde
 
 void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
                const std::vector<SkippedFile>& skipped, const std::string& id,
-               const std::string& version, const Recorded& rec,
+               const std::string& version, const Recorded& rec, bool submitted,
                const learn::SelfCheckConfig& config) {
   fmt::print("kaizen check: {} file(s), task type {}\n", files.size(), r.task_type);
   if (!skipped.empty())
@@ -141,7 +143,9 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
   }
   fmt::print("artifact {} version {}", id, version);
   if (rec.stored) {
-    fmt::print(" recorded as work event {}\n", rec.event_id);
+    fmt::print(" recorded as work event {}{}\n", rec.event_id,
+               submitted ? ", submitted for review"
+                         : " (a prediction; not in the review queue: --submit puts it there)");
   } else if (!rec.note.empty()) {
     fmt::print(" ({})\n", rec.note);
   } else {
@@ -178,7 +182,14 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
       *state.learner, history, state.now_ms, o.task_type, specs, files, config, id, version);
   Recorded rec;
   if (!o.no_record) {
-    const PredictionWork work{o.type, o.task_type, o.paths, id, version};
+    PredictionWork work{o.type, o.task_type, o.paths, id, version};
+    work.commit = o.commit;
+    if (o.commit.empty()) {
+      std::string note;
+      work.diff = WorkingTreeDiff(o.paths, &note);
+      if (!note.empty()) fmt::print(stderr, "kaizen check: the change is not recorded: {}\n", note);
+    }
+    work.for_review = o.submit;
     Status s = Record(c, state.now_ms, PredictionWorkEventJson(work, result, files.size()), &rec);
     if (!s.ok()) {
       fmt::print(stderr, "kaizen check: {}\n", s.message());
@@ -189,7 +200,7 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
     fmt::print("{}\n", SelfCheckJson(result, files, skipped, id, version, rec.stored, rec.event_id,
                                      rec.note));
   } else {
-    PrintText(result, files, skipped, id, version, rec, config);
+    PrintText(result, files, skipped, id, version, rec, o.submit, config);
   }
   return result.ready_for_review ? kExitOk : kExitRejected;
 }
@@ -218,9 +229,21 @@ Verb AddCheckVerb(CLI::App& app, Common& c) {
   sub->add_option("--type", o->type, "the work product type (default code-module)")
       ->check(CLI::IsMember({"mcp-server", "code-module", "design", "test-suite", "documentation",
                              "pipeline-config"}));
+  CLI::Option* submit =
+      sub->add_flag("--submit", o->submit,
+                    "put the checked version in the review queue (without it the prediction is "
+                    "recorded, and the queue is left alone)");
+  sub->add_option("--commit", o->commit,
+                  "the agent's change as git names it: a commit or BASE..HEAD, recorded for the "
+                  "review to show (default: the working tree's uncommitted diff of the paths)")
+      ->check([](const std::string& v) {
+        return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes)
+                                      : std::string();
+      });
   sub->add_flag("--no-record", o->no_record,
                 "do not record the prediction as a work event (a preview: the check then does not "
-                "count as this version's first self-review pass)");
+                "count as this version's first self-review pass)")
+      ->excludes(submit);
   AddCommonOptions(sub, c, /*with_json=*/true, /*with_now=*/true);
   return {sub, [&c, o] { return CheckCommand(c, *o); }};
 }

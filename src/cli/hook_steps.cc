@@ -375,6 +375,10 @@ Status RecordWork(HookContext& ctx, const HookSession& turn) {
   work.model = !p.model.empty() ? p.model : std::string(HookAgentName(p.agent));
   work.generation_ms = std::max<int64_t>(0, ctx.now_ms - turn.turn_started_ms);
   work.iterations = turn.tool_calls;
+  // The turn's change as the reviewer should see it, whatever is committed later (issue 29).
+  std::string note;
+  work.diff = WorkingTreeDiff(paths, &note);
+  if (!note.empty()) ctx.notes.push_back("the change is not recorded: " + note);
   learn::SelfCheckResult result;
   KZ_RETURN_IF_ERROR(
       ctx.backend->WithLearner(kSelfCheckParts, [&](const learn::Learner& learner, int64_t now_ms) {

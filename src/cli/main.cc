@@ -230,6 +230,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddLoopVerb(app, c));
   verbs.push_back(AddRewardVerb(app, c));
   verbs.push_back(AddRateVerb(app, c));
+  verbs.push_back(AddReviewVerb(app, c));
   verbs.push_back(AddMcpVerb(app, c));
   // `kaizen git ...` is kaizen-git's (cli/sibling.h): run above, before any parsing; listed here
   // for --help.

@@ -1,12 +1,8 @@
 // `kaizen rate`: seed 001 tier 2, a 1-5 rating answered with one key ("Single keystroke: 1-5 or
 // Enter to skip"), for a task or a session, stored as a `reward` event. Meant for git hooks and
 // session-end scripts, so it never waits on a stdin that is not a terminal.
-#include <poll.h>
-#include <signal.h>
-#include <termios.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <memory>
 #include <string>
 
@@ -16,6 +12,7 @@
 #include "cli/json_text.h"
 #include "cli/learned_state.h"
 #include "cli/loop_store.h"
+#include "cli/terminal_keys.h"
 #include "cli/verbs.h"
 
 namespace kaizen::cli {
@@ -28,76 +25,21 @@ struct RateFlags {
   double timeout = 300;
 };
 
-// The terminal's settings before raw mode, for the signal handlers: restoring them is one
-// async-signal-safe tcsetattr.
-struct termios g_saved;
-volatile sig_atomic_t g_raw = 0;
-
-extern "C" void RestoreAndReraise(int sig) {
-  if (g_raw) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &g_saved);
-  g_raw = 0;
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-// Raw mode for one key: no line buffering, no echo, and Ctrl-C arrives as a key (ISIG off), so
-// every way out goes through the destructor. SIGTERM, SIGHUP, SIGQUIT and a SIGINT sent by
-// kill(1) restore the terminal in their handler.
-class RawTerminal {
- public:
-  RawTerminal() {
-    if (::tcgetattr(STDIN_FILENO, &g_saved) != 0) return;
-    struct termios raw = g_saved;
-    raw.c_lflag &= ~(ICANON | ECHO | ISIG | IEXTEN);
-    raw.c_iflag &= ~(IXON | ICRNL);
-    raw.c_cc[VMIN] = 1;
-    raw.c_cc[VTIME] = 0;
-    struct sigaction sa {};
-    sa.sa_handler = RestoreAndReraise;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &sa, &old_[Slot(sig)]);
-    installed_ = true;
-    g_raw = 1;
-    if (::tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) != 0) g_raw = 0;
-    ok_ = g_raw != 0;
-  }
-  ~RawTerminal() {
-    if (g_raw) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &g_saved);  // also drops unread keys
-    g_raw = 0;
-    if (!installed_) return;
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &old_[Slot(sig)], nullptr);
-  }
-  RawTerminal(const RawTerminal&) = delete;
-  RawTerminal& operator=(const RawTerminal&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  static int Slot(int sig) {
-    return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : sig == SIGHUP ? 2 : 3;
-  }
-  struct sigaction old_[4]{};
-  bool ok_ = false;
-  bool installed_ = false;  // old_ holds the handlers to put back
-};
-
 enum class Answer { kScore, kSkip, kCancel, kTimeout, kClosed };
 
 // Waits for one meaningful key: 1-5 answers; Enter or Escape skips; Ctrl-C or Ctrl-D cancels;
 // other keys are ignored.
 Answer ReadKey(double timeout_seconds, int* score) {
-  const int timeout_ms = static_cast<int>(timeout_seconds * 1000);
   while (true) {
-    pollfd p{STDIN_FILENO, POLLIN, 0};
-    int ready = ::poll(&p, 1, timeout_ms);
-    if (ready == 0) return Answer::kTimeout;
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      return Answer::kClosed;
-    }
     unsigned char ch = 0;
-    ssize_t k = ::read(STDIN_FILENO, &ch, 1);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return Answer::kClosed;
+    switch (ReadOneKey(timeout_seconds, &ch)) {
+      case KeyRead::kTimeout:
+        return Answer::kTimeout;
+      case KeyRead::kClosed:
+        return Answer::kClosed;
+      case KeyRead::kKey:
+        break;
+    }
     if (ch >= '1' && ch <= '5') {
       *score = ch - '0';
       return Answer::kScore;

@@ -6,9 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "cli/default_checks.h"
+#include "cli/sibling.h"
 #include "learn/json_out.h"
 #include "model/hex.h"
+#include "model/limits.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -103,6 +107,26 @@ learn::SelfCheckResult SelfCheckFiles(const learn::Learner& learner,
   return learn::RunSelfCheck(in, config);
 }
 
+std::string WorkingTreeDiff(const std::vector<std::string>& paths, std::string* note) {
+  std::vector<std::string> absolute;
+  std::error_code ec;
+  for (const std::string& p : paths) absolute.push_back(std::filesystem::absolute(p, ec).string());
+  Result<GitDiff> diff = RunGitDiff(absolute, "");
+  if (!diff.ok()) {
+    // No repository or no uncommitted change is no change to record; anything else is said.
+    if (diff.status().code() != StatusCode::kNotFound) *note = diff.status().message();
+    return {};
+  }
+  if (diff->text.size() > model::kMaxStringBytes) {
+    *note = fmt::format(
+        "the working tree's diff is {} bytes, over the {} a string may hold: not "
+        "recorded",
+        diff->text.size(), model::kMaxStringBytes);
+    return {};
+  }
+  return std::move(diff->text);
+}
+
 // generationContext is required; a self-check run by hand does not know the prompt or the model,
 // so they read "unknown" (a hook fills them in); the memorySnapshot lists the active rules the
 // work was checked against.
@@ -149,7 +173,19 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
   Key(w, "iterationCount");
   w.Int64(o.iterations);
   w.EndObject();
+  if (!o.commit.empty()) {
+    Key(w, "commit");
+    Str(w, o.commit);
+  }
+  if (!o.diff.empty()) {
+    Key(w, "diff");
+    Str(w, o.diff);
+  }
   w.EndObject();
+  if (!o.for_review) {
+    Key(w, "forReview");
+    w.Bool(false);
+  }
   if (!o.session_id.empty()) {
     Key(w, "sessionId");
     Str(w, o.session_id);

@@ -58,7 +58,16 @@ struct PredictionWork {
   std::string what;               // the agent's own words on the work, before the check summary
   std::string prompt_hash = "unknown", model = "unknown";
   int64_t generation_ms = 0, iterations = 0;
+  // The agent's change (issue 29): a commit or BASE..HEAD, and/or its unified diff; left out when
+  // empty. for_review false: a prediction only, kept out of the review queue.
+  std::string commit, diff;
+  bool for_review = true;
 };
+
+// The uncommitted change of `paths` from git (kaizen-git file-diff), to record with the work:
+// empty when there is none, the files are in no repository, or it is over the event model's
+// string limit (then `note` says so).
+std::string WorkingTreeDiff(const std::vector<std::string>& paths, std::string* note);
 
 // The §6.2 prediction as a `work` event (docs/event-model.md).
 std::string PredictionWorkEventJson(const PredictionWork& work, const learn::SelfCheckResult& r,

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 extern char** environ;
 
@@ -102,6 +103,32 @@ Result<SiblingRun> RunSibling(const std::string& name, const std::vector<std::st
   }
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return run;
+}
+
+Result<GitDiff> RunGitDiff(const std::vector<std::string>& paths, const std::string& commit) {
+  constexpr size_t kMaxAnswerBytes = size_t{8} << 20;  // a longer diff is not shown
+  std::vector<std::string> args = {"file-diff"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  if (!commit.empty()) {
+    args.push_back("--commit");
+    args.push_back(commit);
+  }
+  KZ_ASSIGN_OR_RETURN(SiblingRun run, RunSibling(kGitProgram, args, kMaxAnswerBytes));
+  if (run.exit_code != 0) {
+    std::string why = run.err;
+    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+    return NotFound(why.empty() ? fmt::format("{} exited {}", kGitProgram, run.exit_code) : why);
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string_view text, source;
+  if (parser.parse(run.out).get(doc) != simdjson::SUCCESS ||
+      doc["text"].get(text) != simdjson::SUCCESS ||
+      doc["source"].get(source) != simdjson::SUCCESS) {
+    return IoError(fmt::format("{} answered {} bytes that are not its JSON (cut at {})",
+                               kGitProgram, run.out.size(), kMaxAnswerBytes));
+  }
+  return GitDiff{std::string(text), std::string(source)};
 }
 
 }  // namespace kaizen::cli

@@ -30,4 +30,13 @@ struct SiblingRun {
 Result<SiblingRun> RunSibling(const std::string& name, const std::vector<std::string>& args,
                               size_t max_bytes);
 
+// The agent's change of `paths` (absolute, in one repository) as kaizen-git file-diff answers it:
+// the working tree's uncommitted change when `commit` is empty, else that commit's or BASE..HEAD
+// range's (signals/git_file_diff.h). NotFound, with kaizen-git's reason, when there is none.
+struct GitDiff {
+  std::string text;    // a unified diff
+  std::string source;  // "working tree", "commit <sha7>: <subject>", "commits <a7>..<b7>"
+};
+Result<GitDiff> RunGitDiff(const std::vector<std::string>& paths, const std::string& commit);
+
 }  // namespace kaizen::cli

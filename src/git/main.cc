@@ -3,8 +3,10 @@
 //
 //   kaizen-git scan REPO ...     `kaizen git scan`: seed 001 tier 1 signals and seed 004
 //                                corrections from the repository's history (git_scan.cc)
-//   kaizen-git file-diff PATH    for `kaizen serve`'s review page: the diff of PATH (the working
-//                                tree's change, else its last commit's) as
+//   kaizen-git file-diff PATH... [--commit REV|BASE..HEAD]
+//                                the agent's change of the paths, for `kaizen serve`'s review
+//                                page and for `kaizen check` to record: the working tree's
+//                                uncommitted change, or the named commit's or range's, as
 //                                {"text": ..., "source": ...} on stdout; exit 1 and the reason on
 //                                stderr when there is none
 #include <CLI/CLI.hpp>
@@ -24,8 +26,8 @@
 
 namespace {
 
-int FileDiff(const std::string& path) {
-  kaizen::Result<kaizen::signals::FileDiff> diff = kaizen::signals::DiffOfFile(path);
+int FileDiff(const std::vector<std::string>& paths, const std::string& commit) {
+  kaizen::Result<kaizen::signals::FileDiff> diff = kaizen::signals::DiffOfPaths(paths, commit);
   if (!diff.ok()) {
     fmt::print(stderr, "{}\n", diff.status().message());
     return 1;
@@ -61,17 +63,20 @@ int main(int argc, char** argv) {
   }
   std::vector<Verb> verbs;
   verbs.push_back(AddGitScanVerb(app, c));
-  std::string path;
-  CLI::App* diff = app.add_subcommand("file-diff", "the diff of one file, as JSON (kaizen serve)");
-  diff->group("");  // not for people: the review page's helper
-  diff->add_option("PATH", path, "the file")->required();
+  std::vector<std::string> paths;
+  std::string commit;
+  CLI::App* diff =
+      app.add_subcommand("file-diff", "the change of files, as JSON (kaizen serve, kaizen check)");
+  diff->group("");  // not for people: the review page's and the self-check's helper
+  diff->add_option("PATH", paths, "the files (absolute), in one repository")->required();
+  diff->add_option("--commit", commit, "a commit, or BASE..HEAD (default: the working tree)");
   RefuseEmptyValues(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
-  if (diff->parsed()) return FileDiff(path);
+  if (diff->parsed()) return FileDiff(paths, commit);
   for (const Verb& verb : verbs) {
     if (verb.sub->parsed()) return verb.run();
   }

@@ -377,6 +377,25 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
         facts->artifact_id = StringAt(wp, "id");
         facts->artifact_version = StringAt(wp, "version");
       }
+      // How long the reviewer took is required, unless the client says it could not measure it
+      // (kaizen review with decision flags): then it is absent, never invented.
+      object meta;
+      if (event.at_key("meta").get_object().get(meta) == simdjson::SUCCESS &&
+          !Present(meta, "timeToDecisionMs")) {
+        bool unmeasured = false;
+        simdjson::dom::array list;
+        if (meta.at_key("unmeasured").get_array().get(list) == simdjson::SUCCESS) {
+          for (element x : list) {
+            std::string_view name;
+            if (x.get_string().get(name) == simdjson::SUCCESS && name == "timeToDecisionMs")
+              unmeasured = true;
+          }
+        }
+        if (!unmeasured)
+          v.Error("meta.timeToDecisionMs",
+                  "missing (required unless meta.unmeasured lists it: a client that could not "
+                  "measure it)");
+      }
       simdjson::dom::array scores;
       if (event.at_key("scores").get_array().get(scores) == simdjson::SUCCESS) {
         double sum = 0;
@@ -493,6 +512,8 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
         if (!Present(event, "user_id") && !Present(event, "session_id")) {
           v.Error("user_id", "missing (deletion_request needs user_id or session_id)");
         }
+      } else if (action == "dismiss") {
+        need("work_id");
       }
       return;
     }

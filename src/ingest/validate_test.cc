@@ -257,8 +257,8 @@ TEST_F(Validate, LongValueIsShortenedInTheMessage) {
 }
 
 TEST_F(Validate, MissingRequiredNestedNumberNamesItsPathAndType) {
-  EXPECT_EQ(Run(With(kFeedback, R"("timeToDecisionMs":5000,)", "")),
-            One("meta.timeToDecisionMs: missing (required number)"));
+  EXPECT_EQ(Run(With(kFeedback, R"("generationTimeMs":1200,)", "")),
+            One("workProduct.generationContext.generationTimeMs: missing (required number)"));
 }
 
 TEST_F(Validate, MissingRequiredTopLevelFieldsAreEachReported) {
@@ -671,7 +671,7 @@ TEST_F(Validate, DeletionRequestWithoutUserOrSessionIsRefused) {
 
 TEST_F(Validate, AdminActionOutsideTheEnumIsRefused) {
   EXPECT_EQ(Run(R"({"kind":"admin","action":"purge"})"),
-            One(R"(action: "purge" is not one of rule_audit, consent, deletion_request)"));
+            One(R"(action: "purge" is not one of rule_audit, consent, deletion_request, dismiss)"));
 }
 
 TEST_F(Validate, CorrectionThatChangesNothingIsRefused) {
@@ -766,8 +766,26 @@ TEST_F(Validate, NullOptionalFieldIsAccepted) {
 TEST_F(Validate, NullRequiredFieldIsRefused) {
   EXPECT_EQ(Run(With(kFeedback, R"("modalId":"m1")", R"("modalId":null)")),
             One("modalId: is null (required non-empty string)"));
+  // Required unless meta.unmeasured lists it: a null is no measurement either.
   EXPECT_EQ(Run(With(kFeedback, R"("timeToDecisionMs":5000)", R"("timeToDecisionMs":null)")),
-            One("meta.timeToDecisionMs: is null (required number)"));
+            One("meta.timeToDecisionMs: missing (required unless meta.unmeasured lists it: a "
+                "client that could not measure it)"));
+}
+
+TEST_F(Validate, AnUnmeasuredTimeToDecisionMayBeAbsent) {
+  EXPECT_EQ(
+      Run(With(kFeedback, R"("timeToDecisionMs":5000)", R"("unmeasured":["timeToDecisionMs"])")),
+      Strings{});
+  EXPECT_EQ(Run(With(kFeedback, R"("timeToDecisionMs":5000)", R"("unmeasured":["scrollDepth"])")),
+            One("meta.timeToDecisionMs: missing (required unless meta.unmeasured lists it: a "
+                "client that could not measure it)"));
+}
+
+TEST_F(Validate, ADismissalNamesTheWork) {
+  EXPECT_EQ(Run(R"({"kind":"admin","action":"dismiss"})"),
+            One("work_id: missing (required for action dismiss)"));
+  EXPECT_EQ(Run(R"({"kind":"admin","action":"dismiss","work_id":"a","work_version":"v1"})"),
+            Strings{});
 }
 
 // ---- Parse errors

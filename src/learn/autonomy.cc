@@ -194,7 +194,11 @@ bool AutonomyTracker::PromotionHolds(const Task& t, int level, bool after_regres
 void AutonomyTracker::Add(const ReviewView& review) {
   Task& t = tasks_[TaskIndex(OrUnspecified(review.task_type))];
   if (!IsDecided(review.decision)) return;
-  t.decide_ms_sum += review.time_to_decision_ms;
+  if (review.decision_untimed) {
+    ++t.untimed;
+  } else {
+    t.decide_ms_sum += review.time_to_decision_ms;
+  }
   Decide(t, review.decision == Decision::kApproved, review.at_ms);
 }
 
@@ -275,7 +279,7 @@ TaskClass AutonomyTracker::Classify(const Task& t) const {
   if (decided < config_.escalate_below || t.decided == 0) return TaskClass::kEscalate;
   const double rate = static_cast<double>(t.approvals) / decided;
   // Failed outcomes (reverts, rewrites) have no decision time: the mean is over reviews.
-  const double seconds = t.decide_ms_sum / std::max<double>(1, t.Reviewed()) / 1000;
+  const double seconds = t.decide_ms_sum / std::max<double>(1, t.Timed()) / 1000;
   if (decided >= config_.auto_approve_min && rate > config_.auto_approve_rate + kEpsilon &&
       seconds < config_.auto_approve_seconds) {
     return TaskClass::kAutoApprove;
@@ -294,9 +298,7 @@ TaskAutonomy AutonomyTracker::Summary(const Task& t) const {
   a.decided = t.decided;
   a.failed_outcomes = t.failed_outcomes;
   if (t.decided > 0) a.rate = static_cast<double>(t.approvals) / static_cast<double>(t.decided);
-  if (t.Reviewed() > 0) {
-    a.avg_seconds = t.decide_ms_sum / static_cast<double>(t.Reviewed()) / 1000;
-  }
+  if (t.Timed() > 0) a.avg_seconds = t.decide_ms_sum / static_cast<double>(t.Timed()) / 1000;
   a.review_rate = config_.ReviewRate(t.level);
   a.regressed = t.regressed;
   a.window_size = t.window_size;
@@ -435,8 +437,8 @@ void DelegationDay::serialize(Archive& ar) {
 
 template <class Archive>
 void AutonomyTracker::Task::serialize(Archive& ar) {
-  ar(name, level, regressed, approvals, decided, failed_outcomes, decide_ms_sum, window_bits,
-     window_size);
+  ar(name, level, regressed, approvals, decided, failed_outcomes, untimed, decide_ms_sum,
+     window_bits, window_size);
 }
 
 template <class Archive>

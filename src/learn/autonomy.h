@@ -139,8 +139,10 @@ class AutonomyTracker {
     bool regressed = false;
     int64_t approvals = 0, decided = 0;
     int64_t failed_outcomes = 0;  // of `decided`: failed outcomes from git, not reviews
+    int64_t untimed = 0;          // of the reviews: decisions nobody timed
     int64_t Reviewed() const { return decided - failed_outcomes; }
-    double decide_ms_sum = 0;  // decided reviews, in log order
+    int64_t Timed() const { return Reviewed() - untimed; }
+    double decide_ms_sum = 0;  // timed decided reviews, in log order
     uint64_t window_bits = 0;  // bit i: the i-th newest review in the window was approved
     int window_size = 0;
     template <class Archive>

@@ -92,6 +92,9 @@ bool CommunicationLearner::SuggestBreak(int64_t session_fatigue) const {
 }
 
 void CommunicationLearner::Add(const ReviewView& r) {
+  // Engagement is speed, richness and completion together: a review nobody timed (kaizen review
+  // with flags) measured none of how the reviewer engaged with what they were shown.
+  if (r.decision_untimed) return;
   const double seconds = r.time_to_decision_ms / 1000.0;
   const double richness = Richness(r, config_);
   const bool completed = Completed(r.decision);

@@ -41,7 +41,8 @@ Speed DecisionSpeedLearner::Classify(double ms) const {
 }
 
 void DecisionSpeedLearner::Add(const ReviewView& review) {
-  if (!IsDecided(review.decision)) return;
+  // A decision nobody timed (kaizen review with flags) has no speed.
+  if (!IsDecided(review.decision) || review.decision_untimed) return;
   const uint64_t seq = seq_++;
   const Speed speed = Classify(review.time_to_decision_ms);
   const bool approved = review.decision == Decision::kApproved;

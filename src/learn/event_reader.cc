@@ -116,6 +116,10 @@ bool ReadWorkProduct(od::value v, WorkView* w) {
       w->summary = Str(x);
     } else if (k == "path") {
       w->path = Str(x);
+    } else if (k == "commit") {
+      w->commit = Str(x);
+    } else if (k == "diff") {
+      w->diff = Str(x);
     } else if (k == "bubaConfidence") {
       w->confidence = Dbl(x).value_or(0);
     } else if (k == "bubaScorePrediction") {
@@ -199,6 +203,7 @@ void ResetReview(ReviewView* r) {
   r->would_delegate = r->needs_expert = false;
   r->override_weight = Override::kNone;
   r->time_to_decision_ms = 0;
+  r->decision_untimed = false;
   r->time_to_first_interaction_ms.reset();
   r->fields_modified = 0;
   r->scroll_depth.reset();
@@ -242,6 +247,11 @@ bool ReadMeta(od::value v, ReviewView* r) {
   return ForFields(v, [&](std::string_view k, od::value x) {
     if (k == "timeToDecisionMs") {
       r->time_to_decision_ms = Dbl(x).value_or(0);
+    } else if (k == "unmeasured") {
+      ForElements(x, [&](od::value e) {
+        if (Str(e) == "timeToDecisionMs") r->decision_untimed = true;
+        return true;
+      });
     } else if (k == "timeToFirstInteractionMs") {
       r->time_to_first_interaction_ms = Dbl(x);
     } else if (k == "fieldsModified") {
@@ -451,6 +461,8 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
     w->experimental = Bool(x).value_or(false);
   } else if (k == "priority") {
     w->priority = Str(x);
+  } else if (k == "forReview") {
+    w->for_review = Bool(x).value_or(true);
   }
   return true;
 }
@@ -643,6 +655,10 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
     v->reviewer = Str(x);
   } else if (k == "note") {
     v->note = Str(x);
+  } else if (k == "work_id") {
+    v->work_id = Str(x);
+  } else if (k == "work_version") {
+    v->work_version = Str(x);
   } else if (k == "learning_mode") {
     v->learning_mode = Bool(x);
   }
@@ -735,6 +751,9 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   whole.session_id = work.session_id;
   whole.path = work.path;
   whole.priority = names_[NameId(work.priority)];
+  whole.commit = work.commit;
+  whole.diff = work.diff;
+  whole.for_review = work.for_review;
   return whole;
 }
 

@@ -42,7 +42,11 @@ struct WorkView {
   std::string_view summary;
   std::string_view path;      // workProduct.path; empty when absent (not kept by the registry)
   std::string_view priority;  // low | normal | high | urgent; empty when absent (ditto)
-  double confidence = 0;      // bubaConfidence 0..1
+  // The agent's change (kaizen extensions; not kept by the registry either): workProduct.commit,
+  // a commit or BASE..HEAD, and workProduct.diff, a recorded unified diff.
+  std::string_view commit, diff;
+  bool for_review = true;                  // forReview: false for a prediction only (kaizen check)
+  double confidence = 0;                   // bubaConfidence 0..1
   std::optional<double> score_prediction;  // bubaScorePrediction 1..10
   int64_t iteration_count = 0;
   bool experimental = false;  // kaizen extension: spent from the exploration budget (§9.4)
@@ -108,6 +112,9 @@ struct ReviewView {
 
   // meta
   double time_to_decision_ms = 0;
+  // meta.unmeasured lists timeToDecisionMs (kaizen review with decision flags): nobody timed the
+  // decision, so it counts in no speed, fatigue or time-to-decision figure.
+  bool decision_untimed = false;
   std::optional<double> time_to_first_interaction_ms;
   size_t fields_modified = 0;
   std::optional<double> scroll_depth;
@@ -184,6 +191,7 @@ struct LoopView {
 struct AdminView {
   int64_t at_ms = 0;
   std::string_view id, action, rule_id, verdict, user_id, session_id, reviewer, note;
+  std::string_view work_id, work_version;  // dismiss
   std::optional<bool> learning_mode;
 };
 

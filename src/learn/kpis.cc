@@ -107,8 +107,10 @@ void KpiTracker::Add(const ReviewView& r) {
     ++d.scores;
     d.score_sum += s.score;
   }
-  ++d.decisions_timed;
-  d.decision_ms_sum += r.time_to_decision_ms;
+  if (!r.decision_untimed) {
+    ++d.decisions_timed;
+    d.decision_ms_sum += r.time_to_decision_ms;
+  }
   if (r.prediction_delta) {
     ++d.predictions;
     d.prediction_error_sum += std::fabs(*r.prediction_delta);

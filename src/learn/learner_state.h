@@ -23,7 +23,9 @@
 namespace kaizen::learn {
 
 // Bumped whenever any tracker's saved members change.
-inline constexpr uint32_t kLearnerStateVersion = 2;  // 2: the self-check's review history
+// 2: the self-check's review history; 3: queue items keep the agent's change, superseded versions
+// and dismissals leave the queue.
+inline constexpr uint32_t kLearnerStateVersion = 3;
 
 namespace state_format {
 

@@ -56,9 +56,25 @@ std::string_view ClassMeaning(std::string_view task_class) {
 }  // namespace
 
 void ReviewQueue::AddWork(const WorkView& work) {
+  // The artifact's other pending versions are older (the log is folded in order): superseded.
+  int64_t superseded = 0;
+  for (auto it = pending_.lower_bound(Key(work.artifact_id, {}));
+       it != pending_.end() && it->first.first == work.artifact_id;) {
+    if (it->first.second == work.version) {
+      ++it;
+    } else {
+      it = pending_.erase(it);
+      ++superseded;
+    }
+  }
+  if (!work.for_review) {
+    pending_.erase(Key(work.artifact_id, work.version));
+    return;
+  }
   QueueItem item;
-  // One buffer for the three strings the registry does not keep; freed when the item leaves.
-  const size_t own = work.event_id.size() + work.path.size() + work.session_id.size();
+  // One buffer for the strings the registry does not keep; freed when the item leaves.
+  const size_t own = work.event_id.size() + work.path.size() + work.session_id.size() +
+                     work.commit.size() + work.diff.size();
   auto buffer = std::make_shared_for_overwrite<char[]>(std::max<size_t>(own, 1));
   char* at = buffer.get();
   auto keep = [&at](std::string_view s) {
@@ -69,6 +85,8 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.event_id = keep(work.event_id);
   item.path = keep(work.path);
   item.session_id = keep(work.session_id);
+  item.commit = keep(work.commit);
+  item.diff = keep(work.diff);
   item.own = std::move(buffer);
   item.artifact_id = work.artifact_id;
   item.version = work.version;
@@ -83,7 +101,20 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.score_prediction = work.score_prediction;
   item.iteration_count = work.iteration_count;
   item.experimental = work.experimental;
+  item.superseded = superseded;
   pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
+}
+
+void ReviewQueue::AddAdmin(const AdminView& admin) {
+  if (admin.action != "dismiss" || admin.work_id.empty()) return;
+  for (auto it = pending_.lower_bound(Key(admin.work_id, {}));
+       it != pending_.end() && it->first.first == admin.work_id;) {
+    if (admin.work_version.empty() || it->first.second == admin.work_version) {
+      it = pending_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void ReviewQueue::AddReview(const ReviewView& review) {
@@ -132,6 +163,9 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
       why += ", outside your best review windows";
     }
     if (item.deferrals > 0) why += " · deferred " + std::to_string(item.deferrals) + "x";
+    if (item.superseded > 0)
+      why += " · replaces " + std::to_string(item.superseded) + " older version" +
+             (item.superseded == 1 ? "" : "s");
     r.why = std::move(why);
     out.push_back(std::move(r));
   }
@@ -147,7 +181,7 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
 }
 
 void WriteJson(JsonWriter& w, const RankedItem& ranked,
-               const std::vector<std::string_view>& versions) {
+               const std::vector<std::string_view>& versions, int64_t now_ms) {
   const QueueItem& i = *ranked.item;
   auto opt = [&](std::string_view key, std::string_view v) {
     Key(w, key);
@@ -162,6 +196,8 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   Str(w, i.event_id);
   Key(w, "recordedAt");
   Str(w, model::FormatUtc(i.at_ms));
+  Key(w, "ageSeconds");
+  w.Int64(std::max<int64_t>(0, now_ms - i.at_ms) / 1000);
   Key(w, "workProduct");
   w.StartObject();
   Key(w, "type");
@@ -176,6 +212,10 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   }
   Key(w, "summary");
   Str(w, i.summary);
+  if (!i.commit.empty()) {
+    Key(w, "commit");
+    Str(w, i.commit);
+  }
   Key(w, "bubaConfidence");
   Num(w, i.confidence);
   if (i.score_prediction) {
@@ -199,6 +239,10 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   w.Bool(i.experimental);
   Key(w, "deferrals");
   w.Int64(i.deferrals);
+  Key(w, "supersededVersions");
+  w.Int64(i.superseded);
+  Key(w, "diffRecorded");
+  w.Bool(!i.diff.empty());
   Key(w, "autonomy");
   w.StartObject();
   Key(w, "level");
@@ -223,12 +267,12 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
 
 template <class Archive>
 void ReviewQueue::serialize(Archive& ar) {
-  constexpr size_t kStrings = 11;
+  constexpr size_t kStrings = 13;
   auto views = [](QueueItem& item) {
     return std::array<std::string_view*, kStrings>{
-        &item.event_id,   &item.artifact_id, &item.version,     &item.type,
-        &item.path,       &item.summary,     &item.server_type, &item.stage,
-        &item.session_id, &item.model,       &item.priority};
+        &item.event_id, &item.artifact_id, &item.version, &item.type,       &item.path,
+        &item.summary,  &item.server_type, &item.stage,   &item.session_id, &item.model,
+        &item.priority, &item.commit,      &item.diff};
   };
   cereal::size_type n = pending_.size();
   ar(cereal::make_size_tag(n));
@@ -242,7 +286,7 @@ void ReviewQueue::serialize(Archive& ar) {
       for (std::string_view* v : views(item)) strings[s++] = std::string(*v);
     }
     ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
-       item.experimental, item.deferrals);
+       item.experimental, item.deferrals, item.superseded);
     if constexpr (state::kLoading<Archive>) {
       size_t bytes = 0;
       for (const std::string& s : strings) bytes += s.size();

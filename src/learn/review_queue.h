@@ -20,30 +20,36 @@
 namespace kaizen::learn {
 
 // Views of the work event's strings as the Learner's WorkRegistry keeps them (ResolveInLogOrder
-// points a work event at them), valid as long as the Learner, except the three the registry does
-// not keep (event id, path, session), which the item holds itself while it is pending. Copy what
-// must outlive a read of the Learner.
+// points a work event at them), valid as long as the Learner, except the five the registry does
+// not keep (event id, path, session, commit, diff), which the item holds itself while it is
+// pending. Copy what must outlive a read of the Learner.
 struct QueueItem {
   std::string_view event_id, artifact_id, version, type, path, summary, server_type, stage,
-      session_id, model, priority;
-  std::shared_ptr<const char[]> own;  // event_id, path and session_id; shared by copies
+      session_id, model, priority, commit, diff;
+  std::shared_ptr<const char[]> own;  // event_id, path, session_id, commit, diff; shared by copies
   int64_t at_ms = 0;
   double confidence = 0;
   std::optional<double> score_prediction;
   int64_t iteration_count = 0;
   bool experimental = false;
-  int64_t deferrals = 0;  // `deferred` decisions so far: the item stays, later in the order
+  int64_t deferrals = 0;   // `deferred` decisions so far: the item stays, later in the order
+  int64_t superseded = 0;  // older versions of the artifact this one took out of the queue
 };
 
 class ReviewQueue {
  public:
-  // A recorded work product joins the queue (the same (id, version) again replaces it).
-  // REQUIRES: `work`'s views but the event id, path and session outlive the queue (the
-  // registry's, in a Learner).
+  // A recorded work product joins the queue (the same (id, version) again replaces it), unless
+  // it is a prediction only (forReview false). Either way its older pending versions leave the
+  // queue undecided: a reviewer would judge work the agent has already changed.
+  // REQUIRES: `work`'s views but the event id, path, session, commit and diff outlive the queue
+  // (the registry's, in a Learner).
   void AddWork(const WorkView& work);
   // A review of a product: any decision but `deferred` (or a review with scores or text but no
   // decision: someone looked at it) takes it out; `deferred` keeps it and counts the deferral.
   void AddReview(const ReviewView& review);
+  // An `admin` dismiss takes the named version (or every version) out, undecided: no decision is
+  // recorded, so approval, autonomy, regressions and KPIs never see it.
+  void AddAdmin(const AdminView& admin);
 
   // By (artifact id, version): one artifact's versions are adjacent, from {id, ""}.
   using Key = std::pair<std::string_view, std::string_view>;
@@ -85,8 +91,9 @@ struct RankedItem {
 std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTracker& autonomy,
                                    const QueueMoment& moment);
 
-// One ranked item as the queue's JSON object; `versions`: every recorded version of its artifact.
+// One ranked item as the queue's JSON object; `versions`: every recorded version of its artifact;
+// `now_ms`: the moment its age is counted to.
 void WriteJson(JsonWriter& w, const RankedItem& ranked,
-               const std::vector<std::string_view>& versions);
+               const std::vector<std::string_view>& versions, int64_t now_ms);
 
 }  // namespace kaizen::learn

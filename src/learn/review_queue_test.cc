@@ -63,30 +63,33 @@ class ReviewQueueTest : public ::testing::Test {
 // The registry keeps no copy of a work event's id, path and session: a pending item holds its own,
 // so they outlive the buffers the event was read from, and copies of the item share them.
 TEST_F(ReviewQueueTest, APendingItemKeepsItsOwnEventIdPathAndSession) {
-  std::string id = "0197c348-8800-7c04-bedd-1d85e9fa686b", path = "src/a.ts", session = "run-7";
+  std::string id = "0197c348-8800-7c04-bedd-1d85e9fa686b", path = "src/a.ts", session = "run-7",
+              commit = "abc1234..def5678", diff = "--- a/src/a.ts\n+++ b/src/a.ts\n";
   WorkView w;
   w.event_id = id;
   w.artifact_id = "art";
   w.version = "v1";
   w.path = path;
   w.session_id = session;
+  w.commit = commit;
+  w.diff = diff;
   queue_.AddWork(w);
-  id.assign(id.size(), 'x');
-  path.assign(path.size(), 'x');
-  session.assign(session.size(), 'x');
+  for (std::string* s : {&id, &path, &session, &commit, &diff}) s->assign(s->size(), 'x');
   ASSERT_EQ(queue_.size(), 1u);
   const QueueItem copy = queue_.pending().begin()->second;
   for (const QueueItem* item : {&queue_.pending().begin()->second, &copy}) {
     EXPECT_EQ(item->event_id, "0197c348-8800-7c04-bedd-1d85e9fa686b");
     EXPECT_EQ(item->path, "src/a.ts");
     EXPECT_EQ(item->session_id, "run-7");
+    EXPECT_EQ(item->commit, "abc1234..def5678");
+    EXPECT_EQ(item->diff, "--- a/src/a.ts\n+++ b/src/a.ts\n");
   }
 }
 
 TEST_F(ReviewQueueTest, ADecisionTakesTheWorkOutAndADeferralKeepsItCounted) {
   Work("a", "v1", "stripe");
   Work("b", "v1", "stripe");
-  Work("b", "v2", "stripe");
+  Work("c", "v1", "stripe");
   Review("a", "v1", Decision::kApproved);
   Review("b", "v1", Decision::kDeferred);
   Review("b", "v1", Decision::kDeferred);
@@ -94,7 +97,58 @@ TEST_F(ReviewQueueTest, ADecisionTakesTheWorkOutAndADeferralKeepsItCounted) {
   EXPECT_EQ(queue_.pending().at({"b", "v1"}).deferrals, 2);
   Review("b", "v1", Decision::kRejected);
   Review("zzz", "v1", Decision::kRejected);  // a review of unknown work changes nothing
-  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v2"}));
+  EXPECT_EQ(Order(), (std::vector<std::string>{"c@v1"}));
+}
+
+// A reviewer must not judge a version the agent has already replaced: the newer version takes
+// the older one's place, and no decision is recorded for the older one.
+TEST_F(ReviewQueueTest, ANewerVersionSupersedesTheOlderOneUndecided) {
+  Work("a", "v1", "stripe");
+  Work("b", "v1", "stripe");
+  Work("a", "v2", "stripe");
+  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v1", "a@v2"}));
+  EXPECT_EQ(queue_.pending().at({"a", "v2"}).superseded, 1);
+  Work("a", "v3", "stripe");
+  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v1", "a@v3"}));
+  const std::vector<RankedItem> ranked = OrderQueue(queue_, autonomy_, {"morning", {}});
+  EXPECT_NE(ranked[1].why.find("replaces 1 older version"), std::string::npos) << ranked[1].why;
+}
+
+// kaizen check records its prediction without asking for a review: the version joins no queue,
+// yet the agent has changed the work, so an older version waiting there leaves it.
+TEST_F(ReviewQueueTest, APredictionOnlyJoinsNoQueueButSupersedesOlderVersions) {
+  Work("a", "v1", "stripe");
+  WorkView w;
+  w.at_ms = at_++;
+  w.artifact_id = "a";
+  w.version = "v2";
+  w.for_review = false;
+  queue_.AddWork(w);
+  w.artifact_id = "fresh";
+  queue_.AddWork(w);
+  EXPECT_EQ(queue_.size(), 0u);
+}
+
+TEST_F(ReviewQueueTest, ADismissalTakesTheNamedVersionOutAndNothingElse) {
+  Work("a", "v1", "stripe");
+  Work("b", "v1", "stripe");
+  AdminView dismiss;
+  dismiss.action = "dismiss";
+  dismiss.work_id = "a";
+  dismiss.work_version = "v9";  // not pending: nothing happens
+  queue_.AddAdmin(dismiss);
+  EXPECT_EQ(queue_.size(), 2u);
+  dismiss.work_version = "v1";
+  queue_.AddAdmin(dismiss);
+  EXPECT_EQ(Order(), (std::vector<std::string>{"b@v1"}));
+  dismiss.work_id = "b";
+  dismiss.work_version = "";      // every version
+  dismiss.action = "rule_audit";  // another admin action changes nothing
+  queue_.AddAdmin(dismiss);
+  EXPECT_EQ(queue_.size(), 1u);
+  dismiss.action = "dismiss";
+  queue_.AddAdmin(dismiss);
+  EXPECT_EQ(queue_.size(), 0u);
 }
 
 TEST_F(ReviewQueueTest, AReviewWithoutADecisionStillTakesTheWorkOut) {
@@ -148,8 +202,9 @@ TEST_F(ReviewQueueTest, TheJsonCarriesTheProductTheLevelAndTheReasons) {
   const std::vector<RankedItem> ranked = OrderQueue(queue_, autonomy_, {"morning", {"morning"}});
   rapidjson::StringBuffer b;
   JsonWriter w(b);
-  WriteJson(w, ranked.at(0), {"v1", "v2"});
+  WriteJson(w, ranked.at(0), {"v1", "v2"}, kDay1 + 3 * 3600 * 1000);
   const std::string json = b.GetString();
+  EXPECT_NE(json.find(R"("ageSeconds":10800)"), std::string::npos) << json;  // recorded 3 h before
   EXPECT_NE(json.find(R"("workProduct":{"type":"mcp-server","id":"a","version":"v2")"),
             std::string::npos)
       << json;

@@ -27,10 +27,11 @@ struct ReviewerProfiles::State {
 
   struct Task {
     int64_t decided = 0, approved = 0;
-    double ms_sum = 0;  // decided reviews, in log order
+    int64_t timed = 0;  // of `decided`: with a measured time (not kaizen review's flags)
+    double ms_sum = 0;  // timed decided reviews, in log order
     template <class Archive>
     void serialize(Archive& ar) {
-      ar(decided, approved, ms_sum);
+      ar(decided, approved, timed, ms_sum);
     }
   };
   int64_t reviews = 0, approved = 0, rejected = 0, needs_work = 0, deferred = 0;
@@ -98,7 +99,10 @@ void ReviewerProfiles::Add(const ReviewView& r, const std::vector<ReviewTheme>& 
     State::Task& t = Entry(s.tasks, OrUnspecified(r.task_type));
     ++t.decided;
     if (r.decision == Decision::kApproved) ++t.approved;
-    t.ms_sum += r.time_to_decision_ms;
+    if (!r.decision_untimed) {
+      ++t.timed;
+      t.ms_sum += r.time_to_decision_ms;
+    }
   }
 
   // Themes, polar as ReviewThemes() reads them; each theme once per side per review.
@@ -166,12 +170,16 @@ std::optional<ReviewerProfile> ReviewerProfiles::Profile(std::string_view review
   const double min_reviews = memory_.min_reviews;
   for (const auto& [task, t] : s.tasks) {
     if (static_cast<double>(t.decided) < min_reviews) continue;
-    TaskSpeed ts{task, t.decided, t.approved, t.ms_sum / 1000.0 / static_cast<double>(t.decided)};
+    TaskSpeed ts{task, t.decided, t.approved,
+                 t.timed ? t.ms_sum / 1000.0 / static_cast<double>(t.timed) : 0};
     const double rate = static_cast<double>(t.approved) / static_cast<double>(t.decided);
-    if (ts.avg_seconds < speed_.fast_seconds && rate >= memory_.fast_approval_rate) {
-      p.approves_quickly.push_back(ts);
+    // Speed is judged on timed decisions only, and only on enough of them.
+    if (static_cast<double>(t.timed) >= min_reviews) {
+      if (ts.avg_seconds < speed_.fast_seconds && rate >= memory_.fast_approval_rate) {
+        p.approves_quickly.push_back(ts);
+      }
+      if (ts.avg_seconds > speed_.slow_seconds) p.deliberates_on.push_back(ts);
     }
-    if (ts.avg_seconds > speed_.slow_seconds) p.deliberates_on.push_back(ts);
     if (t.approved == 0) p.always_rejects.push_back(ts);
   }
   std::stable_sort(

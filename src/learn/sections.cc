@@ -82,6 +82,7 @@ KindSet Parts::Kinds() const {
   if (Has(Part::kErrors)) kinds.Add(EventKind::kError);
   if (Has(Part::kLoops)) kinds.Add(EventKind::kLoop);
   if (Has(Part::kRules)) kinds.Add(EventKind::kAdmin);  // rule audits
+  if (Has(Part::kQueue)) kinds.Add(EventKind::kAdmin);  // dismissals
   // What people told agents in their sessions: theme evidence, and what the agent is reminded of.
   if (Has(Part::kEvidence) || Has(Part::kRules)) kinds.Add(EventKind::kPrompt);
   if (Has(Part::kCorrections)) {

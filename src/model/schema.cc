@@ -168,7 +168,8 @@ const ObjectSpec& MetaSpec() {
   static const ObjectSpec s{
       "FeedbackMeta",
       {
-          Num("timeToDecisionMs").Req().Range(0, 1e12),
+          // Required unless `unmeasured` lists it (ingest/validate.cc).
+          Num("timeToDecisionMs").Range(0, 1e12),
           Num("timeToFirstInteractionMs").Range(0, 1e12),
           ArrOf("fieldsModified", JsonType::kIdentifier),
           Num("scrollDepth").Range(0, 1),
@@ -184,6 +185,9 @@ const ObjectSpec& MetaSpec() {
           Ident("presentationFormat")
               .Doc("how the work was shown (seed 000 §3.5), e.g. diff-summary, full-file, "
                    "summary-only"),
+          ArrOf("unmeasured", JsonType::kIdentifier)
+              .Doc("the meta fields the client could not measure, each then absent (kaizen "
+                   "review with decision flags: timeToDecisionMs); kaizen extension"),
       }};
   return s;
 }
@@ -219,18 +223,22 @@ const ObjectSpec& FeedbackSpec() {
 }
 
 const ObjectSpec& WorkSpec() {
-  static const ObjectSpec s{"work",
-                            Common({
-                                Obj("workProduct", WorkProductRefSpec()).Req(),
-                                Ident("sessionId"),
-                                Ident("pipelineStage"),
-                                Ident("mcpServerType"),
-                                Ident("priority").OneOf({"low", "normal", "high", "urgent"}),
-                                Bool("experimental")
-                                    .Doc("seed 000 §9.4: spent from the exploration budget, "
-                                         "clearly marked"),
-                                Ident("repository").Doc(kRepositoryDoc),
-                            })};
+  static const ObjectSpec s{
+      "work", Common({
+                  Obj("workProduct", WorkProductRefSpec()).Req(),
+                  Ident("sessionId"),
+                  Ident("pipelineStage"),
+                  Ident("mcpServerType"),
+                  Ident("priority").OneOf({"low", "normal", "high", "urgent"}),
+                  Bool("experimental")
+                      .Doc("seed 000 §9.4: spent from the exploration budget, "
+                           "clearly marked"),
+                  Ident("repository").Doc(kRepositoryDoc),
+                  Bool("forReview")
+                      .Doc("false: a prediction only (kaizen check without --submit), "
+                           "not put in the review queue; default true; kaizen "
+                           "extension"),
+              })};
   return s;
 }
 
@@ -365,16 +373,20 @@ const ObjectSpec& LoopSpec() {
 
 const ObjectSpec& AdminSpec() {
   static const ObjectSpec s{
-      "admin", Common({
-                   Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request"}),
-                   Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
-                   Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
-                   Ident("user_id").Doc("consent; deletion_request"),
-                   Bool("learning_mode").Doc("consent: on or off for user_id"),
-                   Ident("session_id").Doc("deletion_request"),
-                   Ident("reviewerId").Doc("who took the action"),
-                   Str("note"),
-               })};
+      "admin",
+      Common({
+          Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request", "dismiss"}),
+          Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
+          Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
+          Ident("user_id").Doc("consent; deletion_request"),
+          Bool("learning_mode").Doc("consent: on or off for user_id"),
+          Ident("session_id").Doc("deletion_request"),
+          Ident("work_id").Doc(
+              "dismiss: the work product taken out of the review queue, undecided"),
+          Ident("work_version").Doc("dismiss: its version (absent: every version)"),
+          Ident("reviewerId").Doc("who took the action"),
+          Str("note"),
+      })};
   return s;
 }
 
@@ -508,6 +520,14 @@ const ObjectSpec& WorkProductRefSpec() {
           Num("bubaConfidence").Req().Range(0, 1),
           Num("bubaScorePrediction").Range(1, 10),
           Obj("generationContext", GenerationContextSpec()).Req(),
+          // kaizen extensions (issue 29): what the agent changed in this version, so a review
+          // shows that change and never a later commit's.
+          Ident("commit").Doc(
+              "the agent's change as git names it: a commit, or a range BASE..HEAD; kaizen "
+              "extension"),
+          Str("diff").Doc(
+              "the agent's change as a unified diff, recorded with the version (kaizen check "
+              "and the Stop hook record the working tree's); kaizen extension"),
       }};
   return s;
 }

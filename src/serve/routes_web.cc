@@ -85,7 +85,7 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
     learn::Key(w, "items");
     w.StartArray();
     for (const learn::RankedItem& r : ranked) {
-      learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id));
+      learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id), now_ms);
     }
     w.EndArray();
     w.EndObject();
@@ -98,7 +98,8 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   const std::string* version = Param(params, "version");
   // A copy of the pending item: its views are the Learner's, valid only inside Read.
   struct Pending {
-    std::string version, type, path, summary;
+    std::string version, type, summary;
+    WorkVersion work;
   };
   std::optional<Pending> item;
   bool known = false;
@@ -116,8 +117,12 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
       }
     }
     if (chosen != nullptr) {
+      const std::optional<learn::WorkView> newest = learner.work_registry().Find(artifact_id, {});
       item = Pending{std::string(chosen->version), std::string(chosen->type),
-                     std::string(chosen->path), std::string(chosen->summary)};
+                     std::string(chosen->summary),
+                     WorkVersion{std::string(chosen->path), std::string(chosen->version),
+                                 std::string(chosen->commit), std::string(chosen->diff),
+                                 !newest || newest->version == chosen->version}};
     }
     // A product no longer pending (an older version for an A/B comparison): what the registry
     // keeps of it, without its path.
@@ -135,7 +140,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   }
   WorkArtifact artifact;
   if (item) {
-    artifact = ReadWorkArtifact(root_, item->path);
+    artifact = ReadWorkArtifact(root_, item->work);
   } else {
     artifact.unavailable = "this version is no longer pending review: only its summary is kept";
   }
@@ -150,9 +155,13 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   learn::Str(w, item ? item->version : found_version);
   learn::Key(w, "type");
   learn::Str(w, item ? item->type : type);
-  if (item && !item->path.empty()) {
+  if (item && !item->work.path.empty()) {
     learn::Key(w, "path");
-    learn::Str(w, item->path);
+    learn::Str(w, item->work.path);
+  }
+  if (item && !item->work.commit.empty()) {
+    learn::Key(w, "commit");
+    learn::Str(w, item->work.commit);
   }
   learn::Key(w, "summary");
   learn::Str(w, item ? item->summary : summary);
@@ -161,7 +170,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   if (artifact.file_path) {
     w.StartObject();
     learn::Key(w, "path");
-    learn::Str(w, item->path);
+    learn::Str(w, item->work.path);
     learn::Key(w, "text");
     learn::Str(w, artifact.file_text);
     learn::Key(w, "truncated");

@@ -52,7 +52,10 @@ const ObjectSpec& SelfCheckArgs() {
            .Doc("the work product type (default code-module)"),
        ArgField("record", JsonType::kBool)
            .Doc("record the prediction as a work event, so the review that follows calibrates it "
-                "(default false)")}};
+                "(default false)"),
+       ArgField("submit", JsonType::kBool)
+           .Doc("with record: also put the version in the review queue (default false: a "
+                "prediction only, as kaizen check without --submit)")}};
   return spec;
 }
 
@@ -139,6 +142,9 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
 
   bool record = false;
   if (args["record"].get_bool().get(record) != simdjson::SUCCESS) record = false;
+  bool submit = false;
+  if (args["submit"].get_bool().get(submit) != simdjson::SUCCESS) submit = false;
+  work.for_review = submit;
   bool stored = false;
   std::string event_id, note = record ? "" : "not recorded (record: false)";
   if (record) {

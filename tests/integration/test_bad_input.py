@@ -63,7 +63,8 @@ class Refused(KaizenTest):
         fb = feedback_event()
         fb["meta"] = {"deviceType": "desktop"}
         self.assert_refused("feedback", jsonl(fb),
-                            "line 1: meta.timeToDecisionMs: missing (required number)")
+                            "line 1: meta.timeToDecisionMs: missing (required unless meta.unmeasured "
+                            "lists it")
 
     def test_missing_top_level_field_is_refused(self):
         ev = outcome_event()

@@ -96,7 +96,7 @@ class WebApiTest(KaizenTest):
         self.assertEqual(status, 400)
         self.assertEqual(body["error"]["errors"][0]["path"], "query.reviwer")
 
-    def test_a_work_product_shows_its_file_and_its_uncommitted_diff(self):
+    def test_work_that_recorded_no_change_never_shows_a_commit_it_did_not_make(self):
         repo = self.path("repo")
         os.makedirs(os.path.join(repo, "src"))
         with open(os.path.join(repo, "src", "client.ts"), "w") as f:
@@ -106,19 +106,20 @@ class WebApiTest(KaizenTest):
         git(repo, "commit", "-q", "-m", "first client")
         self.work("art-1")
         s = self.serve("--root", repo)
-        # Clean tree: the last commit that touched the file.
+        # Clean tree, and the work recorded neither a commit nor a diff: no diff at all (the last
+        # commit that touched the file may be anyone's), and the page says why.
         _, _, w = s.request("GET", "/v1/work/art-1?version=v1", token=None)
         self.assertEqual(w["file"]["text"], "export const a = 1;\nexport const b = 2;\n")
         self.assertFalse(w["file"]["truncated"])
-        self.assertTrue(w["diff"]["source"].startswith("commit "), w["diff"])
-        self.assertIn("first client", w["diff"]["source"])
-        self.assertIn("+export const b = 2;", w["diff"]["text"])
-        self.assertIsNone(w["unavailable"])
-        # An uncommitted edit: the working tree against HEAD.
+        self.assertIsNone(w["diff"])
+        self.assertIn("this version recorded no change", w["unavailable"])
+        self.assertIn("no uncommitted change", w["unavailable"])
+        # An uncommitted edit, and this is the artifact's newest version: the working tree, said
+        # to be today's rather than the version's.
         with open(os.path.join(repo, "src", "client.ts"), "w") as f:
             f.write("export const a = 1;\nexport const b = 3;\n")
         _, _, w = s.request("GET", "/v1/work/art-1", token=None)
-        self.assertEqual(w["diff"]["source"], "working tree")
+        self.assertEqual(w["diff"]["source"], "working tree now (this version recorded no change)")
         self.assertIn("-export const b = 2;\n+export const b = 3;", w["diff"]["text"])
         self.assertEqual(w["workProduct"]["summary"], "a client module")
 

@@ -83,6 +83,7 @@ class WebReviewTest(KaizenTest):
                  priority="urgent"),
             work("retry", "v1", "src/retry.ts", "Retry wrapper, first cut"),
             work("retry", "v2", "src/retry.ts", "Retry wrapper with backoff", priority="high"),
+            work("cache", "v1", "src/retry.ts", "Cache the retried answers"),
             work("schema", "v1", "src/schema.ts", "Input schema", experimental=True),
             work("guide", "v1", "docs/guide.md", "Client guide", priority="low",
                  wtype="documentation"),
@@ -134,8 +135,10 @@ class WebReviewTest(KaizenTest):
         self.assertEqual(s["listTag"], "OL")
         self.assertEqual(s["queueBefore"], served)
         self.assertEqual(served[0], "webhook@v1")
-        self.assertEqual(sorted(served), sorted(["webhook@v1", "retry@v1", "retry@v2", "schema@v1",
+        # retry@v2 superseded retry@v1: the older version left the queue, undecided.
+        self.assertEqual(sorted(served), sorted(["webhook@v1", "cache@v1", "retry@v2", "schema@v1",
                                                  "guide@v1", "config@v1"]))
+        self.assertNotIn("retry@v1", s["queueBefore"])
         self.assertEqual(s["firstItem"]["priority"], "urgent")
         self.assertIn("Webhook handler verifies signatures", s["firstItem"]["text"])
         self.assertIn("api-client", s["firstItem"]["text"])
@@ -177,7 +180,7 @@ class WebReviewTest(KaizenTest):
         self.assertEqual(phone["decision"], {"decision": "approved"})
         self.assertNotEqual(phone["sessionId"], by_item["webhook@v1"]["sessionId"])
         web = [e for e in web if e is not phone]
-        self.assertEqual(sorted(by_item), ["guide@v1", "retry@v1", "retry@v2", "schema@v1",
+        self.assertEqual(sorted(by_item), ["cache@v1", "guide@v1", "retry@v2", "schema@v1",
                                            "webhook@v1"])
         self.assertEqual(len(web), 5)
         self.assertEqual(len({e["sessionId"] for e in web}), 1)
@@ -248,7 +251,7 @@ class WebReviewTest(KaizenTest):
         self.assertEqual(after_401["scores"], [{"dimension": "security", "score": 5}])
         self.assertEqual(after_401["meta"]["fieldsModified"], ["decision", "scores.security"])
 
-        fifth = by_item["retry@v1"]
+        fifth = by_item["cache@v1"]
         self.assertEqual(fifth["meta"]["presentationFormat"], "summary-only")
         self.assertEqual(fifth["meta"]["scrollDepth"], 1)  # the summary fits in the pane
 

@@ -4,8 +4,9 @@
 //
 //   node tests/js/web_review.mjs URL TOKEN SCREENSHOT_DIR
 //
-// The work items the Python test records (artifact ids): "webhook" (urgent), "retry" v1 and v2,
-// "schema" (experimental), "guide" (low) and "config".
+// The work items the Python test records (artifact ids): "webhook" (urgent), "retry" v1 and v2
+// (v2 supersedes v1 in the queue; v1 stays recorded for the comparison), "schema" (experimental),
+// "cache", "guide" (low) and "config".
 import {existsSync, mkdirSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -202,7 +203,7 @@ try {
 
   // ---- 5. the fifth review: Esc asks before discarding, then submit; the break banner ----
   step('fifth review and the break');
-  await page.click(`${itemRow('retry', 'v1')} .queue-open`);
+  await page.click(`${itemRow('cache', 'v1')} .queue-open`);
   await waitLoaded();
   await page.keyboard.press('a');
   await page.keyboard.press('Escape');

@@ -1,0 +1,353 @@
+"""`kaizen review` and the honest queue (issue 29), through the binary.
+
+Reviews from the terminal (decision flags, and the one-key prompt on a pseudo-terminal), the queue
+(superseded versions, dismissals, `kaizen check` without and with --submit), and the diff a review
+shows: the agent's change for that version, from a real git repository, never a later commit.
+"""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import termios
+import time
+import unittest
+
+from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, jsonl,
+                   strict_loads, work_event)
+from test_serve import Server
+
+
+def git(repo, *args):
+    r = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
+                       env={**os.environ, "GIT_AUTHOR_DATE": "2025-07-10T08:00:00Z",
+                            "GIT_COMMITTER_DATE": "2025-07-10T08:00:00Z"})
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+class ReviewTest(KaizenTest):
+
+    def kzh(self, *args, input=None):
+        return self.kz(*args, "--home", self.home, "--now", NOW, input=input)
+
+    def queue(self):
+        r = self.kzh("review", "--json")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return strict_loads(r.out)
+
+    def queued(self):
+        return [(i["workProduct"]["id"], i["workProduct"]["version"]) for i in self.queue()["items"]]
+
+    def events(self, kind):
+        r = self.export("--kind", kind)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return [strict_loads(l) for l in r.lines]
+
+    def approval(self):
+        r = self.kzh("analyze", "--json")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        return strict_loads(r.out)
+
+    def work(self, art, version, **extra):
+        self.record_ok("work", work_event(art, version, **extra))
+
+    def repo(self):
+        """A git repository with the agent's commit of src/client.ts and the person's later fix."""
+        repo = self.path("repo")
+        os.makedirs(os.path.join(repo, "src"))
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "config", "user.email", "dev@example.com")
+        git(repo, "config", "user.name", "Dev")
+        client = os.path.join(repo, "src", "client.ts")
+        with open(client, "w") as f:
+            f.write("export function get(url) {\n  return fetch(url);\n}\n")
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", "start")
+        with open(client, "w") as f:
+            f.write("export function get(url) {\n  return fetch(url).then(r => r.json());\n}\n")
+        git(repo, "commit", "-q", "-am", "agent: parse the JSON answer")
+        agent = git(repo, "rev-parse", "HEAD")
+        with open(client, "w") as f:
+            f.write("export async function get(url: string) {\n  const r = await fetch(url);\n"
+                    "  if (!r.ok) throw new Error(String(r.status));\n  return r.json();\n}\n")
+        git(repo, "commit", "-q", "-am", "human: check the status")
+        return repo, agent
+
+
+class TerminalReviews(ReviewTest):
+
+    def test_the_queue_lists_each_item_with_its_age_and_why(self):
+        self.work("art-a", "v1", priority="high", timestamp="2025-12-30T21:00:00Z")
+        self.work("art-b", "v1", timestamp="2025-12-28T21:00:00Z")
+        q = self.queue()
+        self.assertEqual([i["workProduct"]["id"] for i in q["items"]], ["art-a", "art-b"])
+        by_id = {i["workProduct"]["id"]: i for i in q["items"]}
+        # NOW is 2026-01-01T00:00:00Z (kzlib): 27 h and 75 h.
+        self.assertEqual(by_id["art-a"]["ageSeconds"], 27 * 3600)
+        self.assertEqual(by_id["art-b"]["ageSeconds"], 75 * 3600)
+        self.assertIn("high priority", by_id["art-a"]["why"])
+        r = self.kzh("review")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("2 items waiting", r.out)
+        self.assertIn("art-b  version v1  code-module  3d old", r.out)
+        self.assertIn("why here: high priority", r.out)
+
+    def test_decision_flags_record_a_complete_valid_review_of_the_current_version(self):
+        self.work("art-a", "v1", timestamp="2025-07-14T09:00:00Z")
+        self.work("art-a", "v2", timestamp="2025-07-14T10:00:00Z", mcpServerType="api-client")
+        r = self.kzh("review", "art-a", "--reject", "--reason", "no status check",
+                     "--score", "error-handling=4", "--score", "naming=7.5",
+                     "--blocker", "handle HTTP errors", "--suggest", "check r.ok",
+                     "--severity", "major", "--liked", "small diff", "--disliked", "no tests",
+                     "--note", "see the fetch call", "--confidence", "fairly-sure",
+                     "--needs-expert", "--reviewer", "ana")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("rejected art-a version v2 as ana", r.out)
+        (e,) = self.events("feedback")
+        self.assertEqual(e["workProduct"], {"id": "art-a", "version": "v2"})
+        self.assertEqual(e["reviewerId"], "ana")
+        self.assertEqual(e["pipelineStage"], "implement")  # the work's own stage
+        self.assertEqual(e["mcpServerType"], "api-client")
+        self.assertTrue(e["sessionId"].startswith("terminal-"))
+        self.assertTrue(e["modalId"])
+        self.assertEqual(e["decision"], {"decision": "rejected", "reason": "no status check",
+                                         "severity": "major", "blockers": ["handle HTTP errors"],
+                                         "suggestions": ["check r.ok"]})
+        self.assertEqual(e["scores"], [{"dimension": "error-handling", "score": 4},
+                                       {"dimension": "naming", "score": 7.5}])
+        self.assertEqual(e["freeText"]["liked"], "small diff")
+        self.assertEqual(e["freeText"]["disliked"], "no tests")
+        self.assertEqual(e["freeText"]["generalNotes"], "see the fetch call")
+        self.assertEqual(e["confidence"], {"level": "fairly-sure", "wouldDelegateToAI": False,
+                                           "needsExpertReview": True})
+        # Nobody timed a decision typed as flags: absent, and said so; never a made-up 0.
+        self.assertNotIn("timeToDecisionMs", e["meta"])
+        self.assertEqual(e["meta"]["unmeasured"], ["timeToDecisionMs"])
+        self.assertNotIn("presentationFormat", e["meta"])
+        self.assertEqual(self.queued(), [])
+        analysis = self.approval()
+        self.assertEqual(analysis["kpis"]["timeToDecisionSeconds"]["values"][-1], None)
+
+    def test_a_review_needs_a_known_work_and_valid_scores(self):
+        self.work("art-a", "v1")
+        r = self.kzh("review", "nope", "--approve")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn('no recorded work product "nope"', r.err)
+        r = self.kzh("review", "art-a", "--approve", "--score", "code-quality=11")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn('--score "code-quality=11": the score must be a number from 1 to 10', r.err)
+        r = self.kzh("review", "art-a", "--approve", "--score", "vibes=5")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn('--score "vibes=5": must be DIMENSION=N with DIMENSION one of', r.err)
+        r = self.kzh("review", "art-a", "--approve", "--reject")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        r = self.kzh("review", "--approve")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+        self.assertIn("needs the WORK_ID", r.err)
+        self.assertEqual(self.events("feedback"), [])
+
+    def test_without_a_terminal_and_a_decision_it_shows_the_work_and_records_nothing(self):
+        self.work("art-a", "v1")
+        r = self.kzh("review", "art-a", input="")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("art-a version v1", r.out)
+        self.assertIn("a client module", r.out)
+        self.assertIn("not a terminal, so nothing asked", r.err)
+        self.assertEqual(self.events("feedback"), [])
+
+    def test_a_feedback_event_without_time_to_decision_must_say_it_was_unmeasured(self):
+        self.work("art-a", "v1")
+        e = {"kind": "feedback", "sessionId": "s", "modalId": "m",
+             "workProduct": {"id": "art-a", "version": "v1"}, "pipelineStage": "review",
+             "decision": {"decision": "approved"}, "meta": {"deviceType": "desktop"}}
+        r = self.record("feedback", jsonl(e))
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("meta.timeToDecisionMs", r.err)
+        self.assertIn("required unless meta.unmeasured lists it", r.err)
+
+
+class HonestQueue(ReviewTest):
+
+    def test_a_newer_version_leaves_the_older_one_out_of_the_queue_undecided(self):
+        self.work("art-a", "v1", timestamp="2025-07-14T09:00:00Z")
+        self.work("art-b", "v1", timestamp="2025-07-14T09:30:00Z")
+        self.work("art-a", "v2", timestamp="2025-07-14T10:00:00Z")
+        q = self.queue()
+        self.assertEqual(sorted((i["workProduct"]["id"], i["workProduct"]["version"])
+                                for i in q["items"]), [("art-a", "v2"), ("art-b", "v1")])
+        a = next(i for i in q["items"] if i["workProduct"]["id"] == "art-a")
+        self.assertEqual(a["supersededVersions"], 1)
+        self.assertIn("replaces 1 older version", a["why"])
+        self.assertEqual(self.events("feedback"), [])  # no decision was made up
+        kpis = self.approval()["kpis"]
+        self.assertEqual(kpis["regressionRate"]["values"][-1], None)
+
+    def test_a_dismissal_leaves_the_queue_and_moves_no_approval_figure(self):
+        self.work("art-a", "v1")
+        self.work("art-b", "v1")
+        self.assertEqual(self.kzh("review", "art-a", "--approve", "--reviewer", "ana").rc, EXIT_OK)
+        before = self.approval()
+        r = self.kzh("review", "art-b", "--dismiss", "--note", "stale: the branch was dropped",
+                     "--reviewer", "ana")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("dismissed art-b version v1", r.out)
+        (admin,) = self.events("admin")
+        self.assertEqual({k: admin[k] for k in ("action", "work_id", "work_version", "reviewerId",
+                                                "note")},
+                         {"action": "dismiss", "work_id": "art-b", "work_version": "v1",
+                          "reviewerId": "ana", "note": "stale: the branch was dropped"})
+        self.assertEqual(len(self.events("feedback")), 1)
+        self.assertEqual(self.queued(), [])
+        after = self.approval()
+        for key in ("approvalRate", "regressionRate", "feedbackPerWeek"):
+            self.assertEqual(after["kpis"][key], before["kpis"][key], key)
+        self.assertEqual(after["autonomy"], before["autonomy"])
+        # Nothing left to dismiss: refused, nothing recorded.
+        r = self.kzh("review", "art-b", "--dismiss")
+        self.assertEqual(r.rc, EXIT_REJECTED, r)
+        self.assertIn("is not in the review queue: nothing to dismiss", r.err)
+        self.assertEqual(len(self.events("admin")), 1)
+
+    def test_check_records_its_prediction_without_a_queue_item_unless_submitted(self):
+        repo, _ = self.repo()
+        client = os.path.join(repo, "src", "client.ts")
+        with open(client, "a") as f:
+            f.write("// agent: retry once\n")
+        r = self.kzh("check", client, "--task-type", "api-client")
+        self.assertIn(r.rc, (0, 1), r)
+        self.assertIn("not in the review queue: --submit puts it there", r.out)
+        self.assertEqual(self.queued(), [])
+        (w,) = self.events("work")
+        self.assertIs(w["forReview"], False)
+        self.assertIn("+// agent: retry once", w["workProduct"]["diff"])
+        with open(client, "a") as f:
+            f.write("// agent: and log it\n")
+        r = self.kzh("check", client, "--task-type", "api-client", "--submit")
+        self.assertIn(r.rc, (0, 1), r)
+        self.assertIn("submitted for review", r.out)
+        (item,) = self.queue()["items"]
+        self.assertTrue(item["diffRecorded"])
+        self.assertNotIn("forReview", self.events("work")[1])
+        r = self.kzh("check", client, "--task-type", "api-client", "--submit", "--no-record")
+        self.assertEqual(r.rc, EXIT_USAGE, r)
+
+
+class ReviewPageDiff(ReviewTest):
+
+    def served_work(self, art, root):
+        server = Server(self.home, "--now", NOW, "--root", root)
+        self.addCleanup(server.kill)
+        status, _, body = server.request("GET", f"/v1/work/{art}", token=None)
+        self.assertEqual(status, 200, body)
+        self.assertEqual(server.stop(), 0, server.stderr)
+        return body
+
+    def test_committed_work_shows_the_agents_commit_not_the_later_fix(self):
+        repo, agent = self.repo()
+        wp = work_event("art-a", agent)["workProduct"]
+        self.record_ok("work", work_event("art-a", agent, workProduct={**wp, "path": "src/client.ts"}))
+        body = self.served_work("art-a", repo)
+        self.assertTrue(body["diff"]["source"].startswith(f"commit {agent[:7]}: agent: parse"),
+                        body["diff"])
+        self.assertIn("+  return fetch(url).then(r => r.json());", body["diff"]["text"])
+        self.assertNotIn("r.ok", body["diff"]["text"])  # the human's later fix is not shown
+
+    def test_a_recorded_commit_range_and_a_recorded_diff_are_what_is_shown(self):
+        repo, agent = self.repo()
+        base = git(repo, "rev-parse", "HEAD~2")
+        wp = work_event("art-r", "v1")["workProduct"]
+        self.record_ok("work", work_event("art-r", "v1", workProduct={
+            **wp, "path": "src/client.ts", "commit": f"{base}..{agent}"}))
+        body = self.served_work("art-r", repo)
+        self.assertEqual(body["diff"]["source"], f"commits {base[:7]}..{agent[:7]}")
+        self.assertIn("then(r => r.json())", body["diff"]["text"])
+        self.assertNotIn("r.ok", body["diff"]["text"])
+
+    def test_an_older_version_never_shows_todays_working_tree(self):
+        repo, _ = self.repo()
+        with open(os.path.join(repo, "src", "client.ts"), "a") as f:
+            f.write("// uncommitted\n")
+        wp = work_event("art-w", "v1")["workProduct"]
+        recorded = "--- a/src/client.ts\n+++ b/src/client.ts\n@@ -1 +1 @@\n-old\n+new\n"
+        self.record_ok("work", work_event("art-w", "v1", workProduct={
+            **wp, "path": "src/client.ts", "diff": recorded}))
+        body = self.served_work("art-w", repo)
+        self.assertEqual(body["diff"], {"text": recorded, "source": "recorded with this version"})
+
+
+class OneKeyPrompt(ReviewTest):
+
+    def on_terminal(self, keys_after_prompt, *args):
+        """Runs `kaizen review ARGS` on a pseudo-terminal, answering each prompt (a marker it
+        waits for) with its keys; returns (exit status, what the terminal showed)."""
+        master, slave = pty.openpty()
+        before = termios.tcgetattr(slave)
+        proc = subprocess.Popen([BIN, "review", *args, "--home", self.home, "--now", NOW],
+                                stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+                                cwd=self.tmp)
+        shown = b""
+        try:
+            for marker, keys in keys_after_prompt:
+                deadline = time.monotonic() + 20
+                while marker not in shown and time.monotonic() < deadline:
+                    ready, _, _ = select.select([master], [], [], 0.2)
+                    if ready:
+                        shown += os.read(master, 65536)
+                self.assertIn(marker, shown, shown.decode("utf-8", "replace"))
+                shown = shown[shown.index(marker) + len(marker):]
+                os.write(master, keys)
+            proc.wait(timeout=20)
+            while True:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if not ready:
+                    break
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                shown += data
+            after = termios.tcgetattr(slave)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+            os.close(slave)
+        self.assertEqual(after, before, "the terminal was not restored")
+        return proc.returncode, shown.decode("utf-8", "replace")
+
+    def test_one_key_per_answer_records_a_timed_review_of_what_was_shown(self):
+        recorded = "--- a/src/client.ts\n+++ b/src/client.ts\n@@ -1 +1 @@\n-old\n+new call\n"
+        wp = work_event("art-a", "v1")["workProduct"]
+        self.record_ok("work", work_event("art-a", "v1", workProduct={**wp, "diff": recorded}))
+        rc, shown = self.on_terminal([(b"q quit: ", b"r"), (b"(Enter skips): ", b"3"),
+                                      (b"what is wrong?", b"no error handling\r")],
+                                     "art-a", "--reviewer", "ana")
+        self.assertEqual(rc, EXIT_OK, shown)
+        (e,) = self.events("feedback")
+        self.assertEqual(e["decision"], {"decision": "rejected", "reason": "no error handling"})
+        self.assertEqual(e["confidence"]["level"], "fairly-sure")
+        self.assertEqual(e["meta"]["presentationFormat"], "diff-summary")
+        self.assertGreaterEqual(e["meta"]["timeToDecisionMs"], 0)
+        self.assertNotIn("unmeasured", e["meta"])
+        self.assertEqual(e["meta"]["fieldsModified"], ["decision", "confidence", "reason"])
+        self.assertEqual(self.queued(), [])
+
+    def test_the_whole_queue_in_order_and_q_stops_without_recording(self):
+        self.work("art-a", "v1", priority="urgent")
+        self.work("art-b", "v1")
+        rc, shown = self.on_terminal([(b"q quit: ", b"a"), (b"(Enter skips): ", b"\r"),
+                                      (b"a note?", b"\r"), (b"q quit: ", b"q")],
+                                     "--next", "--reviewer", "ana")
+        self.assertEqual(rc, EXIT_OK, shown)
+        self.assertIn("1 recorded, 1 left in the queue", shown)
+        (e,) = self.events("feedback")
+        self.assertEqual(e["workProduct"]["id"], "art-a")  # urgent first
+        self.assertEqual(self.queued(), [("art-b", "v1")])
+
+
+if __name__ == "__main__":
+    unittest.main()
