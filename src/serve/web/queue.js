@@ -1,6 +1,6 @@
 // The review queue page (#/queue): the pending work in the server's order, the reviewer's best
 // review windows, the review modal for one item, and the break suggestion after a run of reviews.
-import {announce, api, el, fmtPct, isTyping, reviewer} from './common.js';
+import {announce, api, el, errorMessage, fmtPct, isTyping, reviewer} from './common.js';
 import {openReview} from './review.js';
 
 // "In a row" (issue 6: a break suggestion after 5 reviews in a row): submissions with no gap over
@@ -31,6 +31,15 @@ function countReview() {
   run.times.push(now);
   saveRun(run);
   return run;
+}
+
+// How long an item has waited, as a reviewer says it.
+export function fmtAge(seconds) {
+  if (typeof seconds !== 'number' || seconds < 0) return null;
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 2 * 86400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86400)} days`;
 }
 
 function priorityBadge(p) {
@@ -140,6 +149,8 @@ export function mount(main, route) {
         'Predicted score',
         typeof wp.bubaScorePrediction === 'number' ? String(wp.bubaScorePrediction) : null);
     fact('Version', wp.version);
+    fact('Waiting', fmtAge(item.ageSeconds));
+    fact('Change', item.diffRecorded ? 'recorded with the version' : wp.commit || null);
     const marks = el('span', {class: 'marks'}, priorityBadge(item.priority));
     if (item.experimental) marks.append(el('span', {class: 'badge experimental'}, 'experimental'));
     if (item.deferrals) {
@@ -148,7 +159,57 @@ export function mount(main, route) {
     return el(
         'li', {class: 'queue-item card', 'data-id': wp.id, 'data-version': wp.version},
         el('div', {class: 'queue-head'}, open, marks), facts,
-        el('p', {class: 'why'}, item.why || ''));
+        el('p', {class: 'why'}, item.why || ''), dismissControl(wp));
+  }
+
+  // Dismiss: out of the queue undecided (stale, duplicate), an admin event that no approval,
+  // autonomy or KPI figure counts. Two steps, so a stray click records nothing.
+  function dismissControl(wp) {
+    const ask = el('button', {type: 'button', class: 'secondary queue-dismiss'}, 'Dismiss…');
+    const noteId = `dismiss-note-${wp.id}-${wp.version}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    const note = el('input', {id: noteId, type: 'text', maxlength: '500'});
+    const go = el('button', {type: 'button', class: 'primary queue-dismiss-go'}, 'Dismiss undecided');
+    const cancel = el('button', {type: 'button', class: 'secondary'}, 'Cancel');
+    const status = el('p', {class: 'error', role: 'status'});
+    const form = el(
+        'div', {class: 'dismiss-form'}, el('label', {for: noteId}, 'Why (optional)'), note, go,
+        cancel, status);
+    form.hidden = true;
+    ask.addEventListener('click', () => {
+      form.hidden = false;
+      ask.hidden = true;
+      note.focus();
+    });
+    cancel.addEventListener('click', () => {
+      form.hidden = true;
+      ask.hidden = false;
+      ask.focus();
+    });
+    go.addEventListener('click', async () => {
+      go.disabled = true;
+      const body = {action: 'dismiss', work_id: wp.id, work_version: wp.version};
+      const who = reviewer();
+      if (who) body.reviewerId = who;
+      if (note.value.trim()) body.note = note.value.trim();
+      let res;
+      try {
+        res = await api.post('/v1/admin', body);
+      } catch (e) {
+        res = {status: 0, body: String(e)};
+      }
+      go.disabled = false;
+      if (res.status === 201) {
+        announce(`Dismissed ${wp.summary || wp.id}; no decision was recorded.`);
+        await load();
+        markSelected(true);
+        return;
+      }
+      status.textContent = `Not dismissed (${res.status}): ${errorMessage(res)}`;
+      if (res.status === 401 || res.status === 403) {
+        document.dispatchEvent(new CustomEvent('kaizen:need-token'));
+      }
+    });
+    return el('div', {class: 'queue-actions'}, ask, form);
   }
 
   function markSelected(focus) {
