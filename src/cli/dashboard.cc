@@ -92,6 +92,15 @@ Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
     std::string trend = Text(value, "trend");
     if (!trend.empty()) k.trend = trend;
     k.better = Text(value, "better");
+    simdjson::dom::array ns;
+    if (value["n"].get(ns) == simdjson::SUCCESS) {
+      for (simdjson::dom::element n : ns) {
+        uint64_t count = 0;
+        if (n.get(count) == simdjson::SUCCESS) k.n.push_back(count);
+      }
+    }
+    uint64_t min_n = 0;
+    if (value["minN"].get(min_n) == simdjson::SUCCESS) k.min_n = min_n;
     d->kpis.push_back(std::move(k));
   }
   // An empty log has no KPI to show: the learner reports a feedback volume of 0 per week (a
@@ -101,6 +110,7 @@ Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
     for (render::DashboardKpi& k : d->kpis) {
       for (auto& v : k.values) v.reset();
       k.trend.reset();
+      k.n.clear();
     }
   }
   // seed 001's success metrics, each with its monthly trend.
@@ -210,6 +220,18 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
       Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
       w.Key("standing");
       w.String(render::StandingName(render::KpiStanding(k, targets)));
+      w.Key("standingText");
+      Str(w, render::StandingText(k, targets));
+      w.Key("n");
+      if (k.n.empty()) {
+        w.Null();
+      } else {
+        w.StartArray();
+        for (uint64_t n : k.n) w.Uint64(n);
+        w.EndArray();
+      }
+      w.Key("minN");
+      w.Uint64(k.min_n);
       w.EndObject();
     }
     w.EndArray();

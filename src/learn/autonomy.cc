@@ -301,6 +301,23 @@ TaskAutonomy AutonomyTracker::Summary(const Task& t) const {
   if (t.Timed() > 0) a.avg_seconds = t.decide_ms_sum / static_cast<double>(t.Timed()) / 1000;
   a.review_rate = config_.ReviewRate(t.level);
   a.regressed = t.regressed;
+  if (t.regressed) {
+    const auto index = static_cast<uint32_t>(&t - tasks_.data());
+    for (auto it = regressions_.rbegin(); it != regressions_.rend(); ++it) {
+      if (it->task != index) continue;
+      a.regressed_from = it->from;
+      a.regressed_at_ms = it->at_ms;
+      a.regression_reason = Regression{t.name,
+                                       it->from,
+                                       it->to,
+                                       it->at_ms,
+                                       it->rate,
+                                       config_.Threshold(it->from),
+                                       it->auto_approved_failed}
+                                .Reason();
+      break;
+    }
+  }
   a.window_size = t.window_size;
   if (t.window_size > 0) a.recent_rate = WindowRate(t);
   return a;
@@ -341,8 +358,16 @@ bool AutonomyTracker::ExplainAutonomy(std::string_view task_type, std::string* t
         "lines), counted as not approved\n",
         t.failed_outcomes);
   }
-  out += fmt::format("level: {} (review {} of outputs){}\n", t.level, Pct(a.review_rate),
-                     t.regressed ? "; regressed, not promoted since" : "");
+  // Every line below must agree with this one: a regressed task type says from which level, and
+  // no later line may call its level one that "never regresses" or its criteria met.
+  std::string regressed;
+  if (a.regressed_from) {
+    regressed =
+        fmt::format("; regressed from L{} at {} ({}), not promoted since", *a.regressed_from,
+                    model::FormatUtc(*a.regressed_at_ms), a.regression_reason);
+  }
+  out +=
+      fmt::format("level: {} (review {} of outputs){}\n", t.level, Pct(a.review_rate), regressed);
   out += fmt::format(
       "class: {} (escalate: < {} decided; auto-approve: rate > {} over {}+ and mean < {} s; "
       "quick: rate > {}; standard: rate >= {}; else deep)\n",
@@ -353,10 +378,21 @@ bool AutonomyTracker::ExplainAutonomy(std::string_view task_type, std::string* t
   for (int level = 1; level <= AutonomyConfig::kMaxLevel; ++level) {
     std::string criteria = fmt::format("{}+ approvals", config_.Approvals(level));
     if (level >= 2) criteria += fmt::format(" and rate > {}", config_.Rate(level));
-    const bool holds = PromotionHolds(t, level, false);
+    const bool counts_hold = PromotionHolds(t, level, false);
+    std::string verdict;
+    if (level <= t.level) {
+      // A level once reached is lost only by a regression, not by its criteria lapsing.
+      verdict = counts_hold ? "reached, holds"
+                            : "reached; counts no longer hold (kept until a regression)";
+    } else if (PromotionHolds(t, level, t.regressed)) {
+      verdict = "holds";
+    } else if (counts_hold) {
+      verdict = "counts hold; after the regression it also needs a full window";
+    } else {
+      verdict = "does not hold";
+    }
     out += fmt::format("  L{}: {:<32} review {:<6} regress below {:<6} {}\n", level, criteria,
-                       Pct(config_.ReviewRate(level)), config_.Threshold(level),
-                       holds ? "holds" : "does not hold");
+                       Pct(config_.ReviewRate(level)), config_.Threshold(level), verdict);
   }
   std::string bits;
   for (int i = t.window_size - 1; i >= 0; --i) bits += (t.window_bits >> i) & 1 ? 'A' : 'R';
@@ -364,7 +400,8 @@ bool AutonomyTracker::ExplainAutonomy(std::string_view task_type, std::string* t
                      t.window_size, window_);
   if (t.window_size > 0) out += fmt::format(", rate {:.3f}", WindowRate(t));
   if (t.level == 0) {
-    out += "; level 0 never regresses\n";
+    // Said without "never regresses": a task type can regress to level 0, only not below it.
+    out += "; no regression check at level 0, the lowest level\n";
   } else if (t.window_size < window_) {
     out += fmt::format("; no check until it holds {} reviews\n", window_);
   } else {
@@ -398,6 +435,24 @@ void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks) {
     Num(w, a.review_rate);
     Key(w, "regressed");
     w.Bool(a.regressed);
+    Key(w, "regressedFrom");
+    if (a.regressed_from) {
+      w.Int(*a.regressed_from);
+    } else {
+      w.Null();
+    }
+    Key(w, "regressedAt");
+    if (a.regressed_at_ms) {
+      Str(w, model::FormatUtc(*a.regressed_at_ms));
+    } else {
+      w.Null();
+    }
+    Key(w, "regressionReason");
+    if (a.regressed_from) {
+      Str(w, a.regression_reason);
+    } else {
+      w.Null();
+    }
     Key(w, "recentRate");
     Num(w, a.recent_rate);
     Key(w, "avgSeconds");

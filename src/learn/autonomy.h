@@ -78,10 +78,15 @@ struct TaskAutonomy {
   int level = 0;
   TaskClass task_class = TaskClass::kEscalate;
   int64_t approvals = 0, decided = 0;
-  int64_t failed_outcomes = 0;        // of decided: reverts and rewrites found by git
-  std::optional<double> rate;         // approvals / decided
-  double review_rate = 1;             // of the current level
-  bool regressed = false;             // lost a level and has not been promoted since
+  int64_t failed_outcomes = 0;  // of decided: reverts and rewrites found by git
+  std::optional<double> rate;   // approvals / decided
+  double review_rate = 1;       // of the current level
+  bool regressed = false;       // lost a level and has not been promoted since
+  // When regressed: the level lost, when and why (the newest regression). A level-0 task type
+  // that regressed is not a new one: it has a record, and a bad recent one.
+  std::optional<int> regressed_from;
+  std::optional<int64_t> regressed_at_ms;
+  std::string regression_reason;
   int64_t window_size = 0;            // decided reviews in the regression window (<= window)
   std::optional<double> recent_rate;  // approval rate of the window
   std::optional<double> avg_seconds;  // mean time-to-decide of decided reviews
@@ -182,7 +187,7 @@ class AutonomyTracker {
 };
 
 // Key `autonomy`: {taskType: {level, class, approvals, total, rate, reviewRate, regressed,
-// recentRate, avgSeconds, failedOutcomes}}.
+// regressedFrom, regressedAt, regressionReason, recentRate, avgSeconds, failedOutcomes}}.
 void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks);
 // Key `regressions`: [{taskType, from, to, at, reason}], newest last.
 void WriteJson(JsonWriter& w, const std::vector<Regression>& regressions);

@@ -239,10 +239,13 @@ TEST_F(AutonomyTest, JsonListsTaskTypesSortedAndRegressionsInLogOrder) {
   Reviews("RRR", "ghl", 20);  // AARRR at level 1: 0.4 < 0.5
   EXPECT_EQ(Json(tracker_.Result()),
             R"({"ghl":{"level":0,"class":"standard","approvals":10,"total":13,)"
-            R"("rate":0.769231,"reviewRate":1.0,"regressed":true,"recentRate":null,)"
+            R"("rate":0.769231,"reviewRate":1.0,"regressed":true,"regressedFrom":1,)"
+            R"("regressedAt":"2025-07-10T00:00:00.000Z",)"
+            R"("regressionReason":"Approval rate 0.4 < threshold 0.5","recentRate":null,)"
             R"("avgSeconds":20.0,"failedOutcomes":0},)"
             R"("stripe":{"level":0,"class":"escalate","approvals":2,"total":3,)"
-            R"("rate":0.666667,"reviewRate":1.0,"regressed":false,"recentRate":0.666667,)"
+            R"("rate":0.666667,"reviewRate":1.0,"regressed":false,"regressedFrom":null,)"
+            R"("regressedAt":null,"regressionReason":null,"recentRate":0.666667,)"
             R"("avgSeconds":10.0,"failedOutcomes":0}})");
   EXPECT_EQ(Json(tracker_.Regressions()),
             R"([{"taskType":"ghl","from":1,"to":0,"at":"2025-07-10T00:00:00.000Z",)"
@@ -261,10 +264,56 @@ TEST_F(AutonomyTest, ExplainShowsCriteriaAndWindow) {
   EXPECT_NE(text.find("L2: 25+ approvals and rate > 0.85"), std::string::npos) << text;
   EXPECT_NE(text.find("L3: 50+ approvals and rate > 0.9"), std::string::npos) << text;
   EXPECT_NE(text.find("does not hold"), std::string::npos) << text;
+  // L2's counts hold (26 of 27) but the level was just lost: not "holds", or the text would
+  // promise a level the task type does not have.
+  EXPECT_NE(text.find("counts hold; after the regression it also needs a full window"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("L1: 10+ approvals"), std::string::npos) << text;
+  EXPECT_NE(text.find("reached, holds"), std::string::npos) << text;
   EXPECT_NE(text.find("[] 0 of 5; no check until it holds 5 reviews"), std::string::npos) << text;
   EXPECT_NE(text.find("promotion to L2 also needs a full window with rate >= 0.85"),
             std::string::npos)
       << text;
+}
+
+// A task type with a record that lost level 1 is at level 0 by regression: the text says so,
+// says from which level and why, and never that level 0 "never regresses" next to "regressed".
+TEST_F(AutonomyTest, ExplainOfARegressionToLevelZeroDoesNotContradictItself) {
+  Approvals(10);   // level 1
+  Reviews("RRR");  // window AARRR: 0.4 < 0.5, back to level 0
+  ASSERT_EQ(Task("shopify").level, 0);
+  ASSERT_TRUE(Task("shopify").regressed);
+  EXPECT_EQ(Task("shopify").regressed_from, 1);
+  std::string text;
+  ASSERT_TRUE(tracker_.ExplainAutonomy("shopify", &text));
+  EXPECT_NE(text.find("level: 0 (review 100% of outputs); regressed from L1 at "
+                      "2025-07-10T00:00:00.000Z (Approval rate 0.4 < threshold 0.5), not "
+                      "promoted since"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("never regresses"), std::string::npos) << text;
+  EXPECT_NE(text.find("no regression check at level 0, the lowest level"), std::string::npos)
+      << text;
+  // 10 approvals meet L1's count, but after the regression a full window is needed too.
+  EXPECT_EQ(
+      text.find("L1: 10+ approvals                    review 80%    regress below 0.5    holds"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("counts hold; after the regression it also needs a full window"),
+            std::string::npos)
+      << text;
+}
+
+// A new task type at level 0 has no regression to tell.
+TEST_F(AutonomyTest, NewTaskTypeAtLevelZeroHasNoRegression) {
+  Reviews("AR");
+  const TaskAutonomy t = Task("shopify");
+  EXPECT_FALSE(t.regressed);
+  EXPECT_FALSE(t.regressed_from.has_value());
+  std::string text;
+  ASSERT_TRUE(tracker_.ExplainAutonomy("shopify", &text));
+  EXPECT_EQ(text.find("regressed"), std::string::npos) << text;
 }
 
 TEST(AutonomyConfigTest, FieldsNameTheSeedDefaults) {

@@ -44,8 +44,12 @@ typename Map::mapped_type& DayEntry(Map& by_day, int64_t day) {
   return by_day.try_emplace(by_day.end(), day)->second;
 }
 
-std::optional<std::string> Trend(const std::vector<std::optional<double>>& v) {
+// A trend compares the last two windows, so both must hold the KPI's minimum n: a first week of
+// reviews against an empty month before it is no trend.
+std::optional<std::string> Trend(const std::vector<std::optional<double>>& v,
+                                 const std::vector<uint64_t>& n, uint64_t min_n) {
   if (v.size() < 2 || !v[v.size() - 1] || !v[v.size() - 2]) return std::nullopt;
+  if (n[n.size() - 1] < min_n || n[n.size() - 2] < min_n) return std::nullopt;
   double a = *v[v.size() - 2], b = *v[v.size() - 1];
   double scale = std::max(std::fabs(a), std::fabs(b));
   if (std::fabs(b - a) <= 1e-9 * std::max(1.0, scale)) return "flat";
@@ -53,6 +57,30 @@ std::optional<std::string> Trend(const std::vector<std::optional<double>>& v) {
 }
 
 }  // namespace
+
+// The n below which a window's value is shown but not judged (no standing, no trend). Where the
+// seeds name a minimum sample for the same kind of number it is used; where they do not, their
+// smallest, §3.4's "<5 historical data points" (too few to classify a task type).
+uint64_t KpiMinN(std::string_view kpi) {
+  // Rates and means of reviews: §3.4 "Escalate: Novel task type or <5 historical data points".
+  if (kpi == "approvalRate" || kpi == "timeToDecisionSeconds") return 5;
+  // seed 000 §3.3 "After 20+ feedback events per dimension" before a score threshold is learned:
+  // the seed's own minimum for trusting a statistic of scores.
+  if (kpi == "avgQualityScore") return 20;
+  // As `alerts.min_predictions`: 5 predictions before their error raises an alert.
+  if (kpi == "predictionError") return 5;
+  // §3.4 auto-approve: "Approval rate >95% over 20+ instances": the sample the seed wants before
+  // letting work through unreviewed is the sample for judging how much was let through.
+  if (kpi == "autoApproveRate") return 20;
+  // A count: 5 events (§3.4) before a week-over-week comparison means anything.
+  if (kpi == "feedbackPerWeek") return 5;
+  // Days of scored reviews after the introductions: a week, so that one day (one batch, one
+  // mood) cannot call a rule good (§9 "Trend smoothing: ... not daily snapshots").
+  if (kpi == "ruleEffectiveness") return 7;
+  // §6.3 Regression Detection judges a level on "the next 5 reviews": 5 level checks.
+  if (kpi == "regressionRate") return 5;
+  return 1;
+}
 
 ConfigFields KpiConfig::Fields() {
   return {
@@ -120,17 +148,18 @@ void KpiTracker::Add(const ReviewView& r) {
 KpiResult KpiTracker::Result(int64_t now_ms,
                              const std::map<int64_t, DelegationDayCounts>& delegation,
                              const std::vector<RuleIntroduction>& rules) const {
-  return Result(now_ms, delegation, rules, static_cast<int64_t>(config_.window_days),
-                static_cast<int>(config_.windows));
+  const auto len = static_cast<int64_t>(config_.window_days);
+  return Result(now_ms, delegation, rules, len, static_cast<int>(config_.windows), len);
 }
 
 KpiResult KpiTracker::Result(int64_t now_ms,
                              const std::map<int64_t, DelegationDayCounts>& delegation,
-                             const std::vector<RuleIntroduction>& rules, int64_t len, int n) const {
+                             const std::vector<RuleIntroduction>& rules, int64_t len, int n,
+                             int64_t step) const {
   KpiResult out;
   const int64_t now_day = DayOf(now_ms);
   for (int k = n; k >= 1; --k) {
-    int64_t to = now_day - (k - 1) * len;
+    int64_t to = now_day - (k - 1) * step;
     out.windows.push_back({to - len + 1, to});
   }
 
@@ -161,39 +190,56 @@ KpiResult KpiTracker::Result(int64_t now_ms,
     return t;
   };
 
-  KpiValue approval{"approvalRate", "fraction", {}, "up", {}};
-  KpiValue quality{"avgQualityScore", "score 1-10", {}, "up", {}};
-  KpiValue speed{"timeToDecisionSeconds", "seconds", {}, "down", {}};
-  KpiValue prediction{
-      "predictionError", "score points (mean |predicted - actual|)", {}, "down", {}};
-  KpiValue auto_approve{"autoApproveRate", "fraction of submitted work", {}, "up", {}};
-  KpiValue volume{"feedbackPerWeek", "feedback events per week", {}, "down", {}};
-  KpiValue effectiveness{"ruleEffectiveness", "score points after - before", {}, "up", {}};
-  KpiValue regression{"regressionRate", "regressions per level check", {}, "down", {}};
+  auto kpi = [](const char* name, const char* unit, const char* better, const char* n_unit) {
+    KpiValue k{name, unit, {}, better, {}, {}, KpiMinN(name), n_unit};
+    return k;
+  };
+  KpiValue approval = kpi("approvalRate", "fraction", "up", "decided reviews");
+  KpiValue quality = kpi("avgQualityScore", "score 1-10", "up", "dimension scores");
+  KpiValue speed = kpi("timeToDecisionSeconds", "seconds", "down", "reviews");
+  KpiValue prediction =
+      kpi("predictionError", "score points (mean |predicted - actual|)", "down", "predictions");
+  KpiValue auto_approve =
+      kpi("autoApproveRate", "fraction of submitted work", "up", "submitted work products");
+  KpiValue volume = kpi("feedbackPerWeek", "feedback events per week", "down", "feedback events");
+  KpiValue effectiveness = kpi("ruleEffectiveness", "score points after - before", "up",
+                               "days of scores after the rules' introduction");
+  KpiValue regression =
+      kpi("regressionRate", "regressions per level check", "down", "level checks");
   for (auto [from, to] : out.windows) {
     Day t = sum_days(from, to);
     DelegationDayCounts g = sum_delegation(from, to);
     approval.values.push_back(Ratio(t.approved, t.decided));
+    approval.n.push_back(t.decided);
     quality.values.push_back(Ratio(t.score_sum, t.scores));
+    quality.n.push_back(t.scores);
     speed.values.push_back(Ratio(t.decision_ms_sum / 1000.0, t.decisions_timed));
+    speed.n.push_back(t.decisions_timed);
     prediction.values.push_back(Ratio(t.prediction_error_sum, t.predictions));
+    prediction.n.push_back(t.predictions);
     auto_approve.values.push_back(Ratio(g.auto_approved, g.submitted));
+    auto_approve.n.push_back(g.submitted);
     volume.values.push_back(static_cast<double>(t.feedback) * 7.0 / static_cast<double>(len));
+    volume.n.push_back(t.feedback);
     double eff_sum = 0;
     int eff_n = 0;
+    uint64_t eff_days = 0;
     for (const RuleIntroduction& r : rules) {
       int64_t day = DayOf(r.at_ms);
       if (day >= from && day <= to && r.effectiveness) {
         eff_sum += *r.effectiveness;
         ++eff_n;
+        eff_days += static_cast<uint64_t>(std::max<int64_t>(0, r.after_days));
       }
     }
     effectiveness.values.push_back(Ratio(eff_sum, eff_n));
+    effectiveness.n.push_back(eff_days);
     regression.values.push_back(Ratio(g.regressions, g.level_checks));
+    regression.n.push_back(g.level_checks);
   }
   for (KpiValue* k : {&approval, &quality, &speed, &prediction, &auto_approve, &volume,
                       &effectiveness, &regression}) {
-    k->trend = Trend(k->values);
+    k->trend = Trend(k->values, k->n, k->min_n);
     out.kpis.push_back(std::move(*k));
   }
 
@@ -296,6 +342,14 @@ void WriteJson(JsonWriter& w, const KpiResult& r) {
     Str(w, k.better);
     Key(w, "unit");
     Str(w, k.unit);
+    Key(w, "n");
+    w.StartArray();
+    for (uint64_t n : k.n) w.Uint64(n);
+    w.EndArray();
+    Key(w, "minN");
+    w.Uint64(k.min_n);
+    Key(w, "nUnit");
+    Str(w, k.n_unit);
     w.EndObject();
   }
   w.EndObject();

@@ -38,6 +38,7 @@ using DelegationDayCounts = DelegationDay;
 struct RuleIntroduction {
   int64_t at_ms = 0;
   std::optional<double> effectiveness;
+  int64_t after_days = 0;  // UTC days with scores after the introduction that the delta rests on
 };
 
 struct KpiValue {
@@ -45,8 +46,16 @@ struct KpiValue {
   std::string unit;
   std::vector<std::optional<double>> values;  // oldest window first
   std::string better;                         // "up" or "down": the direction that is good
-  std::optional<std::string> trend;           // up | down | flat, last window vs the one before
+  // up | down | flat, last window vs the one before; nullopt unless both hold min_n.
+  std::optional<std::string> trend;
+  std::vector<uint64_t> n;  // per window, what the value rests on (see KpiMinN)
+  uint64_t min_n = 1;       // below it a window's value is shown but judged by nobody
+  std::string n_unit;       // what n counts ("decided reviews", ...)
 };
+
+// The n a KPI's window needs before its value is judged (standing, trend), by KPI name; 1 for a
+// name that is not a KPI.
+uint64_t KpiMinN(std::string_view kpi);
 
 struct Alert {
   std::string level;      // critical | warning | notice
@@ -68,11 +77,13 @@ class KpiTracker {
   // `delegation` and `rules` come from the autonomy and theme-evidence rules.
   KpiResult Result(int64_t now_ms, const std::map<int64_t, DelegationDayCounts>& delegation,
                    const std::vector<RuleIntroduction>& rules) const;
-  // The same over `windows` windows of `window_days` days (the dashboard's weekly charts).
-  // REQUIRES: window_days >= 1, windows >= 1.
+  // The same over `windows` windows of `window_days` days, the newest ending on now's day and
+  // each ending `step_days` before the next (the dashboard's charts: the KPI's own 30-day window,
+  // rolled back a week at a time). step_days == window_days: consecutive windows.
+  // REQUIRES: window_days >= 1, windows >= 1, step_days >= 1.
   KpiResult Result(int64_t now_ms, const std::map<int64_t, DelegationDayCounts>& delegation,
-                   const std::vector<RuleIntroduction>& rules, int64_t window_days,
-                   int windows) const;
+                   const std::vector<RuleIntroduction>& rules, int64_t window_days, int windows,
+                   int64_t step_days) const;
 
  private:
   struct Day {

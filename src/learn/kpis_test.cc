@@ -74,14 +74,67 @@ TEST(KpiTracker, ThreeThirtyDayWindowsEndOnNowsDayAndShowTheTrend) {
   EXPECT_DOUBLE_EQ(*approval.values[0], 0.5);
   EXPECT_DOUBLE_EQ(*approval.values[1], 1.0);
   EXPECT_DOUBLE_EQ(*approval.values[2], 0.75);
-  EXPECT_EQ(approval.trend, "down");
+  EXPECT_EQ(approval.n, (std::vector<uint64_t>{2, 2, 4}));
+  // 2 and 4 decided reviews: below the 5 a judged window needs, so no trend (the values stand).
+  EXPECT_FALSE(approval.trend.has_value());
   const KpiValue& quality = Kpi(r, "avgQualityScore");
   EXPECT_DOUBLE_EQ(*quality.values[0], 4);
   EXPECT_DOUBLE_EQ(*quality.values[2], (9 + 9 + 9 + 5 + 5) / 5.0);
-  EXPECT_EQ(quality.trend, "up");
+  EXPECT_EQ(quality.n, (std::vector<uint64_t>{2, 2, 5}));
+  EXPECT_FALSE(quality.trend.has_value());
   EXPECT_DOUBLE_EQ(*Kpi(r, "feedbackPerWeek").values[2], 5 * 7 / 30.0);
   EXPECT_EQ(r.windows.back().second, DayOf(kNow));
   EXPECT_EQ(r.windows.front().first, DayOf(kNow) - 89);
+}
+
+TEST(KpiTracker, ATrendNeedsTheMinimumNInBothWindows) {
+  KpiTracker t{KpiConfig()};
+  // 5 decided reviews 40 days ago (4 approved), 5 yesterday (all approved): a trend up.
+  for (int i = 0; i < 5; ++i) {
+    t.Add(Review(kNow - 40 * kDay, i < 4 ? Decision::kApproved : Decision::kRejected));
+    t.Add(Review(kNow - kDay, Decision::kApproved));
+  }
+  EXPECT_EQ(Kpi(t.Result(kNow, {}, {}), "approvalRate").trend, "up");
+  EXPECT_EQ(Kpi(t.Result(kNow, {}, {}), "approvalRate").min_n, 5u);
+  // One review fewer in the older window: its 4 are too few to compare with.
+  KpiTracker thin{KpiConfig()};
+  for (int i = 0; i < 5; ++i) {
+    if (i < 4) thin.Add(Review(kNow - 40 * kDay, Decision::kApproved));
+    thin.Add(Review(kNow - kDay, Decision::kApproved));
+  }
+  const KpiResult r = thin.Result(kNow, {}, {});
+  const KpiValue& approval = Kpi(r, "approvalRate");
+  EXPECT_DOUBLE_EQ(*approval.values[1], 1.0);
+  EXPECT_EQ(approval.n[1], 4u);
+  EXPECT_FALSE(approval.trend.has_value());
+}
+
+TEST(KpiTracker, EveryKpiHasAMinimumNFromTheSeeds) {
+  KpiResult r = KpiTracker{KpiConfig()}.Result(kNow, {}, {});
+  for (const KpiValue& k : r.kpis) {
+    EXPECT_GE(k.min_n, 5u) << k.name;
+    EXPECT_EQ(k.n.size(), 3u) << k.name;
+    EXPECT_FALSE(k.n_unit.empty()) << k.name;
+  }
+  EXPECT_EQ(Kpi(r, "avgQualityScore").min_n, 20u);
+  EXPECT_EQ(Kpi(r, "ruleEffectiveness").min_n, 7u);
+}
+
+// The dashboard's charts: the KPI's own 30-day window, rolled back a week at a time, so the
+// chart's last point is the value the card shows.
+TEST(KpiTracker, RollingWindowsStepBackByTheStepAndTheNewestIsTheKpiWindow) {
+  KpiTracker t{KpiConfig()};
+  for (int d = 0; d < 60; ++d) t.Add(Review(kNow - d * kDay, Decision::kApproved));
+  const KpiResult rolling = t.Result(kNow, {}, {}, 30, 13, 7);
+  ASSERT_EQ(rolling.windows.size(), 13u);
+  EXPECT_EQ(rolling.windows.back(), std::make_pair(DayOf(kNow) - 29, DayOf(kNow)));
+  EXPECT_EQ(rolling.windows[11], std::make_pair(DayOf(kNow) - 36, DayOf(kNow) - 7));
+  const KpiResult own = t.Result(kNow, {}, {});
+  EXPECT_DOUBLE_EQ(*Kpi(rolling, "feedbackPerWeek").values.back(),
+                   *Kpi(own, "feedbackPerWeek").values.back());
+  EXPECT_DOUBLE_EQ(*Kpi(rolling, "feedbackPerWeek").values.back(), 30 * 7 / 30.0);
+  // 8 weeks back the window (days -85..-56) holds the 4 oldest days only.
+  EXPECT_EQ(Kpi(rolling, "feedbackPerWeek").n[4], 4u);
 }
 
 TEST(KpiTracker, ReviewsOutOfDayOrderCountOnTheirOwnDays) {
@@ -122,14 +175,18 @@ TEST(KpiTracker, AutoApproveAndRegressionRatesComeFromTheDelegationDays) {
   days[DayOf(kNow)] = {10, 4, 8, 2};
   days[DayOf(kNow) - 31] = {5, 0, 0, 0};
   std::vector<RuleIntroduction> rules = {
-      {kNow - 2 * kDay, 1.5}, {kNow - 3 * kDay, 0.5}, {kNow - 45 * kDay, std::nullopt}};
+      {kNow - 2 * kDay, 1.5, 2}, {kNow - 3 * kDay, 0.5, 1}, {kNow - 45 * kDay, std::nullopt}};
   KpiResult r = t.Result(kNow, days, rules);
   EXPECT_DOUBLE_EQ(*Kpi(r, "autoApproveRate").values[2], 0.4);
   EXPECT_DOUBLE_EQ(*Kpi(r, "autoApproveRate").values[1], 0.0);
   EXPECT_FALSE(Kpi(r, "regressionRate").values[1].has_value());
   EXPECT_DOUBLE_EQ(*Kpi(r, "regressionRate").values[2], 0.25);
   EXPECT_DOUBLE_EQ(*Kpi(r, "ruleEffectiveness").values[2], 1.0);
+  // n: the days of scores after the introductions, 2 + 1 (a rule without a delta counts none).
+  EXPECT_EQ(Kpi(r, "ruleEffectiveness").n, (std::vector<uint64_t>{0, 0, 3}));
   EXPECT_FALSE(Kpi(r, "ruleEffectiveness").values[1].has_value());
+  EXPECT_EQ(Kpi(r, "autoApproveRate").n, (std::vector<uint64_t>{0, 5, 10}));
+  EXPECT_EQ(Kpi(r, "regressionRate").n, (std::vector<uint64_t>{0, 0, 8}));
 }
 
 TEST(KpiTracker, ApprovalDropOfMoreThanTenPointsWeekOverWeekIsCritical) {

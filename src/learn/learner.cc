@@ -300,15 +300,16 @@ std::vector<RuleIntroduction> Learner::RuleIntroductions(
     const std::vector<RuleCandidate>& candidates) {
   std::vector<RuleIntroduction> out;
   for (const RuleCandidate& c : candidates) {
-    out.push_back({c.introduced_at_ms, c.effectiveness});
+    out.push_back({c.introduced_at_ms, c.effectiveness, c.effectiveness_days});
   }
   return out;
 }
 
-std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows) const {
+std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows,
+                              int64_t step_days) const {
   const KpiResult kpis =
       kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)),
-                   window_days, windows);
+                   window_days, windows, step_days);
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -316,6 +317,8 @@ std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows) 
   Str(w, model::FormatUtc(now_ms));
   Key(w, "windowDays");
   w.Int64(window_days);
+  Key(w, "stepDays");
+  w.Int64(step_days);
   Key(w, "kpis");
   WriteJson(w, kpis);
   w.EndObject();

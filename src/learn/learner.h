@@ -101,9 +101,10 @@ class Learner {
   // `kaizen analyze --json`: one object, keys documented in docs/analysis.md: `now`, `events`
   // and the sections asked for. REQUIRES: the folded parts include sections.Needs().
   std::string AnalysisJson(int64_t now_ms, Sections sections = Sections::All()) const;
-  // {"now","windowDays","kpis"}: the `kpis` object of AnalysisJson over other windows, `windows`
-  // of `window_days` days ending at now. REQUIRES: window_days >= 1, windows >= 1.
-  std::string KpisJson(int64_t now_ms, int64_t window_days, int windows) const;
+  // {"now","windowDays","stepDays","kpis"}: the `kpis` object of AnalysisJson over other
+  // windows, `windows` of `window_days` days, the newest ending at now's day, each `step_days`
+  // after the one before (KpiTracker::Result). REQUIRES: all >= 1.
+  std::string KpisJson(int64_t now_ms, int64_t window_days, int windows, int64_t step_days) const;
   // `kaizen analyze`: the same, for a person.
   std::string AnalysisText(int64_t now_ms, Sections sections = Sections::All()) const;
   // `kaizen explain WHAT NAME`: the counts, decayed values and thresholds behind one verdict.

@@ -111,7 +111,7 @@ std::vector<std::string> Answers(const Learner& learner, int64_t now) {
   std::vector<std::string> out;
   out.push_back(learner.AnalysisJson(now, Sections::All()));
   out.push_back(learner.AnalysisText(now, Sections::All()));
-  out.push_back(learner.KpisJson(now, 7, 4));
+  out.push_back(learner.KpisJson(now, 7, 4, 7));
   for (const LearnedRule& r : learner.Rules(now)) out.push_back(Json(r));
   out.push_back(Json(learner.RejectionPatterns(true)));
   out.push_back(Json(learner.RejectionPatterns(false)));

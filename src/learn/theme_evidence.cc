@@ -152,7 +152,14 @@ std::vector<RuleCandidate> ThemeEvidence::Candidates(int64_t now_ms) const {
     const int64_t day = DayOf(c.introduced_at_ms);
     auto before = WindowMean(day - window + 1, day);
     auto after = WindowMean(day + 1, std::min(day + window, DayOf(now_ms)));
-    if (before && after) c.effectiveness = *after - *before;
+    if (before && after) {
+      c.effectiveness = *after - *before;
+      const int64_t last = std::min(day + window, DayOf(now_ms));
+      for (int64_t d = day + 1; d <= last; ++d) {
+        auto it = day_scores_.find(d);
+        c.effectiveness_days += it != day_scores_.end() && it->second.n > 0;
+      }
+    }
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(), [](const RuleCandidate& a, const RuleCandidate& b) {

@@ -54,6 +54,7 @@ struct RuleCandidate {
   // §7.2: mean dimension score in the window after introduction minus the window before;
   // nullopt while either window has no scores.
   std::optional<double> effectiveness;
+  int64_t effectiveness_days = 0;  // UTC days with scores in the window after introduction
 };
 
 // How the context split explains a contradiction.

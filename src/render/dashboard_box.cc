@@ -110,6 +110,7 @@ const char* StandingSgr(Standing s) {
     case Standing::kPoor:
       return "31";  // red
     case Standing::kNone:
+    case Standing::kInsufficient:
       break;
   }
   return "";
@@ -181,6 +182,8 @@ const char* StandingName(Standing s) {
       return "fair";
     case Standing::kPoor:
       return "poor";
+    case Standing::kInsufficient:
+      return "insufficient";
     case Standing::kNone:
       break;
   }
@@ -189,6 +192,7 @@ const char* StandingName(Standing s) {
 
 Standing KpiStanding(const DashboardKpi& k, const DashboardTargets& t) {
   if (k.values.empty() || !k.values.back()) return Standing::kNone;
+  if (k.n.size() == k.values.size() && k.n.back() < k.min_n) return Standing::kInsufficient;
   const double v = *k.values.back();
   auto at_least = [v](double good, double fair) {
     return v >= good ? Standing::kGood : v >= fair ? Standing::kFair : Standing::kPoor;
@@ -211,13 +215,20 @@ Standing KpiStanding(const DashboardKpi& k, const DashboardTargets& t) {
   return *k.trend == "flat" || *k.trend == k.better ? Standing::kGood : Standing::kFair;
 }
 
+std::string StandingText(const DashboardKpi& k, const DashboardTargets& t) {
+  const Standing s = KpiStanding(k, t);
+  if (s == Standing::kInsufficient) return fmt::format("not enough data (n = {})", k.n.back());
+  if (s != Standing::kNone) return StandingName(s);
+  return k.values.empty() || !k.values.back() ? "no data" : "no trend yet";
+}
+
 std::optional<double> OverallHealth(const std::vector<DashboardKpi>& kpis,
                                     const DashboardTargets& t) {
   double sum = 0;
   int n = 0;
   for (const DashboardKpi& k : kpis) {
     const Standing s = KpiStanding(k, t);
-    if (s == Standing::kNone) continue;
+    if (s == Standing::kNone || s == Standing::kInsufficient) continue;
     sum += s == Standing::kGood ? 1 : s == Standing::kFair ? 0.5 : 0;
     ++n;
   }
@@ -257,9 +268,9 @@ std::string FormatKpiValue(std::string_view key, double v, bool utf8) {
   if (key == "meanRating") return fmt::format("{:.1f}/5", v);
   if (key == "avgQualityScore") return fmt::format("{:.1f}", v);
   if (key == "timeToDecisionSeconds") return fmt::format("{:.0f}s", v);
-  if (key == "predictionError") return fmt::format("{}{:.2f}", G(utf8).pm, v);
+  if (key == "predictionError") return fmt::format("{}{:.1f}", G(utf8).pm, v);
   if (key == "feedbackPerWeek") return fmt::format("{:.1f}/wk", v);
-  if (key == "ruleEffectiveness") return fmt::format("{:+.2f}", v);
+  if (key == "ruleEffectiveness") return fmt::format("{:+.1f}", v);
   return fmt::format("{:.2f}", v);
 }
 
@@ -267,7 +278,7 @@ std::string KpiTargetText(std::string_view key, const DashboardTargets& t, bool 
   const Glyphs& g = G(utf8);
   if (key == "approvalRate") return fmt::format("{} {:.0f}%", g.ge, t.approval_good * 100);
   if (key == "avgQualityScore") return fmt::format("{} {:.1f}", g.ge, t.quality_good);
-  if (key == "predictionError") return fmt::format("{} {}{:.2f}", g.le, g.pm, t.prediction_good);
+  if (key == "predictionError") return fmt::format("{} {}{:.1f}", g.le, g.pm, t.prediction_good);
   if (key == "ruleEffectiveness") return "> 0";
   if (key == "regressionRate") return "= 0";
   if (key == "timeToDecisionSeconds" || key == "feedbackPerWeek") {
@@ -349,6 +360,11 @@ std::string RenderDashboardBox(const DashboardData& d, const DashboardOptions& o
     }
     row(Clean(KpiLabel(k.key), o.utf8), trend, now, sgr(StandingSgr(standing)),
         KpiTargetText(k.key, o.targets, o.utf8));
+    // The verdict withheld, said on the row's own line under its trend (the value stays shown,
+    // uncolored: it is real, only too thin to judge).
+    if (standing == Standing::kInsufficient) {
+      row("", StandingText(k, o.targets), "", {}, "");
+    }
   };
   for (const DashboardKpi& k : d.kpis) kpi_row(k);
   if (!d.signals.empty()) {
@@ -366,7 +382,10 @@ std::string RenderDashboardBox(const DashboardData& d, const DashboardOptions& o
   } else {
     const double health = *overall;
     int health_n = 0;
-    for (const DashboardKpi& k : d.kpis) health_n += KpiStanding(k, o.targets) != Standing::kNone;
+    for (const DashboardKpi& k : d.kpis) {
+      const Standing s = KpiStanding(k, o.targets);
+      health_n += s != Standing::kNone && s != Standing::kInsufficient;
+    }
     const int filled = static_cast<int>(std::lround(health * 10));
     const Standing s = health >= 0.75  ? Standing::kGood
                        : health >= 0.5 ? Standing::kFair

@@ -35,6 +35,8 @@ struct DashboardKpi {
   std::vector<std::optional<double>> values;  // oldest window first; nullopt: no data
   std::optional<std::string> trend;           // up | down | flat
   std::string better;                         // up | down
+  std::vector<uint64_t> n;  // per window, what the value rests on; empty: not known
+  uint64_t min_n = 0;       // below it the newest value is not judged (learn::KpiMinN)
 };
 
 struct DashboardAlert {
@@ -62,14 +64,20 @@ struct DashboardOptions {
   DashboardTargets targets;
 };
 
-enum class Standing { kNone, kGood, kFair, kPoor };
-const char* StandingName(Standing s);  // "none" | "good" | "fair" | "poor"
+// kInsufficient: a newest value below the KPI's minimum n, shown but not judged.
+enum class Standing { kNone, kGood, kFair, kPoor, kInsufficient };
+const char* StandingName(Standing s);  // "none" | "good" | "fair" | "poor" | "insufficient"
 
 // How the KPI's newest value stands against its target: good (green), fair (yellow), poor (red).
 // KPIs with no numeric target in the seed (time to decision, auto-approve rate, feedback volume)
 // are good when the trend goes the better way or is flat, fair when it goes the other way.
-// kNone without a newest value (or, for trend-judged KPIs, without a trend).
+// kInsufficient when the newest window's n is below min_n; kNone without a newest value (or,
+// for trend-judged KPIs, without a trend).
 Standing KpiStanding(const DashboardKpi& k, const DashboardTargets& t);
+// The standing in words, agreeing with the value beside it: "good", "fair", "poor", "no data"
+// (no value), "no trend yet" (a value, judged by a trend there is not yet), "not enough data
+// (n = 3)".
+std::string StandingText(const DashboardKpi& k, const DashboardTargets& t);
 
 // §7.1's "Overall Health" (the seed gives no formula; ours): the share of KPIs with a standing
 // that are good, a fair one counting half. nullopt when no KPI has a standing.
@@ -77,7 +85,8 @@ std::optional<double> OverallHealth(const std::vector<DashboardKpi>& kpis,
                                     const DashboardTargets& t);
 
 std::string KpiLabel(std::string_view key);  // "Approval Rate"; unknown keys as given
-// A value as the box prints it ("85.3%", "7.4", "62s", "±1.2", "3.5/wk", "+0.40").
+// A value as the box prints it ("85.3%", "7.4", "62s", "±1.2", "3.5/wk", "+0.4"): scores and
+// score points with one decimal, as seed 000 §7.1 writes them.
 std::string FormatKpiValue(std::string_view key, double v, bool utf8);
 std::string KpiTargetText(std::string_view key, const DashboardTargets& t, bool utf8);
 

@@ -58,10 +58,10 @@ TEST(DashboardBoxTest, PlainAsciiBoxHasExactLines) {
       "| Approval Rate       | 78.0% -> 85.0% -> 89.0%       | 89.0% ^   | >= 85%     |",
       "| Avg Quality Score   | 6.2 -> 7.1 -> 7.6             | 7.6 ^     | >= 8.0     |",
       "| Time-to-Decision    | 120s -> 85s -> 62s            | 62s v     | v falling  |",
-      "| Prediction Accuracy | +/-2.10 -> +/-1.40 -> +/-2.50 | +/-2.50 ^ | <= +/-0.50 |",
+      "| Prediction Accuracy | +/-2.1 -> +/-1.4 -> +/-2.5    | +/-2.5 ^  | <= +/-0.5  |",
       "| Auto-Approve Rate   | 0.0% -> 12.0% -> 28.0%        | 28.0% ^   | ^ rising   |",
       "| Feedback Volume     | 40.0/wk -> 42.5/wk -> 50.0/wk | 50.0/wk ^ | v falling  |",
-      "| Rule Effectiveness  | - -> +0.40 -> -               | no data   | > 0        |",
+      "| Rule Effectiveness  | - -> +0.4 -> -                | no data   | > 0        |",
       "| Regression Rate     | 10.0% -> 5.0% -> 0.0%         | 0.0% v    | = 0        |",
       "+---------------------+-------------------------------+-----------+------------+",
       "| Overall Health      #######... 71% on target (7 KPIs with data)              |",
@@ -95,7 +95,7 @@ TEST(DashboardBoxTest, ColorMarksStandingsAndAlertLevels) {
   // Approval 89% >= 85%: green. Quality 7.6 in [6.5, 8): yellow. Prediction ±2.5 > 2.0: red.
   EXPECT_EQ(lines[6], "│ Approval Rate       │ 78.0% → 85.0% → 89.0%         │ \x1b[32m89.0% ↑\x1b[0m   │ ≥ 85%      │");
   EXPECT_EQ(lines[7], "│ Avg Quality Score   │ 6.2 → 7.1 → 7.6               │ \x1b[33m7.6 ↑\x1b[0m     │ ≥ 8.0      │");
-  EXPECT_EQ(lines[9], "│ Prediction Accuracy │ ±2.10 → ±1.40 → ±2.50         │ \x1b[31m±2.50 ↑\x1b[0m   │ ≤ ±0.50    │");
+  EXPECT_EQ(lines[9], "│ Prediction Accuracy │ ±2.1 → ±1.4 → ±2.5            │ \x1b[31m±2.5 ↑\x1b[0m    │ ≤ ±0.5     │");
   // Feedback volume rose though lower is better: yellow. No data: no color at all.
   EXPECT_NE(lines[11].find("\x1b[33m50.0/wk ↑\x1b[0m"), std::string::npos) << lines[11];
   EXPECT_EQ(lines[12].find('\x1b'), std::string::npos) << lines[12];
@@ -184,6 +184,50 @@ TEST(DashboardBoxTest, StandingAgainstTargets) {
   EXPECT_EQ(KpiStanding({"approvalRate", {0.9, std::nullopt}, std::nullopt, "up"}, t),
             Standing::kNone)
       << "only the newest window counts";
+}
+
+// Issue 29: Rule Effectiveness was called "good" from one day of data. Below its minimum n a
+// KPI's value is shown, its verdict withheld, and the reason given.
+TEST(DashboardBoxTest, BelowItsMinimumNAKpiSaysNotEnoughDataInsteadOfAVerdict) {
+  DashboardTargets t;
+  const DashboardKpi thin{"ruleEffectiveness", {std::nullopt, 0.4}, std::nullopt, "up", {0, 1}, 7};
+  EXPECT_EQ(KpiStanding(thin, t), Standing::kInsufficient);
+  EXPECT_EQ(StandingText(thin, t), "not enough data (n = 1)");
+  EXPECT_STREQ(StandingName(Standing::kInsufficient), "insufficient");
+  DashboardKpi enough = thin;
+  enough.n = {0, 7};
+  EXPECT_EQ(KpiStanding(enough, t), Standing::kGood);
+  // Not counted in the Overall Health: only the approval rate (good) is judged.
+  EXPECT_EQ(OverallHealth({thin, {"approvalRate", {0.9}, std::nullopt, "up"}}, t), 1.0);
+
+  DashboardData d = Fixed();
+  d.kpis[6] = thin;
+  DashboardOptions o;
+  o.utf8 = false;
+  o.color = true;
+  const std::vector<std::string> lines = Lines(RenderDashboardBox(d, o));
+  // clang-format off
+  EXPECT_EQ(lines[12], "| Rule Effectiveness  | - -> +0.4                     | +0.4      | > 0        |")
+      << "the value uncolored: no green for a verdict not given";
+  EXPECT_EQ(lines[13], "|                     | not enough data (n = 1)       |           |            |");
+  // clang-format on
+}
+
+// Issue 29: "no data" stood beside real values. The words agree with the value shown.
+TEST(DashboardBoxTest, StandingTextAgreesWithTheValue) {
+  DashboardTargets t;
+  EXPECT_EQ(StandingText({"timeToDecisionSeconds", {60}, std::nullopt, "down"}, t), "no trend yet");
+  EXPECT_EQ(StandingText({"timeToDecisionSeconds", {std::nullopt}, std::nullopt, "down"}, t),
+            "no data");
+  EXPECT_EQ(StandingText({"approvalRate", {0.9}, std::nullopt, "up", {5}, 5}, t), "good");
+}
+
+// Issue 29: scores and score points with one decimal everywhere (seed 000 §7.1 "±2.1", "+2.1").
+TEST(DashboardBoxTest, ScoresAndScorePointsHaveOneDecimal) {
+  EXPECT_EQ(FormatKpiValue("avgQualityScore", 6.616733, true), "6.6");
+  EXPECT_EQ(FormatKpiValue("predictionError", 1.2345, true), "±1.2");
+  EXPECT_EQ(FormatKpiValue("ruleEffectiveness", 0.4567, true), "+0.5");
+  EXPECT_EQ(KpiTargetText("predictionError", DashboardTargets{}, true), "≤ ±0.5");
 }
 
 }  // namespace

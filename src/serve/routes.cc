@@ -165,7 +165,8 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
   if (path == "/healthz") {
     return get ? Healthz() : MethodNotAllowed(request.method, path, "GET");
   }
-  if (path == "/" || path.substr(0, 8) == "/assets/") {
+  // /favicon.ico: browsers ask for it on every page whatever the page links; it is the SVG icon.
+  if (path == "/" || path.substr(0, 8) == "/assets/" || path == "/favicon.ico") {
     return get ? WebPage(path) : MethodNotAllowed(request.method, path, "GET");
   }
   constexpr std::string_view kPrefix = "/v1/";

@@ -6,6 +6,7 @@
 
 #include "ingest/enrich.h"
 #include "learn/json_out.h"
+#include "model/timestamp.h"
 #include "render/correction_patterns.h"
 #include "serve/responses.h"
 #include "serve/routes.h"
@@ -15,9 +16,16 @@
 namespace kaizen::serve {
 namespace {
 
-// The reviewer's hour decides their review window: the server's local time (the reviewer sits
-// at the machine `kaizen serve` runs on: loopback by default).
-std::string_view WindowAt(int64_t now_ms) {
+// UTC offsets in use run from -12:00 to +14:00.
+constexpr int64_t kMinUtcOffset = -12 * 60, kMaxUtcOffset = 14 * 60;
+
+// The reviewer's hour decides their review window: on the reviewer's clock when the page sent
+// its UTC offset (a browser anywhere), else on the server's local time (the reviewer at the
+// machine `kaizen serve` runs on: loopback by default).
+std::string_view WindowAt(int64_t now_ms, std::optional<int64_t> utc_offset_minutes) {
+  if (utc_offset_minutes) {
+    return ingest::TimeOfDay(model::ToCivil(now_ms + *utc_offset_minutes * 60000).hour);
+  }
   const time_t t = static_cast<time_t>(now_ms / 1000);
   struct tm local {};
   localtime_r(&t, &local);
@@ -36,7 +44,9 @@ void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std:
 }  // namespace
 
 HttpResponse Routes::WebPage(std::string_view path) const {
-  const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(8);
+  const std::string_view name = path == "/"              ? std::string_view("index.html")
+                                : path == "/favicon.ico" ? std::string_view("favicon.svg")
+                                                         : path.substr(8);
   const WebAsset* asset = FindWebAsset(name);
   if (asset == nullptr) return Error(404, fmt::format("no web asset {}", path));
   HttpResponse r;
@@ -47,7 +57,20 @@ HttpResponse Routes::WebPage(std::string_view path) const {
 }
 
 HttpResponse Routes::Queue(const QueryParams& params) const {
-  if (auto errors = CheckParams(params, {"reviewer"}); !errors.empty()) return BadParams(errors);
+  std::vector<ingest::FieldError> errors = CheckParams(params, {"reviewer", "utcOffset"});
+  // utcOffset: the reviewer's offset from UTC in minutes, east positive (UTC-5 is -300): the
+  // opposite sign of JavaScript's Date#getTimezoneOffset.
+  std::optional<int64_t> utc_offset;
+  if (errors.empty() && Param(params, "utcOffset") != nullptr) {
+    int64_t minutes = 0;
+    if (auto e = ParseIntParam(params, "utcOffset", kMinUtcOffset, kMaxUtcOffset, &minutes)) {
+      e->message += " (minutes east of UTC, e.g. -300 for UTC-5)";
+      errors.push_back(*e);
+    } else {
+      utc_offset = minutes;
+    }
+  }
+  if (!errors.empty()) return BadParams(errors);
   const std::string* reviewer = Param(params, "reviewer");
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
@@ -61,7 +84,7 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
         if (p->communication.best_format) comm.best_format = p->communication.best_format;
       }
     }
-    learn::QueueMoment moment{WindowAt(now_ms), comm.best_windows};
+    learn::QueueMoment moment{WindowAt(now_ms, utc_offset), comm.best_windows};
     const std::vector<learn::RankedItem> ranked =
         learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
     const double break_after = learner.config().weights.fatigue_after;
@@ -70,6 +93,12 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
     learn::Str(w, model::FormatUtc(now_ms));
     learn::Key(w, "timeOfDay");
     learn::Str(w, moment.time_of_day);
+    learn::Key(w, "utcOffset");  // the offset timeOfDay was read with; null: the server's clock
+    if (utc_offset) {
+      w.Int64(*utc_offset);
+    } else {
+      w.Null();
+    }
     learn::Key(w, "bestWindows");
     learn::StrArray(w, comm.best_windows);
     learn::Key(w, "inBestWindow");
@@ -201,16 +230,27 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
 }
 
 HttpResponse Routes::Kpis(const QueryParams& params) const {
-  std::vector<ingest::FieldError> errors = CheckParams(params, {"windowDays", "windows"});
+  std::vector<ingest::FieldError> errors =
+      CheckParams(params, {"windowDays", "windows", "stepDays"});
   int64_t window_days = 7, windows = 13;  // three months of weekly points
+  std::optional<int64_t> step_days;       // default: consecutive windows
   if (errors.empty()) {
     if (auto e = ParseIntParam(params, "windowDays", 1, 366, &window_days)) errors.push_back(*e);
     if (auto e = ParseIntParam(params, "windows", 1, 104, &windows)) errors.push_back(*e);
+    int64_t step = 0;
+    if (Param(params, "stepDays") != nullptr) {
+      if (auto e = ParseIntParam(params, "stepDays", 1, 366, &step)) {
+        errors.push_back(*e);
+      } else {
+        step_days = step;
+      }
+    }
   }
   if (!errors.empty()) return BadParams(errors);
   std::string body;
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-    body = learner.KpisJson(now_ms, window_days, static_cast<int>(windows));
+    body = learner.KpisJson(now_ms, window_days, static_cast<int>(windows),
+                            step_days.value_or(window_days));
   });
   return Json(200, std::move(body));
 }

@@ -12,7 +12,8 @@ import subprocess
 import tempfile
 import unittest
 
-from kzlib import BIN, EXIT_OK, EXIT_USAGE, KaizenTest, kaizen, strict_loads
+from kzlib import (BIN, EXIT_OK, EXIT_USAGE, KaizenTest, feedback_event, jsonl, kaizen,
+                   strict_loads, work_event)
 
 KPI_NAMES = ("Approval Rate", "Avg Quality Score", "Time-to-Decision", "Prediction Accuracy",
              "Auto-Approve Rate", "Feedback Volume", "Rule Effectiveness", "Regression Rate")
@@ -144,7 +145,11 @@ class Dashboard(KaizenTest):
                 scale = 100 if k["text"][-1].endswith("%") else 1
                 self.assertAlmostEqual(float(number), k["current"] * scale,
                                        delta=0.5 * 10 ** -decimals + 1e-9, msg=k)
-            self.assertIn(k["standing"], ("good", "fair", "poor", "none"))
+            self.assertIn(k["standing"], ("good", "fair", "poor", "none", "insufficient"))
+            self.assertEqual(len(k["n"]), 3)
+            if k["standing"] == "insufficient":
+                self.assertLess(k["n"][-1], k["minN"])
+                self.assertEqual(k["standingText"], f"not enough data (n = {k['n'][-1]})")
         self.assertGreaterEqual(with_data, 5, data)
         # The same alerts, in the same order, each with its level.
         alert_lines = [l for l in box.split("\n") if l.startswith("│   [")]
@@ -165,6 +170,30 @@ class Dashboard(KaizenTest):
         self.assertNotIn("1970", box)
         self.assertIsNone(data["health"])
         self.assertTrue(all(k["current"] is None for k in data["kpis"]))
+
+    def test_a_kpi_below_its_minimum_n_says_not_enough_data_instead_of_a_verdict(self):
+        # Three decided reviews: an approval rate of 100%, but far below the 5 a verdict needs.
+        home = os.path.join(self.tmp, "thin")
+        events = []
+        for i in range(3):
+            events.append(work_event(f"thin-{i}"))
+            events.append(feedback_event({"id": f"thin-{i}", "version": "v1"}))
+        r = kaizen("import", "-", "--home", home, input=jsonl(*events).encode())
+        self.assertEqual(r.rc, EXIT_OK, r)
+        box = self.dash(home=home, LANG="C.UTF-8")
+        lines = box.split("\n")
+        at = lines.index(self.kpi_line(box, "Approval Rate"))
+        self.assertIn("100.0%", lines[at])
+        self.assertIn("not enough data (n = 3)", lines[at + 1])
+        data = strict_loads(self.dash("--json", home=home))
+        approval = next(k for k in data["kpis"] if k["key"] == "approvalRate")
+        self.assertEqual((approval["standing"], approval["standingText"], approval["minN"]),
+                         ("insufficient", "not enough data (n = 3)", 5))
+        self.assertIsNone(data["health"], "no KPI judged from three reviews")
+        self.assertIn("Overall Health      no data", box)
+        # Colored, the withheld verdict has no color: neither green nor red.
+        colored = self.dash("--color", "always", home=home, LANG="C.UTF-8")
+        self.assertNotIn(ESC, self.kpi_line(colored, "Approval Rate"))
 
     def test_bad_color_value_is_a_usage_error(self):
         r = kaizen("dashboard", "--home", self.home_dir, "--color", "sometimes")

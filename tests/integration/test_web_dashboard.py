@@ -5,8 +5,12 @@ event (so the §7.3 "no feedback for 48+ hours" notice is up), and tests/js/web_
 Debian's Chromium through playwright-core: it reads the KPI panel, the charts and the alerts, posts
 a review through the API and refreshes, confirms a rule with the mouse, retires a correction
 pattern with the keyboard, tries an audit without the token, and runs the accessibility audit
-(tests/js/a11y.mjs) on both pages. Python compares what the page showed with `kaizen analyze`,
+(tests/js/a11y.mjs) on both pages; then it opens every page (queue, review modal, dashboard,
+audit) at 390 px and 1280 px wide. Python compares what the page showed with `kaizen analyze`,
 `kaizen dashboard --json`, `kaizen export`, `kaizen rules` and `kaizen corrections`.
+
+WebClockTest: a reviewer in another time zone, on a phone, reviews through the modal
+(tests/js/web_clock.mjs); the queue and the stored review follow the reviewer's clock.
 
 Fails (does not skip) when node, playwright-core or Chromium is missing.
 """
@@ -19,11 +23,12 @@ import subprocess
 import unittest
 import uuid
 
-from kzlib import REPO, KaizenTest, strict_loads
+from kzlib import EXIT_OK, REPO, KaizenTest, jsonl, strict_loads, work_event
 from test_serve import TOKEN, Server
 
 JS_DIR = os.path.join(REPO, "tests", "js")
 DRIVER = os.path.join(JS_DIR, "web_dashboard.mjs")
+CLOCK_DRIVER = os.path.join(JS_DIR, "web_clock.mjs")
 PLAYWRIGHT = os.path.join(JS_DIR, "node_modules", "playwright-core", "package.json")
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = os.path.join(REPO, "build", "screenshots", "dashboard")
@@ -44,6 +49,20 @@ STANDING_CASES = [
     ("timeToDecisionSeconds", 60, "up", "down", "fair"),
     ("timeToDecisionSeconds", 60, None, "down", "none"),
 ]
+
+
+RATES = ("approvalRate", "autoApproveRate", "regressionRate")
+ONE_DECIMAL = r"^[+-]?[0-9]+\.[0-9]$"
+
+
+def time_of_day(hour):
+    """ingest/enrich.cc TimeOfDay."""
+    return ("morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17
+            else "evening" if 17 <= hour < 21 else "night")
+
+
+def utc_hour(iso):
+    return int(iso[11:13])
 
 
 def later(iso, hours):
@@ -101,7 +120,9 @@ class WebDashboardTest(KaizenTest):
 
         server = Server(self.home, "--now", self.now)
         self.addCleanup(server.kill)
-        status, _, weekly = server.request("GET", "/v1/kpis?windowDays=7&windows=13", token=None)
+        # The charts: each KPI's own 30-day window, rolled back a week at a time.
+        status, _, weekly = server.request("GET", "/v1/kpis?windowDays=30&windows=13&stepDays=7",
+                                           token=None)
         self.assertEqual(status, 200, weekly)
         weekly = weekly["kpis"]
         url = f"http://127.0.0.1:{server.port}"
@@ -120,9 +141,28 @@ class WebDashboardTest(KaizenTest):
         self.assertEqual(port["onlyNewest"], "none")
         # good 1 + fair 0.5 + poor 0, the trend-less volume left out: 1.5 / 3.
         self.assertEqual(port["health"], {"health": 0.5, "n": 3})
+        # Scores and score points with one decimal, as dashboard_box_test.cc
+        # ScoresAndScorePointsHaveOneDecimal has them.
         self.assertEqual(port["formats"],
-                         ["89.0%", "7.6", "±2.50", "50.0/wk", "62s", "+0.40", "-0.40",
-                          "2s", "±0.12", "-0.00"])  # fmt: "{:.0f}" 2.5, "{:.2f}" 0.125, -0.0
+                         ["89.0%", "7.6", "±2.5", "50.0/wk", "62s", "+0.4", "-0.4",
+                          "2s", "±0.2", "-0.0",  # fmt: "{:.0f}" 2.5, "{:.1f}" 0.25, -0.0
+                          "6.6", "6.6"])
+        # Below its minimum n a KPI says so instead of a verdict (the C++ test's case).
+        self.assertEqual(port["thin"], {"standing": "insufficient",
+                                        "text": "not enough data (n = 1)", "enough": "good",
+                                        "noTrend": "no trend yet", "noData": "no data"})
+        # A rate of 0 every week keeps its axis at 0-100% (it ran from -100% to 100%); a time
+        # axis padded around one value stops at 0.
+        self.assertEqual(port["zeroRateAxis"], {"yMin": 0, "yMax": 1,
+                                                "ticks": ["100.0%", "0.0%", "a", "b"]})
+        self.assertEqual(port["oneTimeAxisMin"], 0)
+        # The level's label gives the real reason: a regression is not a new task type.
+        self.assertEqual(port["autonomy"], [
+            "Level 0 — regressed from level 1: review 100%",
+            "Level 0 — new task type: review 100%",
+            "Level 0 — not yet promoted: review 100%",
+            "Level 2 — regressed from level 3: review 50%, auto-approve simple ones",
+            "Level 3 — review 20%, auto-approve standard patterns"])
 
         before = facts["before"]
         self.assertEqual(before["errors"], [])
@@ -137,8 +177,23 @@ class WebDashboardTest(KaizenTest):
             self.assertEqual(page["now"], k["text"][-1] or "no data", k["key"])
             self.assertEqual(page["target"], k["target"], k["key"])
             self.assertEqual(page["standing"], k["standing"], k["key"])
-            self.assertIn({"none": "no data"}.get(k["standing"], k["standing"]),
-                          page["standingText"])
+            # The standing's words agree with the value: never "no data" beside a value.
+            self.assertEqual(page["standingText"], k["standingText"], k["key"])
+            if page["now"] != "no data":
+                self.assertNotEqual(page["standingText"], "no data", k["key"])
+            if k["standing"] == "insufficient":
+                self.assertEqual(page["standingText"], f"not enough data (n = {k['n'][-1]})")
+            self.assertEqual(page["nText"].split(" ")[:3], ["n", "=", str(k["n"][-1])], k["key"])
+            # The axis in the metric's own domain: a rate 0-100%, nothing else below 0 but
+            # score points after - before.
+            if k["key"] in RATES:
+                self.assertEqual((page["yMin"], page["yMax"]), (0, 1), k["key"])
+                self.assertEqual(page["ticks"][:2], ["100.0%", "0.0%"], k["key"])
+            elif k["key"] != "ruleEffectiveness":
+                self.assertGreaterEqual(page["yMin"], 0, k["key"])
+            # One window for the value and its chart: the chart's last point is the value.
+            self.assertEqual(weekly[k["key"]]["values"][-1], k["values"][-1], k["key"])
+            self.assertEqual(page["tableRows"][-1][1], page["now"], k["key"])
             self.assertEqual(page["trend"], k["trend"] or "", k["key"])
             # The three-month chart: 13 weekly points, a gap (not a zero) where a week has none.
             values = weekly[k["key"]]["values"]
@@ -150,7 +205,19 @@ class WebDashboardTest(KaizenTest):
             self.assertEqual([r[1] == "no data" for r in page["tableRows"]],
                              [v is None for v in values], k["key"])
             self.assertTrue(page["svgName"], k["key"])
-        self.assertTrue(any(None in weekly[k]["values"] for k in shown), "no gap to draw")
+        self.assertEqual(weekly["windows"][-1], analysis["kpis"]["windows"][-1])
+        last = analysis["kpis"]["windows"][-1]
+        self.assertIn(f"Each value covers the last 30 days ({last['from']} to {last['to']})",
+                      before["kpiWindow"])
+        # Scores and score points with one decimal everywhere on the page.
+        quality = shown["avgQualityScore"]["now"]
+        self.assertRegex(quality, ONE_DECIMAL)
+        self.assertRegex(shown["predictionError"]["now"].lstrip("±"), ONE_DECIMAL)
+        self.assertTrue(before["ruleEffectiveness"])
+        for text in before["ruleEffectiveness"]:
+            self.assertRegex(text, ONE_DECIMAL + "|^–$")
+        self.assertRegex(before["calibrationText"],
+                         r"mean \|predicted − actual\| [0-9]+\.[0-9] score points")
         self.assertEqual(before["health"],
                          f"{box['health'] * 100:.0f}% on target "
                          f"({sum(k['standing'] != 'none' for k in box['kpis'])} KPIs with data)")
@@ -176,7 +243,12 @@ class WebDashboardTest(KaizenTest):
         # Autonomy per task type, rules, patterns, reviewers.
         self.assertEqual([a["taskType"] for a in before["autonomy"]], list(analysis["autonomy"]))
         for a in before["autonomy"]:
-            self.assertTrue(a["level"].startswith(f"Level {analysis['autonomy'][a['taskType']]['level']} — "))
+            mine = analysis["autonomy"][a["taskType"]]
+            self.assertTrue(a["level"].startswith(f"Level {mine['level']} — "))
+            if mine["regressed"]:
+                self.assertIn(f"regressed from level {mine['regressedFrom']}", a["level"])
+            if mine["total"] >= 5:
+                self.assertNotIn("new task type", a["level"])
         self.assertEqual(before["rules"], [r["id"] for r in rules if r["status"] == "active"])
         for state in ("candidate", "established", "proven", "deprecated"):
             n = sum(p["state"] == state for p in analysis["patterns"])
@@ -261,6 +333,93 @@ class WebDashboardTest(KaizenTest):
             self.assertIn(fault, found)
         for shot in ("dashboard.png", "audit.png"):
             self.assertGreater(os.path.getsize(os.path.join(SHOTS, shot)), 10000)
+
+        # A favicon on every page: /favicon.ico answers, the page links the icon.
+        self.assertEqual(facts["favicon"]["status"], 200, facts["favicon"])
+        self.assertEqual(facts["favicon"]["type"], "image/svg+xml")
+        self.assertIn("<svg", facts["favicon"]["body"])
+        self.assertEqual(facts["iconLinkStatus"], 200, facts["iconLink"])
+        # Every page at 390 px and 1280 px: no element wider than the screen (outside a table's
+        # own scrolling region), no sideways scroll of the page.
+        for width in ("390", "1280"):
+            pages = facts["layout"][width]
+            self.assertEqual(sorted(pages), ["audit", "dashboard", "queue", "review"])
+            for name, m in pages.items():
+                self.assertEqual(m["viewport"], int(width), (width, name))
+                self.assertEqual(m["wide"], [], (width, name))
+                self.assertLessEqual(m["scrollWidth"], int(width), (width, name))
+            for name in ("queue", "review", "dashboard", "audit"):
+                self.assertGreater(os.path.getsize(os.path.join(SHOTS, f"{name}-{width}.png")),
+                                   5000)
+
+    def test_the_queue_reads_the_time_of_day_on_the_reviewers_clock(self):
+        # Server clock 2026-01-01T00:00Z (test_serve.NOW): night in UTC.
+        server = Server(self.home)
+        self.addCleanup(server.kill)
+        for offset, hour in ((-300, 19), (720, 12), (330, 5), (0, 0), (-720, 12), (840, 14)):
+            status, _, q = server.request("GET", f"/v1/queue?utcOffset={offset}", token=None)
+            self.assertEqual(status, 200, q)
+            self.assertEqual((q["utcOffset"], q["timeOfDay"]), (offset, time_of_day(hour)), offset)
+        _, _, q = server.request("GET", "/v1/queue?reviewer=jake&utcOffset=-300", token=None)
+        self.assertEqual(q["timeOfDay"], "evening")
+        _, _, q = server.request("GET", "/v1/queue", token=None)
+        self.assertIsNone(q["utcOffset"])  # the server's own clock
+        for bad in ("abc", "900", "-721", "1.5", ""):
+            status, _, body = server.request("GET", f"/v1/queue?utcOffset={bad}", token=None)
+            self.assertEqual(status, 400, (bad, body))
+            error = body["error"]["errors"][0]
+            self.assertEqual(error["path"], "query.utcOffset")
+            self.assertIn(f'"{bad}" is not a whole number in -720..840', error["message"])
+            self.assertIn("minutes east of UTC", error["message"])
+        self.assertEqual(server.stop(), 0, server.stderr)
+
+
+class WebClockTest(KaizenTest):
+    """A reviewer 12 hours ahead of UTC reviews on a phone: the queue asks for their offset, the
+    review posts a timestamp in it, and both the queue's time of day and the stored review's are
+    the reviewer's, not the server's (a 12-hour shift always changes the bucket)."""
+
+    def test_a_reviewer_in_another_time_zone_reviews_on_a_phone(self):
+        node = shutil.which("node")
+        self.assertIsNotNone(node, "node is not installed: `make js-deps` installs it")
+        self.assertTrue(os.path.exists(PLAYWRIGHT), "run `make js-deps`")
+        events = [work_event(f"clock-{i}", timestamp="2025-12-31T20:00:00Z") for i in range(2)]
+        r = self.import_("-", input=jsonl(*events))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        server = Server(self.home)  # on 2026-01-01T00:00Z, night in UTC
+        self.addCleanup(server.kill)
+        # Etc/GMT-12 is UTC+12 (POSIX signs): noon there.
+        proc = subprocess.run([node, CLOCK_DRIVER, f"http://127.0.0.1:{server.port}", TOKEN,
+                               SHOTS, "Etc/GMT-12"], capture_output=True, timeout=120, cwd=JS_DIR)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        facts = json.loads(proc.stdout.decode().strip().split("\n")[-1])
+        self.assertNotIn("failure", facts, facts.get("failure"))
+        self.assertEqual(facts["pageErrors"], [])
+        self.assertEqual(facts["consoleErrors"], [])
+        self.assertEqual(facts["browserOffset"], 720)
+        self.assertTrue(facts["queueRequests"])
+        for url in facts["queueRequests"]:
+            self.assertIn("utcOffset=720", url)
+        q = facts["queueAnswer"]
+        self.assertEqual(q["utcOffset"], 720)
+        self.assertEqual(q["timeOfDay"], time_of_day((utc_hour(q["now"]) + 12) % 24))
+        self.assertNotEqual(q["timeOfDay"], time_of_day(utc_hour(q["now"])))
+        self.assertIn(f"now: {q['timeOfDay']}", facts["windowsLine"])
+        # The posted timestamp is on the server's clock (its `--now`) in the reviewer's offset.
+        self.assertEqual(len(facts["posted"]), 1, facts["posted"])
+        stamp = facts["posted"][0]["timestamp"]
+        self.assertRegex(stamp, r"^2026-01-01T1[0-9]:[0-9]{2}:[0-9]{2}\.[0-9]{3}\+12:00$")
+        self.assertEqual(server.stop(), 0, server.stderr)
+        stored = [strict_loads(l) for l in self.kz("export", "--kind", "feedback", "--home",
+                                                   self.home).lines]
+        self.assertEqual(len(stored), 1)
+        at = stored[0]["timestamp"]
+        self.assertEqual(stored[0]["meta"]["timeOfDay"], time_of_day((utc_hour(at) + 12) % 24))
+        self.assertNotEqual(stored[0]["meta"]["timeOfDay"], time_of_day(utc_hour(at)))
+        # One decided review: its approval rate is shown, its verdict withheld.
+        self.assertEqual(facts["approval"]["now"], "100.0%")
+        self.assertEqual(facts["approval"]["standing"], "insufficient")
+        self.assertEqual(facts["approval"]["standingText"], "not enough data (n = 1)")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 // plan.json: {"reviewer": name, "feedback": a FeedbackEvent to POST, "ruleId": a rule to confirm
 // with the mouse, "patternId": a correction pattern to retire with the keyboard, "otherRuleId": a
 // rule whose audit is tried without the token (must show the 401)}.
+// Then every page (dashboard, audit, queue, the review modal) at 390 px and 1280 px wide: what is
+// wider than the screen, the console, screenshots; and /favicon.ico.
 import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -38,8 +40,10 @@ try {
   page.setDefaultTimeout(10000);
   page.on('pageerror', (e) => facts.pageErrors.push(e.message));
   page.on('console', (m) => {
-    if (m.type() !== 'error' || /favicon/.test(m.location().url || '')) return;
-    (expecting401 && /401/.test(m.text()) ? facts.expectedErrors : facts.consoleErrors).push(m.text());
+    if (m.type() !== 'error') return;
+    (expecting401 && /401/.test(m.text()) ? facts.expectedErrors : facts.consoleErrors).push(
+      `${m.text()} (${m.location().url || '?'})`,
+    );
   });
   await page.addInitScript((name) => localStorage.setItem('kaizen.reviewer', name), plan.reviewer);
 
@@ -61,6 +65,10 @@ try {
         points: tr.querySelectorAll('.kpi-chart svg circle.pt').length,
         segments: tr.querySelectorAll('.kpi-chart svg path.series').length,
         svgName: tr.querySelector('.kpi-chart svg')?.getAttribute('aria-label') || null,
+        yMin: Number(tr.querySelector('.kpi-chart svg')?.getAttribute('data-y-min')),
+        yMax: Number(tr.querySelector('.kpi-chart svg')?.getAttribute('data-y-max')),
+        ticks: [...tr.querySelectorAll('.kpi-chart svg text.tick')].map((t) => t.textContent),
+        nText: text(tr.querySelector('.kpi-n')),
         tableRows: [...tr.querySelectorAll('.kpi-chart table tbody tr')].map((r) =>
           [...r.cells].map((c) => c.textContent),
         ),
@@ -91,6 +99,8 @@ try {
           level: tr.cells[1].textContent,
           regressed: tr.cells[7].textContent,
         })),
+        kpiWindow: text(document.querySelector('#kpi-window')),
+        ruleEffectiveness: [...document.querySelectorAll('#dash-rules tr[data-rule]')].map((tr) => tr.cells[2].textContent),
         rules: [...document.querySelectorAll('#dash-rules tr[data-rule]')].map((tr) => tr.dataset.rule),
         signals: [...document.querySelectorAll('#dash-signals tr[data-signal]')].map((tr) => ({
           key: tr.dataset.signal,
@@ -130,9 +140,60 @@ try {
         m.formatKpiValue('ruleEffectiveness', -0.4),
         // exact ties round to even and a negative zero keeps its sign, as fmt prints them
         m.formatKpiValue('timeToDecisionSeconds', 2.5),
-        m.formatKpiValue('predictionError', 0.125),
+        m.formatKpiValue('predictionError', 0.25),
         m.formatKpiValue('ruleEffectiveness', -0),
+        // a predicted score as the agent wrote it
+        m.formatScore(6.616733),
+        m.formatKpiValue('avgQualityScore', 6.616733),
       ],
+      // dashboard_box_test.cc BelowItsMinimumNAKpiSaysNotEnoughDataInsteadOfAVerdict
+      thin: (() => {
+        const thin = { key: 'ruleEffectiveness', values: [null, 0.4], trend: null, better: 'up', n: [0, 1], minN: 7 };
+        return {
+          standing: m.kpiStanding(thin),
+          text: m.standingText(thin),
+          enough: m.kpiStanding({ ...thin, n: [0, 7] }),
+          noTrend: m.standingText({ key: 'timeToDecisionSeconds', values: [60], trend: null, better: 'down' }),
+          noData: m.standingText({ key: 'timeToDecisionSeconds', values: [null], trend: null, better: 'down' }),
+        };
+      })(),
+      // A rate that is 0 every week: the axis stays 0-100% (it ran -100% to 100%).
+      zeroRateAxis: await (async () => {
+        const charts = await import('/assets/charts.js');
+        const fig = charts.lineChart({
+          title: 'zero rate',
+          points: [{ label: 'a', value: 0 }, { label: 'b', value: 0 }],
+          format: (v) => m.formatKpiValue('autoApproveRate', v),
+          ...m.kpiDomain('autoApproveRate'),
+        });
+        const svg = fig.querySelector('svg');
+        return {
+          yMin: Number(svg.getAttribute('data-y-min')),
+          yMax: Number(svg.getAttribute('data-y-max')),
+          ticks: [...svg.querySelectorAll('text.tick')].map((t) => t.textContent),
+        };
+      })(),
+      // One time-to-decision value: padded around it, never below 0 s.
+      oneTimeAxisMin: await (async () => {
+        const charts = await import('/assets/charts.js');
+        const fig = charts.lineChart({
+          title: 'one time',
+          points: [{ label: 'a', value: 0 }],
+          format: (v) => m.formatKpiValue('timeToDecisionSeconds', v),
+          ...m.kpiDomain('timeToDecisionSeconds'),
+        });
+        return Number(fig.querySelector('svg').getAttribute('data-y-min'));
+      })(),
+      autonomy: await (async () => {
+        const l = await import('/assets/dashboard_learned.js');
+        return [
+          l.autonomyLabel({ level: 0, regressed: true, regressedFrom: 1, class: 'standard' }),
+          l.autonomyLabel({ level: 0, regressed: false, regressedFrom: null, class: 'escalate' }),
+          l.autonomyLabel({ level: 0, regressed: false, regressedFrom: null, class: 'deep' }),
+          l.autonomyLabel({ level: 2, regressed: true, regressedFrom: 3, class: 'quick' }),
+          l.autonomyLabel({ level: 3, regressed: false, regressedFrom: null, class: 'quick' }),
+        ];
+      })(),
     };
   }, plan.standingCases);
   mark('dashboard');
@@ -232,6 +293,70 @@ try {
   </body></html>`);
   facts.a11ySelfTest = await auditA11y(bad);
   await bad.close();
+  mark('a11ySelfTest');
+
+  // /favicon.ico and the icon the page links (it was a 404 on every page).
+  const icon = await fetch(`${base}/favicon.ico`);
+  facts.favicon = { status: icon.status, type: icon.headers.get('content-type'), body: (await icon.text()).slice(0, 200) };
+  facts.iconLink = await page.getAttribute('link[rel="icon"]', 'href');
+  facts.iconLinkStatus = (await fetch(`${base}${facts.iconLink}`)).status;
+
+  // Every page at a phone's width and a desktop's: nothing wider than the screen, no sideways
+  // scroll of the page (a wide table scrolls inside its own region), and no console error.
+  facts.layout = {};
+  for (const width of [390, 1280]) {
+    const ctx = await browser.newContext({ viewport: { width, height: 844 } });
+    await ctx.addInitScript((name) => localStorage.setItem('kaizen.reviewer', name), plan.reviewer);
+    const p = await ctx.newPage();
+    p.setDefaultTimeout(10000);
+    p.on('pageerror', (e) => facts.pageErrors.push(`${width}px: ${e.message}`));
+    p.on('console', (m) => {
+      if (m.type() === 'error') facts.consoleErrors.push(`${width}px: ${m.text()} (${m.location().url || '?'})`);
+    });
+    const measure = () =>
+      p.evaluate(() => {
+        const vw = document.documentElement.clientWidth;
+        // Inside a scrolling region (a wide table) an element may be wider than the screen.
+        const scrolls = (e) => {
+          for (let a = e.parentElement; a; a = a.parentElement) {
+            const o = getComputedStyle(a).overflowX;
+            if (o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip') return true;
+          }
+          return false;
+        };
+        const wide = [];
+        for (const e of document.querySelectorAll('body *')) {
+          const r = e.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;
+          if ((r.width > vw + 0.5 || r.right > vw + 0.5) && !scrolls(e)) {
+            wide.push(`${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.trim().split(/\s+/).join('.')}` : ''} ${Math.round(r.left)}..${Math.round(r.right)}`);
+          }
+        }
+        return { viewport: vw, scrollWidth: document.scrollingElement.scrollWidth, wide: wide.slice(0, 20) };
+      });
+    const pages = {};
+    await p.goto(`${base}/#token=${encodeURIComponent(token)}`);
+    await p.waitForSelector('.queue-item');
+    pages.queue = await measure();
+    await p.screenshot({ path: path.join(shots, `queue-${width}.png`), fullPage: true });
+    await p.click('.queue-item .queue-open');
+    await p.waitForSelector('dialog.review-modal[open] .artifact-pane .summary');
+    pages.review = await measure();
+    await p.screenshot({ path: path.join(shots, `review-${width}.png`), fullPage: false });
+    await p.keyboard.press('Escape');
+    await p.waitForSelector('dialog.review-modal', { state: 'detached' });
+    await p.click('nav a[href="#/dashboard"]');
+    await p.waitForSelector('#dash-content[aria-busy="false"] #kpi-table');
+    pages.dashboard = await measure();
+    await p.screenshot({ path: path.join(shots, `dashboard-${width}.png`), fullPage: true });
+    await p.click('nav a[href="#/audit"]');
+    await p.waitForSelector('#audit-content article');
+    pages.audit = await measure();
+    await p.screenshot({ path: path.join(shots, `audit-${width}.png`), fullPage: true });
+    facts.layout[width] = pages;
+    await ctx.close();
+    mark(`layout${width}`);
+  }
 } catch (e) {
   facts.failure = String(e && e.stack ? e.stack : e);
 } finally {

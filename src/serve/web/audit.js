@@ -12,6 +12,7 @@
 //     consensus = confirms / (confirms + retires) (seed 004); under 0.5 it is "rejected", enough
 //     confirms promote it.
 import { announce, api, el, reviewer } from './common.js';
+import { formatScore } from './dashboard_kpis.js';
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
 const pct = (v) => (isNum(v) ? `${(v * 100).toFixed(1)}%` : '–');
@@ -59,7 +60,7 @@ function ruleView(r) {
       ...evidenceRow('Confidence', pct(r.confidence)),
       ...evidenceRow(
         'Effectiveness',
-        isNum(r.effectiveness) ? `${r.effectiveness >= 0 ? '+' : ''}${r.effectiveness.toFixed(2)} score points since introduced` : 'not measured yet',
+        isNum(r.effectiveness) ? `${r.effectiveness >= 0 ? '+' : ''}${formatScore(r.effectiveness)} score points since introduced` : 'not measured yet',
       ),
       ...evidenceRow('Seen', `${day(r.first_seen)} to ${day(r.last_seen)}; applies to ${(r.applies_to || []).join(', ')}`),
       ...evidenceRow('Examples', list(r.examples || [], 'none')),

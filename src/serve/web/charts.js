@@ -45,9 +45,11 @@ function frame(kind, title, width, height, rows, headers) {
     'data-chart': kind,
   });
   svg.append(svgEl('title', { id: `${id}-title` }, title));
+  // The hidden table sits in a hidden <div>: a table grows to its content whatever its width, so
+  // on its own it would stretch past a phone's screen while clipped to nothing.
   const table = htmlEl(
     'table',
-    { class: 'visually-hidden' },
+    {},
     htmlEl('caption', {}, title),
     htmlEl('thead', {}, htmlEl('tr', {}, ...headers.map((h) => htmlEl('th', { scope: 'col' }, h)))),
     htmlEl(
@@ -56,14 +58,22 @@ function frame(kind, title, width, height, rows, headers) {
       ...rows.map((r) => htmlEl('tr', {}, ...r.map((c) => htmlEl('td', {}, c)))),
     ),
   );
-  const figure = htmlEl('figure', { class: `chart chart-${kind}-figure` }, svg, table);
+  const figure = htmlEl(
+    'figure',
+    { class: `chart chart-${kind}-figure` },
+    svg,
+    htmlEl('div', { class: 'visually-hidden' }, table),
+  );
   return { figure, svg };
 }
 
 // A line chart of one series over time: `points` = [{label, value}] oldest first, value null for
 // "no data". Gaps stay gaps: a missing week breaks the line and draws nothing (a zero would read
 // as a real measurement). Each measured point is a <circle class="pt">.
-//   opts: {title, points, format(v) -> text, width, height, yMin, yMax}
+//   opts: {title, points, format(v) -> text, width, height, yMin, yMax, floor, ceil}
+// yMin/yMax fix the axis (a rate: 0 and 1); floor/ceil bound an axis fitted to the data to the
+// metric's domain, so padding around one value never reaches a number the metric cannot take
+// (a time below 0, a score above 10).
 export function lineChart(opts) {
   const { title, points } = opts;
   const format = opts.format || ((v) => String(v));
@@ -75,21 +85,24 @@ export function lineChart(opts) {
     p.label,
     p.value === null || p.value === undefined ? 'no data' : format(p.value),
   ]);
-  const { figure, svg } = frame('line', title, width, height, rows, ['week', 'value']);
+  const { figure, svg } = frame('line', title, width, height, rows, ['window ending', 'value']);
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
-  let lo = opts.yMin !== undefined ? opts.yMin : Math.min(...values);
-  let hi = opts.yMax !== undefined ? opts.yMax : Math.max(...values);
-  if (values.length === 0) {
-    lo = 0;
-    hi = 1;
-  }
+  let lo = values.length ? Math.min(...values) : 0;
+  let hi = values.length ? Math.max(...values) : 1;
+  if (opts.yMin !== undefined) lo = opts.yMin;
+  if (opts.yMax !== undefined) hi = opts.yMax;
   if (!(hi > lo)) {
     // One distinct value: center it.
     const d = Math.abs(hi) > 0 ? Math.abs(hi) * 0.1 : 1;
     lo -= d;
     hi += d;
   }
+  if (opts.floor !== undefined) lo = Math.max(opts.floor, lo);
+  if (opts.ceil !== undefined) hi = Math.min(opts.ceil, hi);
+  if (!(hi > lo)) hi = lo + 1;
+  svg.setAttribute('data-y-min', String(lo));
+  svg.setAttribute('data-y-max', String(hi));
   const x = (i) => pad.left + (points.length > 1 ? (i * plotW) / (points.length - 1) : plotW / 2);
   const y = (v) => pad.top + plotH - ((v - lo) * plotH) / (hi - lo);
 

@@ -62,6 +62,7 @@ async function request(method, path, body) {
       parsed = text;
     }
   }
+  noteServerClock(parsed);
   return {status: res.status, body: parsed};
 }
 
@@ -140,4 +141,37 @@ export function isTyping(event) {
     return !['checkbox', 'radio', 'button', 'submit', 'range'].includes(t.type);
   }
   return false;
+}
+
+// How far the server's clock is from this browser's (ms): answers that carry the server's `now`
+// (the queue, the analysis) set it. `kaizen serve --now` runs on a given clock (a replayed or
+// demo history); a review stamped with the browser's own instant would land outside it (the
+// ingest refuses a timestamp over 24 h ahead of its now), so a review takes the server's instant
+// and the reviewer's offset.
+let serverSkewMs = 0;
+
+function noteServerClock(body) {
+  if (!body || typeof body !== 'object' || typeof body.now !== 'string') return;
+  const at = Date.parse(body.now);
+  if (Number.isFinite(at)) serverSkewMs = at - Date.now();
+}
+
+// The reviewer's offset from UTC in minutes, east positive (UTC-5 is -300): what the server's
+// `utcOffset` query parameter and an ISO timestamp's "-05:00" say. getTimezoneOffset() has the
+// opposite sign.
+export function utcOffsetMinutes(at = new Date()) {
+  return -at.getTimezoneOffset();
+}
+
+// `at` (by default now on the server's clock) as an ISO 8601 timestamp in the reviewer's own
+// offset ("2025-07-10T08:30:00.000-04:00"): the same instant as toISOString(), and the ingest
+// reads the reviewer's time of day from it (seed 000 §3.4 review windows), not the server's.
+export function localTimestamp(at = new Date(Date.now() + serverSkewMs)) {
+  const two = (n) => String(n).padStart(2, '0');
+  const offset = utcOffsetMinutes(at);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:` +
+      `${two(at.getMinutes())}:${two(at.getSeconds())}.${String(at.getMilliseconds()).padStart(3, '0')}` +
+      `${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }

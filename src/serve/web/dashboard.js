@@ -4,7 +4,8 @@
 // seed 002 pattern maturity with the anti-patterns, per-reviewer preferences, and seed 001's
 // signals after review.
 //
-// Reads GET /v1/analysis, /v1/kpis?windowDays=7&windows=13, /v1/rules and /v1/reviewers; refreshes
+// Reads GET /v1/analysis, then /v1/kpis?windowDays=<its KPI window>&windows=13&stepDays=7 (the
+// charts: each KPI's own window rolled back week by week), /v1/rules and /v1/reviewers; refreshes
 // on the button and every 30 s, so a review submitted elsewhere shows up.
 //
 // The page is this file: the toolbar, loading the four endpoints, the refresh. Its parts:
@@ -25,6 +26,9 @@ import { alertsSection, approvalSection, calibrationSection, kpiPanel } from './
 export {
   fixed,
   formatKpiValue,
+  formatScore,
+  kpiDomain,
+  standingText,
   healthStanding,
   kpiLabel,
   kpiRows,
@@ -67,9 +71,15 @@ export function mount(main, _route) {
     content.setAttribute('aria-busy', 'true');
     loading = (async () => {
       const get = (path) => api.get(path).catch((e) => ({ status: 0, body: { error: { message: String(e) } } }));
-      const [analysis, weekly, rules, reviewers] = await Promise.all([
-        get('/v1/analysis'),
-        get('/v1/kpis?windowDays=7&windows=13'),
+      // The charts need the analysis's KPI window (the home's kpis.window_days) to use the same.
+      const analysisThenSeries = get('/v1/analysis').then(async (a) => {
+        const w = a.status === 200 && a.body.kpis && a.body.kpis.windows;
+        const last = w && w[w.length - 1];
+        const days = last ? Math.round((Date.parse(last.to) - Date.parse(last.from)) / 86400000) + 1 : 30;
+        return [a, await get(`/v1/kpis?windowDays=${days}&windows=13&stepDays=7`)];
+      });
+      const [[analysis, weekly], rules, reviewers] = await Promise.all([
+        analysisThenSeries,
         get('/v1/rules'),
         get('/v1/reviewers'),
       ]);

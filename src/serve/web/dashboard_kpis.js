@@ -53,25 +53,41 @@ export function fixed(v, digits, plus = false) {
   return (negative ? '-' : plus ? '+' : '') + text;
 }
 
-// dashboard_box.cc FormatKpiValue (UTF-8 spelling): "85.3%", "7.4", "62s", "±1.20", "3.5/wk",
-// "+0.40".
+// dashboard_box.cc FormatKpiValue (UTF-8 spelling): "85.3%", "7.4", "62s", "±1.2", "3.5/wk",
+// "+0.4": scores and score points with one decimal (seed 000 §7.1).
 export function formatKpiValue(key, v) {
-  if (key === 'approvalRate' || key === 'autoApproveRate' || key === 'regressionRate') {
-    return `${fixed(v * 100, 1)}%`;
-  }
+  if (RATES.has(key)) return `${fixed(v * 100, 1)}%`;
   if (key === 'avgQualityScore') return fixed(v, 1);
   if (key === 'timeToDecisionSeconds') return `${fixed(v, 0)}s`;
-  if (key === 'predictionError') return `±${fixed(v, 2)}`;
+  if (key === 'predictionError') return `±${fixed(v, 1)}`;
   if (key === 'feedbackPerWeek') return `${fixed(v, 1)}/wk`;
-  if (key === 'ruleEffectiveness') return fixed(v, 2, true);
+  if (key === 'ruleEffectiveness') return fixed(v, 1, true);
   return fixed(v, 2);
+}
+
+// A score (1-10) or score points as every page writes them: one decimal; '–' when missing.
+export function formatScore(v) {
+  return isNum(v) ? fixed(v, 1) : '–';
+}
+
+const RATES = new Set(['approvalRate', 'autoApproveRate', 'regressionRate']);
+
+// The y axis of a KPI's chart in the metric's own domain (charts.js lineChart options): a rate
+// always 0-100%; a score within 1-10; a count, a time or an error never below 0; score points
+// after - before within -9..9.
+export function kpiDomain(key) {
+  if (RATES.has(key)) return { yMin: 0, yMax: 1 };
+  if (key === 'avgQualityScore') return { floor: 1, ceil: 10 };
+  if (key === 'predictionError') return { floor: 0, ceil: 9 };
+  if (key === 'ruleEffectiveness') return { floor: -9, ceil: 9 };
+  return { floor: 0 };
 }
 
 // dashboard_box.cc KpiTargetText (UTF-8 spelling).
 export function kpiTargetText(key, t = TARGETS) {
   if (key === 'approvalRate') return `≥ ${(t.approvalGood * 100).toFixed(0)}%`;
   if (key === 'avgQualityScore') return `≥ ${t.qualityGood.toFixed(1)}`;
-  if (key === 'predictionError') return `≤ ±${t.predictionGood.toFixed(2)}`;
+  if (key === 'predictionError') return `≤ ±${t.predictionGood.toFixed(1)}`;
   if (key === 'ruleEffectiveness') return '> 0';
   if (key === 'regressionRate') return '= 0';
   if (key === 'timeToDecisionSeconds' || key === 'feedbackPerWeek') return '↓ falling';
@@ -79,11 +95,13 @@ export function kpiTargetText(key, t = TARGETS) {
   return '';
 }
 
-// dashboard_box.cc KpiStanding: 'good' | 'fair' | 'poor' | 'none'. `kpi` = {key, values, trend,
-// better} as the analysis JSON gives it.
+// dashboard_box.cc KpiStanding: 'good' | 'fair' | 'poor' | 'none' | 'insufficient'. `kpi` =
+// {key, values, trend, better, n, minN} as the analysis JSON gives it.
 export function kpiStanding(kpi, t = TARGETS) {
   const values = kpi.values || [];
   if (values.length === 0 || !isNum(values[values.length - 1])) return 'none';
+  const n = kpi.n || [];
+  if (n.length === values.length && n[n.length - 1] < (kpi.minN || 0)) return 'insufficient';
   const v = values[values.length - 1];
   const atLeast = (good, fair) => (v >= good ? 'good' : v >= fair ? 'fair' : 'poor');
   const atMost = (good, fair) => (v <= good ? 'good' : v <= fair ? 'fair' : 'poor');
@@ -100,6 +118,15 @@ export function kpiStanding(kpi, t = TARGETS) {
   return kpi.trend === 'flat' || kpi.trend === kpi.better ? 'good' : 'fair';
 }
 
+// dashboard_box.cc StandingText: the standing in words, agreeing with the value beside it.
+export function standingText(kpi, t = TARGETS) {
+  const s = kpiStanding(kpi, t);
+  if (s === 'insufficient') return `not enough data (n = ${kpi.n[kpi.n.length - 1]})`;
+  if (s !== 'none') return s;
+  const values = kpi.values || [];
+  return values.length && isNum(values[values.length - 1]) ? 'no trend yet' : 'no data';
+}
+
 // dashboard_box.cc OverallHealth: the share of KPIs with a standing that are good, a fair one
 // counting half; null when no KPI has one. Returns {health, n}.
 export function overallHealth(kpis, t = TARGETS) {
@@ -107,7 +134,7 @@ export function overallHealth(kpis, t = TARGETS) {
   let n = 0;
   for (const k of kpis) {
     const s = kpiStanding(k, t);
-    if (s === 'none') continue;
+    if (s === 'none' || s === 'insufficient') continue;
     sum += s === 'good' ? 1 : s === 'fair' ? 0.5 : 0;
     n += 1;
   }
@@ -134,6 +161,9 @@ export function kpiRows(kpisObject, eventsTotal) {
       trend: empty ? null : value.trend || null,
       better: value.better || '',
       unit: value.unit || '',
+      n: empty ? [] : value.n || [],
+      minN: value.minN || 0,
+      nUnit: value.nUnit || '',
     });
   }
   return rows;

@@ -4,16 +4,28 @@
 // preferences.
 import { el } from './common.js';
 import { badge, num, pct, scrollTable, section, unavailable } from './dashboard_cards.js';
-import { isNum } from './dashboard_kpis.js';
+import { formatScore, isNum } from './dashboard_kpis.js';
 
-// seed 000 §6.3 "Diminishing Review System": each level's name and what it means.
+// seed 000 §6.3 "Diminishing Review System": what each level means.
 const AUTONOMY_LEVELS = [
-  'Level 0 — new task type: review 100%',
-  'Level 1 — review 80%, spot-check 20%',
-  'Level 2 — review 50%, auto-approve simple ones',
-  'Level 3 — review 20%, auto-approve standard patterns',
-  'Level 4 — review 5%, audit-only mode',
+  'review 100%',
+  'review 80%, spot-check 20%',
+  'review 50%, auto-approve simple ones',
+  'review 20%, auto-approve standard patterns',
+  'review 5%, audit-only mode',
 ];
+
+// A task type's level with the real reason it is there (issue 29: a task type with 26 reviews
+// was called "new"): lost by a regression (regressedFrom, learn/autonomy.h), new (§3.4 escalate:
+// fewer than 5 decided reviews), or not yet promoted.
+export function autonomyLabel(a) {
+  const what = AUTONOMY_LEVELS[a.level] || '';
+  let why = '';
+  if (a.regressed && isNum(a.regressedFrom)) why = `regressed from level ${a.regressedFrom}`;
+  else if (a.regressed) why = 'regressed';
+  else if (a.level === 0) why = a.class === 'escalate' ? 'new task type' : 'not yet promoted';
+  return `Level ${a.level} — ${why ? `${why}: ` : ''}${what}`;
+}
 // seed 002 "Pattern Maturity": the states in their order and the multipliers the seed gives;
 // the learner's own multiplier is shown when a pattern in that state carries one.
 const MATURITY = [
@@ -29,7 +41,7 @@ export function autonomySection(analysis) {
       'tr',
       { 'data-task-type': type },
       el('th', { scope: 'row' }, type),
-      el('td', {}, AUTONOMY_LEVELS[a.level] || `Level ${a.level}`),
+      el('td', { class: 'autonomy-level', title: a.regressionReason || '' }, autonomyLabel(a)),
       el('td', {}, pct(a.reviewRate, 0)),
       el('td', {}, a.class || ''),
       el('td', {}, `${a.approvals} of ${a.total}`),
@@ -103,7 +115,7 @@ export function rulesSection(rules) {
       { 'data-rule': r.id },
       el('th', { scope: 'row' }, r.rule),
       el('td', {}, pct(r.confidence)),
-      el('td', {}, isNum(r.effectiveness) ? `${r.effectiveness >= 0 ? '+' : ''}${r.effectiveness.toFixed(2)}` : '–'),
+      el('td', {}, isNum(r.effectiveness) ? `${r.effectiveness >= 0 ? '+' : ''}${formatScore(r.effectiveness)}` : '–'),
       el('td', {}, r.status, r.confirmed ? ' (confirmed)' : ''),
       el('td', {}, r.auditDue ? badge('due', 'audit due') : 'not due'),
     ),

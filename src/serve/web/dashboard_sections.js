@@ -3,16 +3,19 @@
 // and the approval rate by server type. The judgement of a KPI is dashboard_kpis.js's.
 import { el } from './common.js';
 import { barChart, calibrationPlot, lineChart } from './charts.js';
-import { badge, num, pct, scrollTable, section, unavailable } from './dashboard_cards.js';
+import { badge, pct, scrollTable, section, unavailable } from './dashboard_cards.js';
 import {
   formatKpiValue,
+  formatScore,
   healthStanding,
   isNum,
+  kpiDomain,
   kpiLabel,
   kpiRows,
   kpiStanding,
   kpiTargetText,
   overallHealth,
+  standingText,
 } from './dashboard_kpis.js';
 
 const STANDING_TEXT = { good: 'good', fair: 'fair', poor: 'poor', none: 'no data' };
@@ -24,12 +27,10 @@ const TREND = {
 // §7.3 levels, most severe first.
 const ALERT_RANK = { critical: 0, warning: 1, notice: 2 };
 
-function standingBadge(standing) {
-  return el(
-    'span',
-    { class: `badge standing standing-${standing}`, 'data-standing': standing },
-    STANDING_TEXT[standing],
-  );
+// `text`: the words for a KPI's standing (standingText), so the badge never says "no data" beside
+// a value; the health line's badge has only the standing.
+function standingBadge(standing, text = STANDING_TEXT[standing]) {
+  return el('span', { class: `badge standing standing-${standing}`, 'data-standing': standing }, text);
 }
 
 function windowLabel(w) {
@@ -66,23 +67,28 @@ export function kpiPanel(analysis, weekly) {
     standingBadge(hs),
   );
 
-  // GET /v1/kpis answers {now, windowDays, kpis: <the analysis `kpis` shape>}.
-  const weeklyKpis = weekly && weekly.status === 200 && weekly.body ? weekly.body.kpis : null;
-  const weeks = weeklyKpis && Array.isArray(weeklyKpis.windows) ? weeklyKpis.windows : [];
+  // GET /v1/kpis?windowDays=<days>&stepDays=7 answers {now, windowDays, stepDays, kpis}: the same
+  // KPI over the card's own window, rolled back a week at a time, so the chart's last point is
+  // the value in the card (one window for both).
+  const series = weekly && weekly.status === 200 && weekly.body ? weekly.body.kpis : null;
+  const seriesWindows = series && Array.isArray(series.windows) ? series.windows : [];
+  const sameWindow = series && days !== null && weekly.body.windowDays === days;
   const trs = rows.map((k) => {
     const cur = k.values.length ? k.values[k.values.length - 1] : null;
     const standing = kpiStanding(k);
     const tr = k.trend && TREND[k.trend] ? TREND[k.trend] : null;
     const history = k.values.map((v) => (v === null ? '–' : formatKpiValue(k.key, v))).join(' → ');
+    const n = k.n.length ? k.n[k.n.length - 1] : null;
     let chart;
-    if (weeklyKpis && weeklyKpis[k.key]) {
+    if (sameWindow && series[k.key]) {
       // An empty log: "no data" every week, as for the values now (see kpiRows).
       const empty = !analysis.events || analysis.events.total === 0;
-      const wv = (weeklyKpis[k.key].values || []).map((v) => (empty ? null : v));
+      const wv = (series[k.key].values || []).map((v) => (empty ? null : v));
       chart = lineChart({
-        title: `${kpiLabel(k.key)}, weekly, last ${wv.length} weeks`,
-        points: wv.map((v, i) => ({ label: windowLabel(weeks[i]), value: isNum(v) ? v : null })),
+        title: `${kpiLabel(k.key)}, ${days}-day window, week by week, last ${wv.length} weeks`,
+        points: wv.map((v, i) => ({ label: windowLabel(seriesWindows[i]), value: isNum(v) ? v : null })),
         format: (v) => formatKpiValue(k.key, v),
+        ...kpiDomain(k.key),
       });
     } else {
       chart = el('span', { class: 'muted' }, 'weekly series unavailable');
@@ -90,10 +96,16 @@ export function kpiPanel(analysis, weekly) {
     return el(
       'tr',
       { 'data-kpi': k.key, class: `kpi-row standing-${standing}` },
-      el('th', { scope: 'row' }, kpiLabel(k.key), el('div', { class: 'muted small' }, k.unit)),
+      el(
+        'th',
+        { scope: 'row' },
+        kpiLabel(k.key),
+        el('div', { class: 'muted small' }, k.unit),
+        n === null ? '' : el('div', { class: 'muted small kpi-n' }, `n = ${n} ${k.nUnit}`.trim()),
+      ),
       el('td', { class: 'kpi-now' }, cur === null ? 'no data' : formatKpiValue(k.key, cur)),
       el('td', { class: 'kpi-target' }, kpiTargetText(k.key)),
-      el('td', { class: 'kpi-standing' }, standingBadge(standing)),
+      el('td', { class: 'kpi-standing' }, standingBadge(standing, standingText(k))),
       el(
         'td',
         { class: 'kpi-trend', 'data-trend': k.trend || '' },
@@ -104,10 +116,20 @@ export function kpiPanel(analysis, weekly) {
       el('td', { class: 'kpi-chart' }, chart),
     );
   });
+  const last = analysis.kpis && analysis.kpis.windows ? analysis.kpis.windows[analysis.kpis.windows.length - 1] : null;
   return section(
     'kpis',
     'Key performance indicators',
     healthLine,
+    days
+      ? el(
+          'p',
+          { class: 'muted kpi-window', id: 'kpi-window', 'data-window-days': String(days) },
+          `Each value covers the last ${days} days (${last.from} to ${last.to}); each chart point is the same `,
+          `${days}-day window ending on that week's last day, so a chart ends on its value. `,
+          'The trend compares the last two windows; a value resting on fewer reviews than its minimum is shown but not judged.',
+        )
+      : '',
     scrollTable(
       'Key performance indicators',
       [
@@ -116,7 +138,7 @@ export function kpiPanel(analysis, weekly) {
         'Target',
         'Standing',
         'Trend',
-        `Weekly, last ${weeks.length || 13} weeks`,
+        days ? `${days}-day window, week by week` : 'Week by week',
       ],
       trs,
       { id: 'kpi-table' },
@@ -161,7 +183,7 @@ export function calibrationSection(analysis) {
       'p',
       {},
       `Expected calibration error (ECE): ${pct(c.ece)} over ${c.n ?? 0} decided reviews. `,
-      `Score prediction: mean |predicted − actual| ${num(sp.meanAbsError)} over ${sp.n ?? 0}.`,
+      `Score prediction: mean |predicted − actual| ${formatScore(sp.meanAbsError)} score points over ${sp.n ?? 0}.`,
     ),
     calibrationPlot({ title: 'Predicted confidence against actual approval, per bucket', buckets }),
     el('p', { class: 'muted small' }, 'Points on the diagonal are perfectly calibrated; below it, the agent was overconfident.'),

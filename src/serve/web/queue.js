@@ -64,7 +64,7 @@ export function mount(main, route) {
 
   async function load() {
     const who = reviewer();
-    const path = '/v1/queue' + (who ? `?reviewer=${encodeURIComponent(who)}` : '');
+    const path = `/v1/queue?utcOffset=${-new Date().getTimezoneOffset()}` + (who ? `&reviewer=${encodeURIComponent(who)}` : '');
     let answer;
     try {
       answer = await api.get(path);

@@ -3,7 +3,7 @@
 // right half, and collect(), which turns what was filled in into the event body plus the
 // client-side errors that stop it being sent. Mixed into the modal (review.js), so `this` is the
 // modal; the annotation list and the A/B comparison are their own modules.
-import {el, reviewer, sessionId} from './common.js';
+import {el, localTimestamp, reviewer, sessionId} from './common.js';
 import {lines, radioGroup, selectField, textField, uid} from './review_controls.js';
 
 // seed 000 §2 QualityDimension, in the seed's order.
@@ -179,6 +179,7 @@ export const formMethods = {
       sessionId: sessionId(),
       modalId: this.modalId,
       modalVersion: 'web-1',
+      timestamp: localTimestamp(),  // the reviewer's clock and UTC offset (issue 29 item 3h)
       workProduct: {id: this.wp.id, version: this.wp.version},
       pipelineStage: this.item.pipelineStage || 'review',
     };
