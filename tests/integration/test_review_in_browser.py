@@ -33,7 +33,8 @@ class TerminalReviewInTheBrowser(KaizenTest):
         self.assertTrue(os.path.exists(PLAYWRIGHT), "run `make js-deps`")
         self.assertTrue(os.access(CHROMIUM, os.X_OK), f"no Chromium at {CHROMIUM}")
         for art in ("client", "webhook", "stale"):
-            self.record_ok("work", work_event(art, "v1", timestamp="2025-12-31T09:00:00Z"))
+            self.record_ok("work", work_event(art, "v1", prediction=6.616733,
+                                              timestamp="2025-12-31T09:00:00Z"))
         self.kzh("review", "client", "--approve", "--score", "code-quality=8", "--reviewer", "ana")
         self.kzh("review", "webhook", "--reject", "--reason", "no signature check",
                  "--reviewer", "ana")
@@ -60,6 +61,8 @@ class TerminalReviewInTheBrowser(KaizenTest):
         # The queue showed the one undecided item with how long it waited, then let it go.
         self.assertEqual(facts["queueBefore"], ["stale@v1"])
         self.assertIn("Waiting", facts["waitingShown"])
+        self.assertIn("6.6", facts["waitingShown"])  # a predicted score, one decimal
+        self.assertNotIn("6.616733", facts["waitingShown"])
         self.assertEqual(facts["queueAfter"], [])
         # The dismissal is an admin event, not a decision: no dashboard figure moved.
         self.assertEqual(facts["after"], facts["before"])

@@ -1,6 +1,6 @@
 // The review queue page (#/queue): the pending work in the server's order, the reviewer's best
 // review windows, the review modal for one item, and the break suggestion after a run of reviews.
-import {announce, api, el, errorMessage, fmtPct, isTyping, reviewer} from './common.js';
+import {announce, api, el, errorMessage, fmtNum, fmtPct, isTyping, reviewer} from './common.js';
 import {openReview} from './review.js';
 
 // "In a row" (issue 6: a break suggestion after 5 reviews in a row): submissions with no gap over
@@ -147,7 +147,7 @@ export function mount(main, route) {
         typeof wp.bubaConfidence === 'number' ? fmtPct(wp.bubaConfidence, 0) : null);
     fact(
         'Predicted score',
-        typeof wp.bubaScorePrediction === 'number' ? String(wp.bubaScorePrediction) : null);
+        typeof wp.bubaScorePrediction === 'number' ? fmtNum(wp.bubaScorePrediction) : null);
     fact('Version', wp.version);
     fact('Waiting', fmtAge(item.ageSeconds));
     fact('Change', item.diffRecorded ? 'recorded with the version' : wp.commit || null);

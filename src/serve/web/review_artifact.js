@@ -2,7 +2,7 @@
 // formats (tabs), a diff or the full file as numbered lines, and the scroll depth reached in each
 // format (meta.scrollDepth). The methods are mixed into the modal (review.js), so `this` is the
 // modal; the lines they render are what review_annotations.js annotates.
-import {api, el} from './common.js';
+import {api, el, fmtNum} from './common.js';
 import {uid} from './review_controls.js';
 
 // seed 000 §3.5 presentation formats, with their tab shortcut keys (f / u / s).
@@ -158,7 +158,7 @@ export const artifactMethods = {
     add('Agent confidence',
         wp.bubaConfidence !== undefined ? `${Math.round(wp.bubaConfidence * 100)}%` : null);
     add('Predicted score',
-        wp.bubaScorePrediction !== undefined ? String(wp.bubaScorePrediction) : null);
+        wp.bubaScorePrediction !== undefined ? fmtNum(wp.bubaScorePrediction) : null);
     add('Model', gc.modelUsed);
     add('Self-review rounds', gc.iterationCount !== undefined ? String(gc.iterationCount) : null);
     add('Why in the queue', this.item.why);
