@@ -62,6 +62,20 @@ std::string Age(int64_t ms) {
   return fmt::format("{}d", s / 86400);
 }
 
+// `at_ms` in ISO 8601 at the terminal's UTC offset (TZ): the ingest reads the review's time of
+// day from it, so it is the reviewer's, not UTC's.
+std::string LocalTimestamp(int64_t at_ms) {
+  const time_t t = static_cast<time_t>(at_ms / 1000);
+  struct tm local {};
+  localtime_r(&t, &local);
+  const long offset_minutes = local.tm_gmtoff / 60;
+  const long magnitude = offset_minutes < 0 ? -offset_minutes : offset_minutes;
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}{}{:02}:{:02}",
+                     local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
+                     local.tm_min, local.tm_sec, ((at_ms % 1000) + 1000) % 1000,
+                     offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
+}
+
 // The reviewer's own hour: the terminal's clock.
 std::string_view LocalWindow(int64_t now_ms) {
   const time_t t = static_cast<time_t>(now_ms / 1000);
@@ -208,7 +222,8 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
            const ReviewTiming& timing, const std::string& reviewer, const std::string& session_id) {
   const model::EventKind kind =
       answer.dismiss ? model::EventKind::kAdmin : model::EventKind::kFeedback;
-  const std::string event = ReviewEventJson(target, answer, timing, reviewer, session_id);
+  const std::string event =
+      ReviewEventJson(target, answer, timing, reviewer, session_id, LocalTimestamp(now_ms));
   Result<StoredEvent> stored = StoreEvent(c, now_ms, kind, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen review: {}\n", stored.status().message());

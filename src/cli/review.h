@@ -36,10 +36,11 @@ struct ReviewTarget {
   bool pending = false;  // in the review queue
 };
 
-// The FeedbackEvent (or, for a dismissal, the admin event) of an answer, as JSON.
+// The FeedbackEvent (or, for a dismissal, the admin event) of an answer, as JSON. `timestamp`:
+// ISO 8601 in the reviewer's own UTC offset, so the time of day is theirs.
 std::string ReviewEventJson(const ReviewTarget& target, const ReviewAnswer& answer,
                             const ReviewTiming& timing, const std::string& reviewer,
-                            const std::string& session_id);
+                            const std::string& session_id, const std::string& timestamp);
 
 enum class Asked {
   kAnswered,   // *answer holds what to record

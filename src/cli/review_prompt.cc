@@ -150,10 +150,12 @@ std::string OneLine(const std::string& prompt) {
 
 std::string ReviewEventJson(const ReviewTarget& t, const ReviewAnswer& a,
                             const ReviewTiming& timing, const std::string& reviewer,
-                            const std::string& session_id) {
+                            const std::string& session_id, const std::string& timestamp) {
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();
+  Key(w, "timestamp");
+  Str(w, timestamp);
   if (a.dismiss) {
     Dismissal(w, t, a, reviewer);
     w.EndObject();

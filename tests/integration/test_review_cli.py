@@ -14,7 +14,7 @@ import termios
 import time
 import unittest
 
-from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, jsonl,
+from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, jsonl, kaizen,
                    strict_loads, work_event)
 from test_serve import Server
 
@@ -129,6 +129,19 @@ class TerminalReviews(ReviewTest):
         self.assertEqual(self.queued(), [])
         analysis = self.approval()
         self.assertEqual(analysis["kpis"]["timeToDecisionSeconds"]["values"][-1], None)
+
+    def test_the_time_of_day_of_a_review_is_the_reviewers(self):
+        self.work("art-a", "v1")
+        self.work("art-b", "v1")
+        # NOW is midnight UTC: night in London, 13:00 in Auckland (POSIX TZ: UTC-13 is UTC+13).
+        for art, tz in (("art-a", "UTC0"), ("art-b", "UTC-13")):
+            r = kaizen("review", art, "--approve", "--home", self.home, "--now", NOW,
+                       env={"TZ": tz})
+            self.assertEqual(r.rc, EXIT_OK, r)
+        by_art = {e["workProduct"]["id"]: e for e in self.events("feedback")}
+        self.assertEqual(by_art["art-a"]["meta"]["timeOfDay"], "night")
+        self.assertEqual(by_art["art-b"]["meta"]["timeOfDay"], "afternoon")
+        self.assertEqual(by_art["art-b"]["timestamp"], "2026-01-01T00:00:00.000Z")
 
     def test_a_review_needs_a_known_work_and_valid_scores(self):
         self.work("art-a", "v1")
