@@ -70,10 +70,10 @@ std::string LocalTimestamp(int64_t at_ms) {
   localtime_r(&t, &local);
   const long offset_minutes = local.tm_gmtoff / 60;
   const long magnitude = offset_minutes < 0 ? -offset_minutes : offset_minutes;
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}{}{:02}:{:02}",
-                     local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
-                     local.tm_min, local.tm_sec, ((at_ms % 1000) + 1000) % 1000,
-                     offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}{}{:02}:{:02}", local.tm_year + 1900,
+                     local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
+                     ((at_ms % 1000) + 1000) % 1000, offset_minutes < 0 ? '-' : '+', magnitude / 60,
+                     magnitude % 60);
 }
 
 // The reviewer's own hour: the terminal's clock.

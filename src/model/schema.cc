@@ -523,8 +523,8 @@ const ObjectSpec& WorkProductRefSpec() {
           // kaizen extensions (issue 29): what the agent changed in this version, so a review
           // shows that change and never a later commit's.
           Ident("commit").Doc(
-              "the agent's change as git names it: a commit, or a range BASE..HEAD; kaizen "
-              "extension"),
+              "the agent's change as git names it: a commit, a range BASE..HEAD, or "
+              "BASE...HEAD from their merge base (a pull request's change); kaizen extension"),
           Str("diff").Doc(
               "the agent's change as a unified diff, recorded with the version (kaizen check "
               "and the Stop hook record the working tree's); kaizen extension"),

@@ -53,13 +53,25 @@ struct Change {
 Result<Change> ChangeOf(git_repository* repo, const std::string& commit) {
   Change c;
   if (const size_t dots = commit.find(".."); dots != std::string::npos) {
+    // BASE...HEAD (git's three dots): from where HEAD's branch left BASE, as a pull request's
+    // change reads; BASE..HEAD: from BASE itself.
+    const bool merge_base = commit.compare(dots, 3, "...") == 0;
     const std::string base = commit.substr(0, dots);
-    const std::string head = commit.substr(dots + 2);
+    const std::string head = commit.substr(dots + (merge_base ? 3 : 2));
     if (base.empty() || head.empty() || head.front() == '.') {
-      return InvalidArgument("\"" + commit + "\" is not a range BASE..HEAD");
+      return InvalidArgument("\"" + commit + "\" is not a range BASE..HEAD or BASE...HEAD");
     }
     KZ_ASSIGN_OR_RETURN(CommitPtr from, CommitAt(repo, base));
     KZ_ASSIGN_OR_RETURN(CommitPtr to, CommitAt(repo, head));
+    if (merge_base) {
+      git_oid oid;
+      if (git_merge_base(&oid, repo, git_commit_id(from.get()), git_commit_id(to.get())) != 0) {
+        return NotFound(base + " and " + head + " have no common ancestor");
+      }
+      git_commit* b = nullptr;
+      if (git_commit_lookup(&b, repo, &oid) != 0) return GitFailure("reading the merge base");
+      from.reset(b);
+    }
     KZ_ASSIGN_OR_RETURN(c.from, TreeOf(from.get()));
     KZ_ASSIGN_OR_RETURN(c.to, TreeOf(to.get()));
     c.source =

@@ -19,7 +19,8 @@ struct FileDiff {
 //  - `commit` empty: the uncommitted change, the working tree against HEAD (untracked files
 //    included); NotFound when there is none.
 //  - `commit` a revision: that commit against its first parent (a root commit against nothing);
-//  - `commit` BASE..HEAD: the tree of HEAD against the tree of BASE.
+//  - `commit` BASE..HEAD: the tree of HEAD against the tree of BASE;
+//  - `commit` BASE...HEAD: against the merge base of the two (a pull request's change).
 // NotFound when a path is in no repository or outside it, the revision is unknown, or the change
 // does not touch the paths; IoError for libgit2 failures.
 Result<FileDiff> DiffOfPaths(const std::vector<std::string>& paths, const std::string& commit);

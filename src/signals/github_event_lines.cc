@@ -75,7 +75,9 @@ std::string Summary(const PullRequest& pr) {
 // seed 000 WorkProductRef. GitHub does not say how sure the agent was, which prompt or model it
 // used or how long it took: bubaConfidence is 0.5 (no information either way), the generation
 // context reads "unknown" as `self_check` writes it, and iterationCount is the PR's commits.
-void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version) {
+// `commit`: the change under review as git names it (a work event's BASE...HEAD), "" for none.
+void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version,
+                      std::string_view commit = {}) {
   w.StartObject();
   Key(w, "type");
   w.String("code-module");
@@ -101,6 +103,10 @@ void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version
   Key(w, "iterationCount");
   w.Uint64(std::min<uint64_t>(pr.commits.value_or(0), 1'000'000'000));
   w.EndObject();
+  if (!commit.empty()) {
+    Key(w, "commit");
+    Ident(w, commit);
+  }
   w.EndObject();
 }
 
@@ -186,7 +192,10 @@ GithubEvent WorkEvent(const PullRequest& pr, std::string_view agent, int64_t at_
   Key(w, "timestamp");
   Str(w, model::FormatUtc(at_ms));
   Key(w, "workProduct");
-  WriteWorkProduct(w, pr, pr.head_sha);
+  // The pull request's change: from where its branch left the base to its head (three dots: the
+  // merge base), so the review page never shows a later commit's or the base's own changes.
+  const bool shas = !pr.base_sha.empty() && pr.base_sha.size() <= 64 && pr.head_sha.size() <= 64;
+  WriteWorkProduct(w, pr, pr.head_sha, shas ? pr.base_sha + "..." + pr.head_sha : std::string());
   Key(w, "sessionId");
   Str(w, SessionId(pr.repo, pr.number));
   Key(w, "pipelineStage");

@@ -108,6 +108,9 @@ TEST(GithubEvents, AgentPullRequestOpenedIsWorkAtItsHeadSha) {
   const std::string_view summary = p.S("/workProduct/summary");
   EXPECT_EQ(summary.substr(0, 39), "Update the README with new information.");
   EXPECT_NE(summary.find("https://github.com/Codertocat/Hello-World/pull/2"), std::string::npos);
+  // The change a review shows: the branch from its merge base with base.sha, to the head.
+  EXPECT_EQ(p.S("/workProduct/commit"),
+            "f95f852bd8fca8fcc58a9a2d6c842781e32a215e..." + std::string(kSha));
 }
 
 TEST(GithubEvents, AgentIsFoundByLoginBranchPrefixOrCoAuthorTrailerButNotInsideABranchName) {

@@ -119,6 +119,9 @@ std::optional<PullRequest> ReadPullRequest(Reader& r, const Node& n, std::string
   } else if (r.ok()) {
     r.Fail(n.Child("base"), "missing (required object: the repository is base.repo.full_name)");
   }
+  if (auto base = r.Object(n, "base", false)) {
+    pr.base_sha = r.String(*base, "sha", false).value_or("");
+  }
   pr.number = number != 0 ? number : r.Uint(n, "number", true).value_or(0);
   if (auto head = r.Object(n, "head", true)) {
     pr.head_sha = r.String(*head, "sha", true).value_or("");

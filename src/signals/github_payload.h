@@ -47,6 +47,7 @@ struct PullRequest {
   std::string repo;  // OWNER/NAME
   uint64_t number = 0;
   std::string head_sha, head_ref;
+  std::string base_sha;  // base.sha: the base branch's tip when the event was sent ("" if absent)
   std::string title, body, html_url;
   std::string author;  // user.login
   bool closed = false, merged = false;

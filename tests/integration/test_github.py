@@ -147,6 +147,10 @@ class GithubTest(KaizenTest):
         work, review, comment, reward = events
         self.assertEqual((work["workProduct"]["id"], work["workProduct"]["version"]),
                          (WORK_ID, SHA))
+        # The change under review, for the review page's diff: the branch from where it left
+        # the base (the payload's base.sha), never a later commit.
+        self.assertEqual(work["workProduct"]["commit"],
+                         "f95f852bd8fca8fcc58a9a2d6c842781e32a215e..." + SHA)
         for e in (review, comment):
             self.assertEqual((e["workProduct"]["id"], e["workProduct"]["version"]), (WORK_ID, SHA))
             self.assertEqual(e["reviewerId"], "Codertocat")

@@ -278,6 +278,21 @@ class ReviewPageDiff(ReviewTest):
         self.assertIn("then(r => r.json())", body["diff"]["text"])
         self.assertNotIn("r.ok", body["diff"]["text"])
 
+    def test_a_three_dot_range_shows_the_branch_change_without_the_bases_later_commits(self):
+        repo, _ = self.repo()
+        git(repo, "checkout", "-q", "-b", "feature", "HEAD~2")
+        with open(os.path.join(repo, "src", "retry.ts"), "w") as f:
+            f.write("export const retries = 3;\n")
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", "agent: add retries")
+        git(repo, "checkout", "-q", "main")
+        wp = work_event("art-pr", "v1")["workProduct"]
+        self.record_ok("work", work_event("art-pr", "v1", workProduct={
+            **wp, "path": "", "commit": "main...feature"}))
+        body = self.served_work("art-pr", repo)
+        self.assertIn("+export const retries = 3;", body["diff"]["text"])
+        self.assertNotIn("client.ts", body["diff"]["text"])  # main's own later commits
+
     def test_an_older_version_never_shows_todays_working_tree(self):
         repo, _ = self.repo()
         with open(os.path.join(repo, "src", "client.ts"), "a") as f:
