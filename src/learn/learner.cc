@@ -171,6 +171,7 @@ void Learner::Add(EventViews& event) {
       }
       if (has(Part::kScoreBands)) score_bands_.Add(r, themes);
       if (has(Part::kBias)) bias_.Add(r);
+      if (has(Part::kAgreement)) agreement_.Add(r);
       if (has(Part::kKpis)) kpis_.Add(r);
       if (has(Part::kProfiles)) profiles_.Add(r, themes);
       if (has(Part::kRecent)) recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
@@ -387,6 +388,7 @@ std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
   if (section(Section::kRuleCandidates)) WriteJson(w, candidates);
   if (section(Section::kBiasWatch)) WriteJson(w, bias_.Result(now_ms));
   if (section(Section::kSignals)) WriteJson(w, signals_.Result(now_ms));
+  if (section(Section::kAgreement)) WriteJson(w, agreement_.Result());
   w.EndObject();
   std::string out(buffer.GetString(), buffer.GetSize());
   out.push_back('\n');

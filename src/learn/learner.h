@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "kaizen/status.h"
+#include "learn/agreement.h"
 #include "learn/approval.h"
 #include "learn/autonomy.h"
 #include "learn/bias_watch.h"
@@ -207,6 +208,7 @@ class Learner {
   RuleBook rules_;
   ScoreBands score_bands_;
   BiasWatch bias_;
+  AgreementTracker agreement_;
   KpiTracker kpis_;
   CorrectionPatternLearner corrections_{CorrectionPatternConfig()};
   ReviewerProfiles profiles_;

@@ -11,10 +11,10 @@ namespace {
 using model::EventKind;
 
 constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
-    "approval",    "gates",         "calibration",    "decisionSpeed", "preferences",
-    "autonomy",    "communication", "criteria",       "patterns",      "antiPatterns",
-    "errors",      "loops",         "contradictions", "kpis",          "alerts",
-    "regressions", "strategies",    "ruleCandidates", "biasWatch",     "signals"};
+    "approval",       "gates",    "calibration", "decisionSpeed", "preferences", "autonomy",
+    "communication",  "criteria", "patterns",    "antiPatterns",  "errors",      "loops",
+    "contradictions", "kpis",     "alerts",      "regressions",   "strategies",  "ruleCandidates",
+    "biasWatch",      "signals",  "agreement"};
 
 Parts PartsOf(Section s) {
   switch (s) {
@@ -54,6 +54,8 @@ Parts PartsOf(Section s) {
       return {Part::kBias};
     case Section::kSignals:
       return {Part::kSignals};
+    case Section::kAgreement:
+      return {Part::kAgreement};
   }
   return {};
 }
@@ -65,7 +67,7 @@ KindSet Parts::Kinds() const {
   for (Part p :
        {Part::kApproval, Part::kGates, Part::kCalibration, Part::kSpeed, Part::kAutonomy,
         Part::kPreferences, Part::kCommunication, Part::kEvidence, Part::kRules, Part::kScoreBands,
-        Part::kBias, Part::kKpis, Part::kProfiles, Part::kRecent, Part::kQueue}) {
+        Part::kBias, Part::kKpis, Part::kProfiles, Part::kRecent, Part::kQueue, Part::kAgreement}) {
     if (Has(p)) {
       kinds.Add(EventKind::kFeedback);
       kinds.Add(EventKind::kWork);
@@ -110,6 +112,7 @@ ReviewFields Parts::FieldsOfReviews() const {
         fields |= {F::kMeta};
         break;
       case Part::kBias:
+      case Part::kAgreement:  // decisions, reviewers, scores
         fields |= {F::kScores};
         break;
       case Part::kOutcomes:

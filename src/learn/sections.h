@@ -38,8 +38,9 @@ enum class Part : uint8_t {
   // seed 001 automatic and low-friction signals (rewards): read by autonomy, calibration and
   // outcomes too, which it feeds
   kSignals,
+  kAgreement,  // reviewers' agreement on the items several of them judged
 };
-inline constexpr size_t kPartCount = 20;
+inline constexpr size_t kPartCount = 21;
 
 // A set of the values of an enum numbered 0..N-1. `Self` is the set deriving from it, so that
 // All() and |= give a Self.
@@ -140,8 +141,9 @@ enum class Section : uint8_t {
   kRuleCandidates,
   kBiasWatch,
   kSignals,
+  kAgreement,
 };
-inline constexpr size_t kSectionCount = 20;
+inline constexpr size_t kSectionCount = 21;
 
 std::string_view SectionName(Section s);
 std::optional<Section> ParseSection(std::string_view name);

@@ -348,7 +348,7 @@ class OnlySomeSections(AnalyzeTest):
 
     def test_each_section_alone_equals_that_section_of_the_whole_analysis(self):
         sections = [k for k in self.whole if k not in ("now", "events", "regressionsTotal")]
-        self.assertEqual(len(sections), 20)
+        self.assertEqual(len(sections), 21)
         for section in sections:
             with self.subTest(section=section):
                 r = self.analyze_run("--json", "--only", section, now=self.AT)

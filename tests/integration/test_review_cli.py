@@ -305,6 +305,61 @@ class ReviewPageDiff(ReviewTest):
         self.assertEqual(body["diff"], {"text": recorded, "source": "recorded with this version"})
 
 
+def krippendorff_alpha(units, interval):
+    """Krippendorff's alpha from its coincidence matrix, written apart from the C++ (which sums
+    pairs in closed form): units are lists of values, one per reviewer."""
+    units = [u for u in units if len(u) >= 2]
+    coincidences = {}
+    for u in units:
+        for i, a in enumerate(u):
+            for j, b in enumerate(u):
+                if i != j:
+                    coincidences[(a, b)] = coincidences.get((a, b), 0) + 1 / (len(u) - 1)
+    values = sorted({a for a, _ in coincidences})
+    n_c = {c: sum(coincidences.get((c, k), 0) for k in values) for c in values}
+    n = sum(n_c.values())
+    delta = (lambda a, b: (a - b) ** 2) if interval else (lambda a, b: 0 if a == b else 1)
+    observed = sum(o * delta(a, b) for (a, b), o in coincidences.items()) / n
+    expected = sum(n_c[a] * n_c[b] * delta(a, b) for a in values for b in values) / (n * (n - 1))
+    return 1 - observed / expected
+
+
+class SeveralReviewers(ReviewTest):
+
+    def test_agreement_of_reviewers_who_judged_the_same_items_from_the_terminal(self):
+        decisions = {"ana": "AARARAAAAR" "A", "bo": "AARRRAAAAR" "A", "cy": "AAR-RAARA-" "-"}
+        quality = {"ana": [8, 7, 3, 9, 4, 8, 8, 7, 9, 2, 8], "bo": [7, 7, 4, 5, 3, 8, 9, 6, 9, 3, 8],
+                   "cy": [8, 6, 2, None, 4, 9, 7, 3, 8, None, None]}
+        flag = {"A": "--approve", "R": "--reject"}
+        for i in range(11):
+            self.work(f"item-{i}", "v1")
+        for who, ds in decisions.items():
+            for i, d in enumerate(ds):
+                if d == "-":
+                    continue
+                args = ["review", f"item-{i}", flag[d], "--reviewer", who]
+                if quality[who][i] is not None:
+                    args += ["--score", f"code-quality={quality[who][i]}"]
+                self.assertEqual(self.kzh(*args).rc, EXIT_OK)
+        a = self.approval()["agreement"]
+        units_d = [[{"A": 0, "R": 1}[decisions[w][i]] for w in decisions if decisions[w][i] != "-"]
+                   for i in range(11)]
+        units_q = [[quality[w][i] for w in quality if quality[w][i] is not None] for i in range(11)]
+        self.assertEqual((a["decisions"]["items"], a["decisions"]["reviewers"],
+                          a["decisions"]["values"]), (11, 3, 30))
+        self.assertAlmostEqual(a["decisions"]["alpha"], krippendorff_alpha(units_d, False), 6)
+        self.assertAlmostEqual(a["dimensions"]["code-quality"]["alpha"],
+                               krippendorff_alpha(units_q, True), 6)
+        # Approved by one, rejected by another: questions for the next review, newest first
+        # (every review here was taken at the same --now: then by id).
+        self.assertEqual([c["workProduct"]["id"] for c in a["clarifications"]],
+                         ["item-3", "item-7"])
+        self.assertEqual(a["clarifications"][0]["decisions"],
+                         {"ana": "approved", "bo": "rejected"})
+        # ana: agrees with bo on 10 of 11, with cy on 7 of 8 shared items.
+        self.assertAlmostEqual(a["reviewers"]["ana"]["decisionAgreement"], 17 / 19, 6)
+
+
 class OneKeyPrompt(ReviewTest):
 
     def on_terminal(self, keys_after_prompt, *args):
