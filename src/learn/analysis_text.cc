@@ -162,9 +162,10 @@ std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
   }
   // The sections asked for that the summary above leaves to the JSON.
   std::string json_only;
-  for (Section s : {Section::kDecisionSpeed, Section::kPreferences, Section::kCommunication,
-                    Section::kCriteria, Section::kErrors, Section::kLoops, Section::kRegressions,
-                    Section::kStrategies, Section::kRuleCandidates, Section::kBiasWatch}) {
+  for (Section s :
+       {Section::kDecisionSpeed, Section::kPreferences, Section::kCommunication, Section::kCriteria,
+        Section::kErrors, Section::kLoops, Section::kRegressions, Section::kStrategies,
+        Section::kRuleCandidates, Section::kBiasWatch, Section::kAgreement}) {
     if (sections.Has(s))
       json_only += fmt::format("{}{}", json_only.empty() ? "" : ", ", SectionName(s));
   }

@@ -255,6 +255,19 @@ class WebDashboardTest(KaizenTest):
             self.assertTrue(before["maturity"][state].startswith(f"{state}: {n} "), before["maturity"])
         self.assertEqual(before["antiPatterns"], len(analysis["antiPatterns"]))
         self.assertTrue(before["reviewers"])
+        # Reviewer agreement: Krippendorff's alpha of decisions, then of each dimension scored by
+        # 2+ reviewers of one item, as the analysis has it, two decimals.
+        agreement = analysis["agreement"]
+        expected = [["Decisions", agreement["decisions"]]] + [
+            [d, a] for d, a in agreement["dimensions"].items()]
+        self.assertEqual([row[0] for row in before["agreement"]], [e[0] for e in expected])
+        for (name, alpha, text), (_, a) in zip(before["agreement"], expected):
+            if a["alpha"] is None:
+                self.assertEqual(alpha, "", name)
+                self.assertIn(f"n = {a['items']} items", text, name)
+            else:
+                self.assertAlmostEqual(float(alpha), a["alpha"], 6, name)
+                self.assertEqual(text, f"{a['alpha']:.2f}", name)
         # seed 001's signals after review: one row per success metric, the value as the analysis
         # has it, then n, one cell per month and the target.
         signals = analysis["signals"]

@@ -112,6 +112,11 @@ try {
         ),
         antiPatterns: document.querySelectorAll('#dash-patterns .anti-patterns li').length,
         reviewers: [...document.querySelectorAll('#dash-reviewers tr[data-reviewer]')].map((tr) => tr.dataset.reviewer),
+        agreement: [...document.querySelectorAll('#agreement-table tbody tr[data-agreement]')].map((tr) => [
+          tr.dataset.agreement,
+          tr.dataset.alpha,
+          tr.querySelector('.alpha').textContent,
+        ]),
         errors: [...document.querySelectorAll('#dash-content .dash-error')].map((e) => e.textContent),
       };
     });

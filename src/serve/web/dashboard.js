@@ -11,8 +11,10 @@
 // The page is this file: the toolbar, loading the four endpoints, the refresh. Its parts:
 // dashboard_kpis.js (the port of render/dashboard_box, re-exported here: the browser test imports
 // it from /assets/dashboard.js), dashboard_sections.js (KPIs, alerts, calibration, approval),
-// dashboard_learned.js (autonomy, rules, patterns, reviewers), dashboard_cards.js (their cards).
+// dashboard_learned.js (autonomy, rules, patterns, reviewers), dashboard_agreement.js (reviewer
+// agreement), dashboard_cards.js (their cards).
 import { api, announce, el } from './common.js';
+import { agreementSection } from './dashboard_agreement.js';
 import { unavailable } from './dashboard_cards.js';
 import {
   autonomySection,
@@ -101,6 +103,7 @@ export function mount(main, _route) {
           rulesSection(rules),
           patternsSection(a),
           reviewersSection(reviewers),
+          agreementSection(a),
         );
       }
       if (focusKey) {
