@@ -90,7 +90,7 @@ std::vector<learn::RankedItem> Ranked(const learn::Learner& learner, const std::
   if (auto p = learner.profiles().Profile(reviewer)) {
     if (!p->communication.best_windows.empty()) comm.best_windows = p->communication.best_windows;
   }
-  *moment = learn::QueueMoment{LocalWindow(now_ms), comm.best_windows};
+  *moment = learn::QueueMoment{LocalWindow(now_ms), comm.best_windows, reviewer};
   return learn::OrderQueue(learner.queue(), learner.autonomy(), *moment);
 }
 

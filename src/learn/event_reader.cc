@@ -463,6 +463,8 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
     w->priority = Str(x);
   } else if (k == "forReview") {
     w->for_review = Bool(x).value_or(true);
+  } else if (k == "requiredReviews") {
+    w->required_reviews = std::max<int64_t>(1, IntOr0(x));
   }
   return true;
 }
@@ -754,6 +756,7 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   whole.commit = work.commit;
   whole.diff = work.diff;
   whole.for_review = work.for_review;
+  whole.required_reviews = work.required_reviews;
   return whole;
 }
 

@@ -46,6 +46,7 @@ struct WorkView {
   // a commit or BASE..HEAD, and workProduct.diff, a recorded unified diff.
   std::string_view commit, diff;
   bool for_review = true;                  // forReview: false for a prediction only (kaizen check)
+  int64_t required_reviews = 1;            // requiredReviews: distinct reviewers who must decide it
   double confidence = 0;                   // bubaConfidence 0..1
   std::optional<double> score_prediction;  // bubaScorePrediction 1..10
   int64_t iteration_count = 0;

@@ -102,6 +102,7 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.iteration_count = work.iteration_count;
   item.experimental = work.experimental;
   item.superseded = superseded;
+  item.required_reviews = std::max<int64_t>(1, work.required_reviews);
   pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
 }
 
@@ -121,11 +122,16 @@ void ReviewQueue::AddReview(const ReviewView& review) {
   if (review.work.artifact_id.empty() || pending_.empty()) return;
   auto it = pending_.find(Key(review.work.artifact_id, review.work.version));
   if (it == pending_.end()) return;
+  QueueItem& item = it->second;
   if (review.decision == Decision::kDeferred) {
-    ++it->second.deferrals;
-  } else {
-    pending_.erase(it);
+    ++item.deferrals;
+    return;
   }
+  std::vector<std::string>& by = item.reviewed_by;
+  if (review.reviewer.empty() || std::find(by.begin(), by.end(), review.reviewer) == by.end()) {
+    by.emplace_back(review.reviewer);
+  }
+  if (static_cast<int64_t>(by.size()) >= item.required_reviews) pending_.erase(it);
 }
 
 std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTracker& autonomy,
@@ -138,6 +144,10 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
   std::vector<RankedItem> out;
   out.reserve(queue.size());
   for (const auto& [key, item] : queue.pending()) {
+    if (!moment.reviewer.empty() && std::find(item.reviewed_by.begin(), item.reviewed_by.end(),
+                                              moment.reviewer) != item.reviewed_by.end()) {
+      continue;  // they decided it already: it waits for the others
+    }
     RankedItem r;
     r.item = &item;
     const std::string task_type(
@@ -163,6 +173,9 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
       why += ", outside your best review windows";
     }
     if (item.deferrals > 0) why += " · deferred " + std::to_string(item.deferrals) + "x";
+    if (item.required_reviews > 1)
+      why += " · review " + std::to_string(item.reviewed_by.size() + 1) + " of " +
+             std::to_string(item.required_reviews);
     if (item.superseded > 0)
       why += " · replaces " + std::to_string(item.superseded) + " older version" +
              (item.superseded == 1 ? "" : "s");
@@ -241,6 +254,12 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   w.Int64(i.deferrals);
   Key(w, "supersededVersions");
   w.Int64(i.superseded);
+  Key(w, "requiredReviews");
+  w.Int64(i.required_reviews);
+  Key(w, "reviewedBy");
+  w.StartArray();
+  for (const std::string& who : i.reviewed_by) Str(w, who);
+  w.EndArray();
   Key(w, "diffRecorded");
   w.Bool(!i.diff.empty());
   Key(w, "autonomy");
@@ -286,7 +305,7 @@ void ReviewQueue::serialize(Archive& ar) {
       for (std::string_view* v : views(item)) strings[s++] = std::string(*v);
     }
     ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
-       item.experimental, item.deferrals, item.superseded);
+       item.experimental, item.deferrals, item.superseded, item.required_reviews, item.reviewed_by);
     if constexpr (state::kLoading<Archive>) {
       size_t bytes = 0;
       for (const std::string& s : strings) bytes += s.size();

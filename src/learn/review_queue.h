@@ -32,8 +32,10 @@ struct QueueItem {
   std::optional<double> score_prediction;
   int64_t iteration_count = 0;
   bool experimental = false;
-  int64_t deferrals = 0;   // `deferred` decisions so far: the item stays, later in the order
-  int64_t superseded = 0;  // older versions of the artifact this one took out of the queue
+  int64_t deferrals = 0;         // `deferred` decisions so far: the item stays, later in the order
+  int64_t superseded = 0;        // older versions of the artifact this one took out of the queue
+  int64_t required_reviews = 1;  // requiredReviews: distinct reviewers who must decide
+  std::vector<std::string> reviewed_by;  // who decided it so far (while fewer than required)
 };
 
 class ReviewQueue {
@@ -45,7 +47,9 @@ class ReviewQueue {
   // (the registry's, in a Learner).
   void AddWork(const WorkView& work);
   // A review of a product: any decision but `deferred` (or a review with scores or text but no
-  // decision: someone looked at it) takes it out; `deferred` keeps it and counts the deferral.
+  // decision: someone looked at it) takes it out once requiredReviews distinct reviewers gave
+  // one (a review without reviewerId counts as one more reviewer); `deferred` keeps it and counts
+  // the deferral.
   void AddReview(const ReviewView& review);
   // An `admin` dismiss takes the named version (or every version) out, undecided: no decision is
   // recorded, so approval, autonomy, regressions and KPIs never see it.
@@ -70,6 +74,7 @@ class ReviewQueue {
 struct QueueMoment {
   std::string_view time_of_day;           // now's window: morning | afternoon | evening | night
   std::vector<std::string> best_windows;  // the reviewer's (else everyone's) best windows
+  std::string_view reviewer;  // whose queue: items they already decided are not theirs to review
 };
 
 struct RankedItem {

@@ -151,6 +151,41 @@ TEST_F(ReviewQueueTest, ADismissalTakesTheNamedVersionOutAndNothingElse) {
   EXPECT_EQ(queue_.size(), 0u);
 }
 
+// A work event may ask for several reviewers (issue 30): it stays until that many distinct people
+// decided it, out of the queue of those who did.
+TEST_F(ReviewQueueTest, WorkAskingForTwoReviewsStaysUntilTwoPeopleDecidedIt) {
+  WorkView w;
+  w.at_ms = at_++;
+  w.artifact_id = "a";
+  w.version = "v1";
+  w.required_reviews = 2;
+  queue_.AddWork(w);
+  auto review = [&](std::string_view who, Decision d) {
+    ReviewView r;
+    r.at_ms = at_++;
+    r.reviewer = who;
+    r.work.artifact_id = "a";
+    r.work.version = "v1";
+    r.decision = d;
+    queue_.AddReview(r);
+  };
+  auto mine = [&](std::string_view who) {
+    return OrderQueue(queue_, autonomy_, {"morning", {}, who}).size();
+  };
+  review("ana", Decision::kDeferred);  // not a decision
+  review("ana", Decision::kApproved);
+  review("ana", Decision::kRejected);  // ana again: still one reviewer
+  ASSERT_EQ(queue_.size(), 1u);
+  EXPECT_EQ(queue_.pending().begin()->second.reviewed_by, std::vector<std::string>{"ana"});
+  EXPECT_EQ(mine("ana"), 0u);
+  EXPECT_EQ(mine("bo"), 1u);
+  EXPECT_EQ(mine(""), 1u);  // the whole queue
+  EXPECT_NE(OrderQueue(queue_, autonomy_, {"morning", {}, "bo"})[0].why.find("review 2 of 2"),
+            std::string::npos);
+  review("bo", Decision::kRejected);
+  EXPECT_EQ(queue_.size(), 0u);
+}
+
 TEST_F(ReviewQueueTest, AReviewWithoutADecisionStillTakesTheWorkOut) {
   Work("a", "v1", "stripe");
   Review("a", "v1", Decision::kNone);  // scores or notes only: someone looked at it

@@ -234,6 +234,10 @@ const ObjectSpec& WorkSpec() {
                       .Doc("seed 000 §9.4: spent from the exploration budget, "
                            "clearly marked"),
                   Ident("repository").Doc(kRepositoryDoc),
+                  Int("requiredReviews")
+                      .Range(1, 100)
+                      .Doc("how many reviewers must decide it before it leaves the queue "
+                           "(default 1); kaizen extension"),
                   Bool("forReview")
                       .Doc("false: a prediction only (kaizen check without --submit), "
                            "not put in the review queue; default true; kaizen "

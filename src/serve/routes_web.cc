@@ -84,7 +84,8 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
         if (p->communication.best_format) comm.best_format = p->communication.best_format;
       }
     }
-    learn::QueueMoment moment{WindowAt(now_ms, utc_offset), comm.best_windows};
+    learn::QueueMoment moment{WindowAt(now_ms, utc_offset), comm.best_windows,
+                              reviewer != nullptr ? std::string_view(*reviewer) : ""};
     const std::vector<learn::RankedItem> ranked =
         learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
     const double break_after = learner.config().weights.fatigue_after;

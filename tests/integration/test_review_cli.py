@@ -326,6 +326,21 @@ def krippendorff_alpha(units, interval):
 
 class SeveralReviewers(ReviewTest):
 
+    def test_work_asking_for_two_reviews_waits_in_the_other_reviewers_queue(self):
+        self.work("art-2", "v1", requiredReviews=2)
+        self.work("art-1", "v1")
+        mine = lambda who: [i["workProduct"]["id"] for i in strict_loads(
+            self.kzh("review", "--json", "--reviewer", who).out)["items"]]
+        self.assertEqual(self.kzh("review", "art-2", "--approve", "--reviewer", "ana").rc, EXIT_OK)
+        self.assertEqual(mine("ana"), ["art-1"])
+        self.assertEqual(sorted(mine("bo")), ["art-1", "art-2"])
+        (item,) = [i for i in self.queue()["items"] if i["workProduct"]["id"] == "art-2"]
+        self.assertEqual((item["requiredReviews"], item["reviewedBy"]), (2, ["ana"]))
+        self.assertIn("review 2 of 2", item["why"])
+        self.assertEqual(self.kzh("review", "art-2", "--reject", "--reviewer", "bo").rc, EXIT_OK)
+        self.assertEqual(mine("bo"), ["art-1"])
+        self.assertEqual(mine("cy"), ["art-1"])
+
     def test_agreement_of_reviewers_who_judged_the_same_items_from_the_terminal(self):
         decisions = {"ana": "AARARAAAAR" "A", "bo": "AARRRAAAAR" "A", "cy": "AAR-RAARA-" "-"}
         quality = {"ana": [8, 7, 3, 9, 4, 8, 8, 7, 9, 2, 8], "bo": [7, 7, 4, 5, 3, 8, 9, 6, 9, 3, 8],
