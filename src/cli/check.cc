@@ -18,8 +18,10 @@
 
 #include "cli/commands.h"
 #include "cli/derived_files.h"
+#include "cli/json_text.h"
 #include "cli/learned_state.h"
 #include "cli/log_views.h"
+#include "cli/loop_store.h"
 #include "cli/machine_check.h"
 #include "cli/self_check_run.h"
 #include "cli/verbs.h"
@@ -43,7 +45,8 @@ struct CheckOptions {
 struct Recorded {
   bool stored = false;
   std::string event_id;
-  std::string note;  // why it was not stored
+  std::string note;      // why it was not stored
+  bool already = false;  // the version was recorded before (its prediction stands)
 };
 
 // Through the same pipeline as `kaizen record work`. A version already recorded (the same files,
@@ -76,6 +79,7 @@ Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorde
   for (const auto& e : errors) {
     if (e.path == "workProduct.version") {
       out->note = "this version was already recorded; the earlier prediction stands";
+      out->already = true;
       return Status::Ok();
     }
   }
@@ -191,6 +195,15 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
     }
     work.for_review = o.submit;
     Status s = Record(c, state.now_ms, PredictionWorkEventJson(work, result, files.size()), &rec);
+    if (s.ok() && rec.already && o.submit) {
+      // Checked before as a prediction only: the version goes into the queue as it was recorded.
+      const std::string submit =
+          "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + JsonQuote(id) +
+          ",\"work_version\":" + JsonQuote(version) + "}";
+      Result<StoredEvent> stored = StoreEvent(c, state.now_ms, model::EventKind::kAdmin, submit);
+      s = stored.status();
+      if (s.ok()) rec.note = "recorded before; submitted for review now";
+    }
     if (!s.ok()) {
       fmt::print(stderr, "kaizen check: {}\n", s.message());
       return kExitSystem;

@@ -514,6 +514,9 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
         }
       } else if (action == "dismiss") {
         need("work_id");
+      } else if (action == "submit") {
+        need("work_id");
+        need("work_version");
       }
       return;
     }

@@ -67,11 +67,8 @@ void ReviewQueue::AddWork(const WorkView& work) {
       ++superseded;
     }
   }
-  if (!work.for_review) {
-    pending_.erase(Key(work.artifact_id, work.version));
-    return;
-  }
   QueueItem item;
+  item.submitted = work.for_review;
   // One buffer for the strings the registry does not keep; freed when the item leaves.
   const size_t own = work.event_id.size() + work.path.size() + work.session_id.size() +
                      work.commit.size() + work.diff.size();
@@ -107,7 +104,13 @@ void ReviewQueue::AddWork(const WorkView& work) {
 }
 
 void ReviewQueue::AddAdmin(const AdminView& admin) {
-  if (admin.action != "dismiss" || admin.work_id.empty()) return;
+  if (admin.work_id.empty()) return;
+  if (admin.action == "submit") {
+    auto it = pending_.find(Key(admin.work_id, admin.work_version));
+    if (it != pending_.end()) it->second.submitted = true;
+    return;
+  }
+  if (admin.action != "dismiss") return;
   for (auto it = pending_.lower_bound(Key(admin.work_id, {}));
        it != pending_.end() && it->first.first == admin.work_id;) {
     if (admin.work_version.empty() || it->first.second == admin.work_version) {
@@ -144,6 +147,7 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
   std::vector<RankedItem> out;
   out.reserve(queue.size());
   for (const auto& [key, item] : queue.pending()) {
+    if (!item.submitted) continue;  // a prediction only
     if (!moment.reviewer.empty() && std::find(item.reviewed_by.begin(), item.reviewed_by.end(),
                                               moment.reviewer) != item.reviewed_by.end()) {
       continue;  // they decided it already: it waits for the others
@@ -305,7 +309,8 @@ void ReviewQueue::serialize(Archive& ar) {
       for (std::string_view* v : views(item)) strings[s++] = std::string(*v);
     }
     ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
-       item.experimental, item.deferrals, item.superseded, item.required_reviews, item.reviewed_by);
+       item.experimental, item.deferrals, item.superseded, item.submitted, item.required_reviews,
+       item.reviewed_by);
     if constexpr (state::kLoading<Archive>) {
       size_t bytes = 0;
       for (const std::string& s : strings) bytes += s.size();

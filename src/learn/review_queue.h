@@ -32,17 +32,21 @@ struct QueueItem {
   std::optional<double> score_prediction;
   int64_t iteration_count = 0;
   bool experimental = false;
-  int64_t deferrals = 0;         // `deferred` decisions so far: the item stays, later in the order
-  int64_t superseded = 0;        // older versions of the artifact this one took out of the queue
-  int64_t required_reviews = 1;  // requiredReviews: distinct reviewers who must decide
+  int64_t deferrals = 0;   // `deferred` decisions so far: the item stays, later in the order
+  int64_t superseded = 0;  // older versions of the artifact this one took out of the queue
+  // false: a prediction only (kaizen check without --submit), kept out of the order until an
+  // admin `submit` of the version; reviewable by id meanwhile.
+  bool submitted = true;
+  int64_t required_reviews = 1;          // requiredReviews: distinct reviewers who must decide
   std::vector<std::string> reviewed_by;  // who decided it so far (while fewer than required)
 };
 
 class ReviewQueue {
  public:
-  // A recorded work product joins the queue (the same (id, version) again replaces it), unless
-  // it is a prediction only (forReview false). Either way its older pending versions leave the
-  // queue undecided: a reviewer would judge work the agent has already changed.
+  // A recorded work product joins the queue (the same (id, version) again replaces it); a
+  // prediction only (forReview false) is kept unsubmitted, out of the order. Either way its older
+  // pending versions leave the queue undecided: a reviewer would judge work the agent has already
+  // changed.
   // REQUIRES: `work`'s views but the event id, path, session, commit and diff outlive the queue
   // (the registry's, in a Learner).
   void AddWork(const WorkView& work);
@@ -52,12 +56,14 @@ class ReviewQueue {
   // the deferral.
   void AddReview(const ReviewView& review);
   // An `admin` dismiss takes the named version (or every version) out, undecided: no decision is
-  // recorded, so approval, autonomy, regressions and KPIs never see it.
+  // recorded, so approval, autonomy, regressions and KPIs never see it. An `admin` submit puts a
+  // version recorded as a prediction only into the order (kaizen check --submit of bytes checked
+  // before).
   void AddAdmin(const AdminView& admin);
 
   // By (artifact id, version): one artifact's versions are adjacent, from {id, ""}.
   using Key = std::pair<std::string_view, std::string_view>;
-  size_t size() const { return pending_.size(); }
+  size_t size() const { return pending_.size(); }  // submitted or not
   const std::map<Key, QueueItem>& pending() const { return pending_; }
 
  private:

@@ -379,15 +379,17 @@ const ObjectSpec& AdminSpec() {
   static const ObjectSpec s{
       "admin",
       Common({
-          Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request", "dismiss"}),
+          Ident("action").Req().OneOf(
+              {"rule_audit", "consent", "deletion_request", "dismiss", "submit"}),
           Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
           Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
           Ident("user_id").Doc("consent; deletion_request"),
           Bool("learning_mode").Doc("consent: on or off for user_id"),
           Ident("session_id").Doc("deletion_request"),
           Ident("work_id").Doc(
-              "dismiss: the work product taken out of the review queue, undecided"),
-          Ident("work_version").Doc("dismiss: its version (absent: every version)"),
+              "dismiss: the work product taken out of the review queue, undecided; submit: one "
+              "recorded as a prediction only, put in the queue"),
+          Ident("work_version").Doc("dismiss: its version (absent: every version); submit"),
           Ident("reviewerId").Doc("who took the action"),
           Str("note"),
       })};

@@ -235,13 +235,24 @@ class HonestQueue(ReviewTest):
         (w,) = self.events("work")
         self.assertIs(w["forReview"], False)
         self.assertIn("+// agent: retry once", w["workProduct"]["diff"])
+        # The same bytes, now submitted: the version recorded by the first check joins the queue
+        # as it was recorded (its diff with it), through an admin submit.
+        r = self.kzh("check", client, "--task-type", "api-client", "--submit")
+        self.assertIn(r.rc, (0, 1), r)
+        self.assertIn("recorded before; submitted for review now", r.out)
+        (item,) = self.queue()["items"]
+        self.assertEqual(item["workProduct"]["version"], w["workProduct"]["version"])
+        self.assertTrue(item["diffRecorded"])
+        (admin,) = self.events("admin")
+        self.assertEqual((admin["action"], admin["work_version"]),
+                         ("submit", w["workProduct"]["version"]))
+        # Changed and submitted at once: a new version, which replaces the queued one.
         with open(client, "a") as f:
             f.write("// agent: and log it\n")
         r = self.kzh("check", client, "--task-type", "api-client", "--submit")
-        self.assertIn(r.rc, (0, 1), r)
         self.assertIn("submitted for review", r.out)
         (item,) = self.queue()["items"]
-        self.assertTrue(item["diffRecorded"])
+        self.assertEqual(item["supersededVersions"], 1)
         self.assertNotIn("forReview", self.events("work")[1])
         r = self.kzh("check", client, "--task-type", "api-client", "--submit", "--no-record")
         self.assertEqual(r.rc, EXIT_USAGE, r)
