@@ -30,6 +30,7 @@ Status StoreBatch(const Common& c, int64_t now_ms, const std::vector<std::string
   for (const std::string& e : events) input += e + "\n";
   KZ_ASSIGN_OR_RETURN(auto taxonomy, LoadTaxonomy(c.home));
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestOptions options;
   options.now_ms = now_ms;
   if (taxonomy) options.taxonomy = &*taxonomy;

@@ -53,6 +53,7 @@ struct Recorded {
 // unchanged, checked again) is not an error: the earlier prediction stands.
 Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorded* out) {
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestOptions options;
   options.now_ms = now_ms;
   options.expected_kind = model::EventKind::kWork;

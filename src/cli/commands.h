@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace kaizen::store {
+class PgLog;
+}
+
 namespace kaizen::cli {
 
 inline constexpr int kExitOk = 0;
@@ -19,6 +23,10 @@ struct Common {
   std::string home;  // resolved: --home, else $KAIZEN_HOME, else ./.kaizen
   bool json = false;
   std::string now;  // --now: ISO 8601; empty = the system clock
+  // --store, else $KAIZEN_STORE: a PostgreSQL database the home is the working copy of; empty:
+  // the home's own files are the log.
+  std::string store;
+  store::PgLog* remote = nullptr;  // opened from `store` before the verb runs (cli/store_open.h)
 };
 
 int RecordCommand(const Common& c, const std::string& kind, const std::string& file,

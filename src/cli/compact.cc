@@ -139,6 +139,7 @@ int CompactCommand(const Common& c) {
     return kExitUsage;
   }
   store::RawLog log(c.home, store::DefaultFileSystem());
+  log.set_remote(c.remote);  // the shared store is rewritten first
   CompactReport r;
   Status s = Compact(log, *now, &r);
   for (const auto& n : r.notes) fmt::print(stderr, "kaizen: recovered {}: {}\n", n.file, n.text);

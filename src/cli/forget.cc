@@ -150,6 +150,7 @@ Status RecordDeletion(const Common& c, const ForgetTarget& t, int64_t now_ms, Fo
       t.user ? "\"user_id\"" : "\"session_id\"", JsonQuote(t.id), r->events);
   simdjson::padded_string padded(event);
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestOptions options;
   options.now_ms = now_ms;
   std::string refused;
@@ -238,6 +239,7 @@ int ForgetCommand(const Common& c, const std::string& user, const std::string& s
   const ForgetTarget t{!user.empty(), user.empty() ? session : user};
   ForgetReport r;
   store::RawLog log(c.home, store::DefaultFileSystem());
+  log.set_remote(c.remote);  // the shared store is rewritten first
   Status s = ForgetStored(log, t, &r);
   if (s.ok()) s = RecordDeletion(c, t, *now, &r);
   if (s.ok()) s = RebuildFromLog(c, t, &r);

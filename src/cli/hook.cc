@@ -48,6 +48,7 @@
 #include "cli/hook_session.h"
 #include "cli/hook_steps.h"
 #include "cli/serve_client.h"
+#include "cli/store_open.h"
 #include "cli/verbs.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
@@ -221,6 +222,12 @@ int HookCommand(const Common& common, const HookOptions& o) {
   }
   Common c = common;
   c.home = *home;
+  // A team's shared store ($KAIZEN_STORE): the hook stores there too, and fails open without it.
+  std::unique_ptr<store::PgLog> remote;
+  if (Status opened = OpenStore(&c, &remote); !opened.ok()) {
+    Log(fmt::format("{}: {} (nothing stored)", who, opened.message()));
+    return kExitOk;
+  }
   LocalHookBackend backend(c);
   HookContext ctx{c, &backend, *payload, *now, o.budget_tokens};
   try {

@@ -29,7 +29,7 @@
 namespace kaizen::cli {
 namespace {
 
-constexpr std::string_view kCheckpoint = "feedback/indexes/learned.ckpt";
+constexpr std::string_view kCheckpoint = store::kLearnedCheckpoint;
 constexpr std::string_view kMagic = "kaizen-learned-checkpoint 1";
 // A raw file is recognised by its size and its last bytes before that size: an append keeps
 // them, a rewrite (forget, compact, a hand edit) almost never does.

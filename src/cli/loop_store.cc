@@ -15,6 +15,7 @@ Result<StoredEvent> StoreEvent(const Common& c, int64_t now_ms, model::EventKind
                                std::string_view event_json) {
   KZ_ASSIGN_OR_RETURN(auto taxonomy, LoadTaxonomy(c.home));
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestOptions options;
   options.now_ms = now_ms;
   options.expected_kind = kind;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/sibling.h"
+#include "cli/store_open.h"
 #include "cli/verb.h"
 #include "cli/verbs.h"
 
@@ -241,6 +242,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddDashboardVerb(app, c));
   verbs.push_back(AddHookVerb(app, c));
   verbs.push_back(AddInitVerb(app, c));
+  verbs.push_back(AddMigrateVerb(app, c));
   RefuseEmptyValues(&app);
 
   try {
@@ -260,7 +262,17 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
 
-  KeepFreedMemory(app.get_subcommands().front()->get_name());
+  const std::string verb_name = app.get_subcommands().front()->get_name();
+  KeepFreedMemory(verb_name);
+  // The shared store, when one is named, for every verb that reads or writes a home's log.
+  std::unique_ptr<kaizen::store::PgLog> remote;
+  if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
+      verb_name != "migrate") {
+    if (kaizen::Status s = OpenStore(&c, &remote); !s.ok()) {
+      fmt::print(stderr, "kaizen {}: {}\n", verb_name, s.message());
+      return s.code() == kaizen::StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
+    }
+  }
   if (record->parsed()) return RecordCommand(c, kind, file, reject);
   if (import->parsed()) return ImportCommand(c, files, reject);
   if (verify->parsed()) return VerifyCommand(c);

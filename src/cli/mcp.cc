@@ -20,6 +20,7 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
   return {sub, [&c] {
             serve::McpOptions options;
             options.live.home = c.home;
+            options.live.store = c.store;
             if (c.now == "end") {
               options.live.now_is_newest = true;  // a replayed or demo history
             } else if (!c.now.empty()) {

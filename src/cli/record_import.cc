@@ -206,6 +206,7 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     return kExitUsage;
   }
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestOptions options;
   options.now_ms = *now;
   options.expected_kind = kind;
@@ -288,6 +289,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   const bool tty = ::isatty(2);
   const auto start = std::chrono::steady_clock::now();
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
+  ingestor.set_remote(c.remote);
   ingest::IngestSummary total;
   int exit_code = kExitOk;
   for (const std::string& file : files) {

@@ -52,6 +52,7 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   // --now first: a usage error must leave the home as it was, without a new token file in it.
   serve::LiveOptions live;
   live.home = c.home;
+  live.store = c.store;
   if (c.now == "end") {
     live.now_is_newest = true;  // a replayed or demo history
   } else if (!c.now.empty()) {

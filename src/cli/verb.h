@@ -105,6 +105,9 @@ inline void RefuseEmptyValues(CLI::App* app) {
 inline void AddCommonOptions(CLI::App* sub, Common& c, bool with_json, bool with_now) {
   sub->add_option("--home", c.home, "the kaizen home (default $KAIZEN_HOME, else ./.kaizen)")
       ->check(HomeDirectory());
+  sub->add_option("--store", c.store,
+                  "a shared PostgreSQL store (postgresql:// URI or libpq key=value; default "
+                  "$KAIZEN_STORE): the log is kept there, the home is its working copy");
   if (with_json) sub->add_flag("--json", c.json, "machine-readable output");
   if (with_now)
     sub->add_option("--now", c.now,

@@ -27,5 +27,6 @@ Verb AddGithubVerb(CLI::App& app, Common& c);
 Verb AddDashboardVerb(CLI::App& app, Common& c);
 Verb AddHookVerb(CLI::App& app, Common& c);
 Verb AddInitVerb(CLI::App& app, Common& c);
+Verb AddMigrateVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli

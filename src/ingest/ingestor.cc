@@ -1,4 +1,5 @@
 #include "ingest/ingestor.h"
+#include "ingest/store_mirror.h"
 
 #include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
@@ -309,6 +310,13 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
 Ingestor::Ingestor(std::string home, store::FileSystem* fs)
     : log_(std::move(home), fs), cache_(&log_) {}
 
+Status Ingestor::Pull(uint64_t* pulled) {
+  KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
+  KZ_RETURN_IF_ERROR(log_.EnsureLayout());
+  KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
+  return PullMirror(log_, cache_, pulled);
+}
+
 std::vector<store::RecoveryNote> Ingestor::TakeNotes() { return std::exchange(notes_, {}); }
 
 Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
@@ -473,6 +481,11 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     // Stateful stages, in order, under the home's writer lock.
     KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
     KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
+    if (log_.remote() != nullptr) {
+      // Other writers' events first, so this chunk is checked against the whole shared log.
+      uint64_t pulled = 0;
+      KZ_RETURN_IF_ERROR(PullMirror(log_, cache_, &pulled));
+    }
     IngestState& state = cache_.state();
     // Room for the whole input at once when its size is known: growing the tables chunk by
     // chunk moved every entry several times, on the thread everything else waits for.

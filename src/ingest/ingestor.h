@@ -90,6 +90,12 @@ class Ingestor {
   std::vector<store::RecoveryNote> TakeNotes();
 
   store::RawLog& log() { return log_; }
+  // Stores into a shared database too (store/pg_log.h), the home its working copy
+  // (ingest/store_mirror.h). REQUIRES: *remote outlives the Ingestor.
+  void set_remote(store::PgLog* remote) { log_.set_remote(remote); }
+  // Copies what the remote holds and the home lacks (ingest/store_mirror.h), under the writer
+  // lock, keeping this Ingestor's cache. REQUIRES: a remote.
+  Status Pull(uint64_t* pulled);
 
  private:
   store::RawLog log_;

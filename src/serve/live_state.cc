@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -17,6 +18,7 @@
 #include "cli/log_views.h"
 #include "learn/event_reader.h"
 #include "store/file_system.h"
+#include "store/pg_log.h"
 #include "store/raw_log.h"
 
 namespace kaizen::serve {
@@ -76,6 +78,9 @@ struct LiveState::Impl {
   std::optional<ingest::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
   store::RawLog log{options.home, store::DefaultFileSystem()};
   ingest::Ingestor ingestor{options.home, store::DefaultFileSystem()};
+  std::unique_ptr<store::PgLog> remote;  // the writer thread's connection to options.store
+  std::thread listener;                  // wakes the writer when the store notifies a commit
+  std::atomic<bool> listening{false};
 
   mutable std::shared_mutex learner_mu;
   std::unique_ptr<learn::Learner> learner;  // GUARDED_BY(learner_mu)
@@ -152,6 +157,10 @@ struct LiveState::Impl {
   // Folds what the log gained since the last fold: this process's writes and any other
   // process's. Called by the writer thread only.
   Status Refresh() {
+    if (remote) {
+      uint64_t pulled = 0;
+      KZ_RETURN_IF_ERROR(ingestor.Pull(&pulled));
+    }
     std::vector<std::pair<std::string, uint64_t>> listed;
     {
       KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
@@ -316,6 +325,31 @@ struct LiveState::Impl {
     done_cv.notify_all();
   }
 
+  // Another server's commit wakes the writer, which copies and folds it (Refresh): seen here
+  // within milliseconds, not at the next poll. A lost connection is retried; the poll still runs.
+  void ListenLoop(store::PgLog& pg) {
+    bool subscribed = false;
+    while (listening) {
+      if (!subscribed) {
+        if (Status s = pg.Listen(); !s.ok()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(500));
+          continue;
+        }
+        subscribed = true;
+      }
+      Result<bool> got = pg.WaitNotification(200);
+      if (!got.ok()) {
+        subscribed = false;  // reconnect and listen again
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        continue;
+      }
+      if (!*got) continue;
+      auto p = std::make_shared<Pending>();
+      p->catch_up = true;
+      if (!Enqueue(p)) break;
+    }
+  }
+
   // Queues p for the writer; false once Shutdown has begun.
   bool Enqueue(PendingPtr p) {
     {
@@ -341,6 +375,12 @@ LiveState::LiveState(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   auto impl = std::make_unique<Impl>(options);
+  if (!options.store.empty()) {
+    KZ_ASSIGN_OR_RETURN(impl->remote, store::PgLog::Open(options.store));
+    impl->ingestor.set_remote(impl->remote.get());
+    uint64_t pulled = 0;
+    KZ_RETURN_IF_ERROR(impl->ingestor.Pull(&pulled));
+  }
   KZ_RETURN_IF_ERROR(cli::LoadLearnConfig(options.home, &impl->config));
   KZ_ASSIGN_OR_RETURN(impl->taxonomy, cli::LoadTaxonomy(options.home));
   KZ_ASSIGN_OR_RETURN(impl->config_digest, cli::LearningConfigDigest(options.home));
@@ -349,10 +389,17 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   impl->folded = std::move(f.bytes);
   Impl* raw = impl.get();
   impl->writer = std::thread([raw] { raw->WriterLoop(); });
+  if (!options.store.empty()) {
+    KZ_ASSIGN_OR_RETURN(auto listen, store::PgLog::Open(options.store));
+    raw->listening = true;
+    raw->listener = std::thread([raw, l = std::move(listen)] { raw->ListenLoop(*l); });
+  }
   return std::unique_ptr<LiveState>(new LiveState(std::move(impl)));
 }
 
 LiveState::~LiveState() {
+  impl_->listening = false;
+  if (impl_->listener.joinable()) impl_->listener.join();
   Shutdown();
   if (impl_->writer.joinable()) impl_->writer.join();
 }

@@ -57,6 +57,10 @@ struct LiveOptions {
   // rewrites of it are picked up, in milliseconds, also while submissions keep arriving; 0: only
   // after each of this process's own writes, before that write is answered.
   int64_t poll_ms = 1000;
+  // A shared PostgreSQL store (libpq conninfo) the home is the working copy of: writes go there
+  // first, and other servers' writes are copied in when the store notifies a commit (else at the
+  // poll). Empty: the home's files are the log.
+  std::string store;
 };
 
 class LiveState {

@@ -4,18 +4,44 @@
 #include <unordered_set>
 
 #include "store/log_format.h"
+#include "store/pg_log.h"
 
 namespace kaizen::store {
+namespace {
+
+// The database first (the truth), then the files. The rewrite bumps the store's epoch; when this
+// home's copy was current before it (the caller holds the writer lock and brought it up to date),
+// it is current after, and its state says so, else its next read copies the store again.
+Status RewriteRemote(RawLog& log, const std::string& file, std::string_view content) {
+  if (log.remote() == nullptr) return Status::Ok();
+  std::string old;
+  if (log.fs()->Exists(log.RawPath(file))) {
+    KZ_ASSIGN_OR_RETURN(old, log.fs()->ReadFrom(log.RawPath(file), 0));
+  }
+  if (old == content) return Status::Ok();
+  KZ_ASSIGN_OR_RETURN(uint64_t epoch,
+                      log.remote()->RewriteDay(std::string_view(file).substr(0, 10), old, content));
+  KZ_ASSIGN_OR_RETURN(auto state, ReadMirrorState(log.home(), log.fs()));
+  if (!state || state->epoch + 1 != epoch) return Status::Ok();
+  state->epoch = epoch;
+  return WriteMirrorState(log.home(), log.fs(), *state);
+}
+
+}  // namespace
+
 Status RewriteDayFile(RawLog& log, const std::string& file, std::string_view content) {
   if (!IsRawFileName(file) && !IsColdFileName(file)) {
     return InvalidArgument("not a day file name: " + file);
   }
+  if (!content.empty() && content.back() != '\n') {
+    return InvalidArgument("a day file must end in a newline: " + file);
+  }
+  KZ_RETURN_IF_ERROR(RewriteRemote(log, file, content));
   const std::string path = log.RawPath(file);
   if (content.empty()) {
     KZ_RETURN_IF_ERROR(log.fs()->Remove(path));
     return log.fs()->SyncDir(DirName(path));
   }
-  if (content.back() != '\n') return InvalidArgument("a day file must end in a newline: " + file);
   // WriteFileAtomic with durable=true: temporary file, fdatasync, rename, fsync of the directory.
   return log.fs()->WriteFileAtomic(path, content, /*durable=*/true);
 }
@@ -25,6 +51,7 @@ Status MoveDayFileToCold(RawLog& log, const std::string& file, std::string_view 
   if (!content.empty() && content.back() != '\n') {
     return InvalidArgument("a day file must end in a newline: " + file);
   }
+  KZ_RETURN_IF_ERROR(RewriteRemote(log, file, content));
   FileSystem* fs = log.fs();
   const std::string cold_name = ColdFileName(std::string_view(file).substr(0, 10));
   const std::string cold_path = log.RawPath(cold_name);

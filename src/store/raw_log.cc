@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "store/log_format.h"
+#include "store/pg_log.h"
 
 namespace kaizen::store {
 
@@ -109,6 +110,11 @@ Result<bool> RawLog::CutTornTail(const std::string& file, std::vector<RecoveryNo
 }
 
 Status RawLog::Append(const std::map<std::string, std::string>& lines_by_day) {
+  if (remote_ != nullptr) KZ_RETURN_IF_ERROR(remote_->Insert(lines_by_day));
+  return AppendLocal(lines_by_day);
+}
+
+Status RawLog::AppendLocal(const std::map<std::string, std::string>& lines_by_day) {
   if (poisoned_) {
     return FailedPrecondition("the log refuses writes after an earlier fsync failure (" +
                               poison_reason_ + "); run `kaizen verify` and retry");

@@ -15,6 +15,8 @@
 
 namespace kaizen::store {
 
+class PgLog;
+
 // The cold archive (seed 000 §9.1: raw events are kept "90 days hot, indefinite cold"). `kaizen
 // compact` moves day files whose day is older than the hot window to
 // <home>/feedback/cold/YYYY-MM-DD.jsonl. ListRawFiles lists them with the hot files under the name
@@ -54,12 +56,22 @@ class RawLog {
   // bytes under feedback/recovered/. Returns true if it cut anything.
   Result<bool> CutTornTail(const std::string& file, std::vector<RecoveryNote>* notes);
 
+  // The shared database this home mirrors (store/pg_log.h), or none. With one, Append stores the
+  // lines there first (durable there when it returns OK) and then in the files; rewrites
+  // (store/log_rewrite.h) change it first too. REQUIRES: *remote outlives the RawLog.
+  void set_remote(PgLog* remote) { remote_ = remote; }
+  PgLog* remote() const { return remote_; }
+
+  // REQUIRES: the lock is held; every line in every value ends in '\n'. With a remote, the lines
+  // are stored there first (nothing is appended to the files when that fails), then as below.
+  Status Append(const std::map<std::string, std::string>& lines_by_day);
   // REQUIRES: the lock is held; every line in every value ends in '\n'.
   // Appends each value to raw/<key>.jsonl and fsyncs each touched file before returning OK. On any
   // failure every touched file is truncated back to its size before the call and the error is
   // returned: nothing of the batch is acknowledged. After an fsync failure the log refuses all
-  // further appends (the durable state of the file is unknown), as leveldb does.
-  Status Append(const std::map<std::string, std::string>& lines_by_day);
+  // further appends (the durable state of the file is unknown), as leveldb does. Never writes to
+  // the remote: this is how lines read from it reach the files.
+  Status AppendLocal(const std::map<std::string, std::string>& lines_by_day);
 
   // Raw file names (YYYY-MM-DD.jsonl, and YYYY-MM-DD.cold.jsonl for the cold archive), sorted (a
   // day's cold file before its hot one), and their sizes.
@@ -78,6 +90,7 @@ class RawLog {
  private:
   std::string home_;
   FileSystem* fs_;
+  PgLog* remote_ = nullptr;
   bool poisoned_ = false;
   std::string poison_reason_;
 };

@@ -1,0 +1,37 @@
+#include "cli/store_open.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "ingest/store_mirror.h"
+#include "store/file_system.h"
+#include "store/raw_log.h"
+
+namespace kaizen::cli {
+
+std::string ResolveStore(const std::string& given) {
+  if (!given.empty()) return given;
+  const char* env = std::getenv("KAIZEN_STORE");
+  return env && *env ? env : "";
+}
+
+Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync) {
+  c->store = ResolveStore(c->store);
+  if (c->store.empty()) return Status::Ok();
+  if (!store::IsPgConninfo(c->store)) {
+    return InvalidArgument(fmt::format(
+        "--store: \"{}\" is not a PostgreSQL database (a postgresql:// URI or libpq key=value "
+        "pairs, as in postgresql://kaizen@db.example:5432/kaizen or \"host=db dbname=kaizen\")",
+        c->store));
+  }
+  KZ_ASSIGN_OR_RETURN(*opened, store::PgLog::Open(c->store));
+  c->remote = opened->get();
+  if (!sync) return Status::Ok();
+  store::RawLog log(c->home, store::DefaultFileSystem());
+  log.set_remote(c->remote);
+  uint64_t pulled = 0;
+  return ingest::SyncMirror(log, &pulled);
+}
+
+}  // namespace kaizen::cli

@@ -1,0 +1,23 @@
+// `--store URI` / $KAIZEN_STORE: the shared PostgreSQL database a home is the working copy of
+// (store/pg_log.h, ingest/store_mirror.h). Opened once per process, before the verb runs, and the
+// home brought up to date with it, so every verb reads and writes as it does on a home of its own.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "kaizen/status.h"
+#include "store/pg_log.h"
+
+namespace kaizen::cli {
+
+// --store when given, else $KAIZEN_STORE, else empty (the home's files are the log).
+std::string ResolveStore(const std::string& given);
+
+// Connects to c->store (when set) and copies what the home lacks; sets c->remote to the
+// connection, which *opened keeps. InvalidArgument for a value that names no PostgreSQL database,
+// Unavailable when it cannot be reached, FailedPrecondition when the home is not a copy of it.
+Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync = true);
+
+}  // namespace kaizen::cli
