@@ -91,14 +91,19 @@ class ArrayLiteral {
     out_.push_back(out_.empty() ? '{' : ',');
     out_ += "NULL";
   }
+  // The literal; no Add after it. May be called again.
   const std::string& Done() {
-    if (out_.empty()) out_.push_back('{');
-    out_.push_back('}');
+    if (!done_) {
+      if (out_.empty()) out_.push_back('{');
+      out_.push_back('}');
+      done_ = true;
+    }
     return out_;
   }
 
  private:
   std::string out_;
+  bool done_ = false;
 };
 
 template <typename Fn>
