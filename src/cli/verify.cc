@@ -2,6 +2,8 @@
 // cache, derived files) and reports, with file:line, what it cannot.
 #include <fmt/format.h>
 
+#include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "cli/clock.h"
@@ -14,8 +16,48 @@
 #include "model/uuid.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
+#include "store/pg_log.h"
 
 namespace kaizen::cli {
+namespace {
+
+// The store against the home's copy of it (brought up to date before the verb ran): every row's
+// id column is its event's id, every row is in the copy with the same bytes, and the copy holds
+// nothing the store does not. `copy` is emptied of the ids met.
+Status CheckStore(store::PgLog& pg, std::unordered_map<std::string, size_t>* copy, uint64_t* rows,
+                  std::vector<std::string>* problems) {
+  simdjson::dom::parser parser;
+  KZ_RETURN_IF_ERROR(pg.ReadAll(20000, [&](const std::vector<store::PgRow>& page) {
+    for (const store::PgRow& row : page) {
+      ++*rows;
+      simdjson::dom::element e;
+      std::string_view id;
+      if (parser.parse(row.body).get(e) != simdjson::SUCCESS ||
+          e["id"].get(id) != simdjson::SUCCESS || id != row.id) {
+        problems->push_back(fmt::format("{}: row {} (day {}): its body is not the event of that id",
+                                        pg.name(), row.id, row.day));
+        continue;
+      }
+      auto it = copy->find(row.id);
+      if (it == copy->end()) {
+        problems->push_back(fmt::format("{}: row {} (day {}) is missing from the home's copy",
+                                        pg.name(), row.id, row.day));
+      } else if (it->second != std::hash<std::string_view>()(row.body)) {
+        problems->push_back(fmt::format("{}: row {} (day {}) differs from the home's copy",
+                                        pg.name(), row.id, row.day));
+      }
+      if (it != copy->end()) copy->erase(it);
+    }
+    return Status::Ok();
+  }));
+  for (const auto& [id, hash] : *copy) {
+    problems->push_back(
+        fmt::format("the home's copy holds {}, which the store {} does not", id, pg.name()));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 int VerifyCommand(const Common& c) {
   auto now = NowMs(c.now);
@@ -52,11 +94,17 @@ int VerifyCommand(const Common& c) {
   ingest::ValidateOptions vopts;
   vopts.now_ms = *now;
   std::unordered_set<model::Uuid, model::UuidHash> ids;
+  // With a store: each line's bytes by id, to hold the store's rows against.
+  std::unordered_map<std::string, size_t> copy;
   uint64_t events = 0;
   Status scanned = ScanLog(
       log,
-      [&](simdjson::dom::element e, std::string_view, std::string_view file, uint64_t line) {
+      [&](simdjson::dom::element e, std::string_view text, std::string_view file, uint64_t line) {
         ++events;
+        std::string_view id;
+        if (c.remote != nullptr && e["id"].get(id) == simdjson::SUCCESS) {
+          copy[std::string(id)] = std::hash<std::string_view>()(text);
+        }
         ingest::EventFacts facts;
         auto errors = ingest::ValidateEvent(e, vopts, &facts);
         for (const auto& err : errors)
@@ -82,6 +130,11 @@ int VerifyCommand(const Common& c) {
       });
   if (!scanned.ok()) return fail(scanned);
 
+  uint64_t store_rows = 0;
+  if (c.remote != nullptr) {
+    if (Status s = CheckStore(*c.remote, &copy, &store_rows, &problems); !s.ok()) return fail(s);
+  }
+
   ingest::IngestCache cache(&log);
   if (Status s = cache.Reset(); !s.ok()) return fail(s);
   std::vector<store::RecoveryNote> cache_notes;
@@ -95,8 +148,13 @@ int VerifyCommand(const Common& c) {
   rebuilt.push_back(fmt::format("{} derived files (indexes and aggregates)", written));
 
   if (c.json) {
-    std::string out = fmt::format("{{\"events\":{},\"files\":{},\"ok\":{},\"repairs\":[", events,
-                                  files->size(), problems.empty() ? "true" : "false");
+    std::string out = fmt::format("{{\"events\":{},\"files\":{},\"ok\":{},", events, files->size(),
+                                  problems.empty() ? "true" : "false");
+    if (c.remote != nullptr) {
+      out += fmt::format("\"store\":{{\"name\":{},\"rows\":{}}},", JsonQuote(c.remote->name()),
+                         store_rows);
+    }
+    out += "\"repairs\":[";
     for (size_t i = 0; i < repairs.size(); ++i) out += (i ? "," : "") + JsonQuote(repairs[i]);
     out += "],\"rebuilt\":[";
     for (size_t i = 0; i < rebuilt.size(); ++i) out += (i ? "," : "") + JsonQuote(rebuilt[i]);
@@ -106,6 +164,10 @@ int VerifyCommand(const Common& c) {
     fmt::print("{}\n", out);
   } else {
     fmt::print("checked {} events in {} raw files under {}\n", events, files->size(), c.home);
+    if (c.remote != nullptr) {
+      fmt::print("checked {} rows of the store {} against that copy\n", store_rows,
+                 c.remote->name());
+    }
     for (const auto& r : repairs) fmt::print("repaired: {}\n", r);
     for (const auto& r : rebuilt) fmt::print("rebuilt: {}\n", r);
     for (const auto& p : problems) fmt::print("problem: {}\n", p);
