@@ -420,23 +420,15 @@ Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_r
   Since since;
   since.frontier = PQgetvalue(head->get(), 0, 0);
   since.epoch = std::stoull(PQgetvalue(head->get(), 0, 1));
-  std::string last_xid = frontier, last_seq = "-1", limit = std::to_string(page_rows);
-  std::vector<PgRow> rows;
-  while (true) {
-    auto page = ExecParams(conn_, name_,
-                           "SELECT xid::text, seq, id, day::text, body FROM kaizen_events WHERE "
-                           "xid >= $1::xid8 AND (xid, seq) > ($2::xid8, $3::bigint) ORDER BY xid, "
-                           "seq LIMIT $4::int",
-                           {frontier.c_str(), last_xid.c_str(), last_seq.c_str(), limit.c_str()},
-                           "reading new events");
-    if (!page.ok()) return fail(page.status());
-    RowsOf(page->get(), &rows);
-    if (rows.empty()) break;
-    last_xid = rows.back().xid;
-    last_seq = std::to_string(rows.back().seq);
-    if (Status s = fn(rows); !s.ok()) return fail(s);
-    if (rows.size() < page_rows) break;
-  }
+  // One cursor: the rows are sorted once and fetched a page at a time (a LIMIT per page sorted
+  // every partition's rows again for each page).
+  auto opened = ExecParams(conn_, name_,
+                           "DECLARE kaizen_since NO SCROLL CURSOR FOR SELECT xid::text, seq, id, "
+                           "day::text, body FROM kaizen_events WHERE xid >= $1::xid8 ORDER BY "
+                           "xid, seq",
+                           {frontier.c_str()}, "reading new events");
+  if (!opened.ok()) return fail(opened.status());
+  if (Status s = FetchPages("kaizen_since", page_rows, fn); !s.ok()) return fail(s);
   KZ_RETURN_IF_ERROR(Exec(conn_, name_, "COMMIT", "ending a read").status());
   return since;
 }
@@ -447,27 +439,31 @@ Status PgLog::ReadAll(size_t page_rows,
   KZ_RETURN_IF_ERROR(
       Exec(conn_, name_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "a transaction")
           .status());
-  std::string last_seq = "-1", limit = std::to_string(page_rows);
+  auto fail = [&](Status s) {
+    Rollback(conn_);
+    return s;
+  };
+  auto opened =
+      Exec(conn_, name_,
+           "DECLARE kaizen_all NO SCROLL CURSOR FOR SELECT xid::text, seq, id, day::text, "
+           "body FROM kaizen_events ORDER BY seq",
+           "reading events");
+  if (!opened.ok()) return fail(opened.status());
+  if (Status s = FetchPages("kaizen_all", page_rows, fn); !s.ok()) return fail(s);
+  return Exec(conn_, name_, "COMMIT", "ending a read").status();
+}
+
+Status PgLog::FetchPages(const char* cursor, size_t page_rows,
+                         const std::function<Status(const std::vector<PgRow>&)>& fn) {
+  const std::string fetch = fmt::format("FETCH {} FROM {}", page_rows, cursor);
   std::vector<PgRow> rows;
   while (true) {
-    auto page = ExecParams(conn_, name_,
-                           "SELECT xid::text, seq, id, day::text, body FROM kaizen_events WHERE "
-                           "seq > $1::bigint ORDER BY seq LIMIT $2::int",
-                           {last_seq.c_str(), limit.c_str()}, "reading events");
-    if (!page.ok()) {
-      Rollback(conn_);
-      return page.status();
-    }
-    RowsOf(page->get(), &rows);
-    if (rows.empty()) break;
-    last_seq = std::to_string(rows.back().seq);
-    if (Status s = fn(rows); !s.ok()) {
-      Rollback(conn_);
-      return s;
-    }
-    if (rows.size() < page_rows) break;
+    KZ_ASSIGN_OR_RETURN(PgResult page, Exec(conn_, name_, fetch.c_str(), "reading events"));
+    RowsOf(page.get(), &rows);
+    if (rows.empty()) return Status::Ok();
+    KZ_RETURN_IF_ERROR(fn(rows));
+    if (rows.size() < page_rows) return Status::Ok();
   }
-  return Exec(conn_, name_, "COMMIT", "ending a read").status();
 }
 
 Result<uint64_t> PgLog::Epoch() {

@@ -107,6 +107,9 @@ class PgLog {
   explicit PgLog(pg_conn* conn, std::string conninfo);
   Status Connected();
   Status EnsureSchema();
+  // FETCHes an open cursor's rows a page at a time into fn.
+  Status FetchPages(const char* cursor, size_t page_rows,
+                    const std::function<Status(const std::vector<PgRow>&)>& fn);
   Status EnsurePartitions(const std::map<std::string, std::string>& lines_by_day);
   Result<uint64_t> InsertBatch(const std::map<std::string, std::string>& lines_by_day,
                                bool skip_stored);
