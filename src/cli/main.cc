@@ -243,6 +243,7 @@ int main(int argc, char** argv) {
   verbs.push_back(AddHookVerb(app, c));
   verbs.push_back(AddInitVerb(app, c));
   verbs.push_back(AddMigrateVerb(app, c));
+  verbs.push_back(AddTokenVerb(app, c));
   RefuseEmptyValues(&app);
 
   try {

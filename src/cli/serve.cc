@@ -21,6 +21,7 @@
 #include "cli/learned_state.h"
 #include "cli/serve_client.h"
 #include "cli/verbs.h"
+#include "serve/access.h"
 #include "serve/github_webhook.h"
 #include "serve/http_server.h"
 #include "serve/live_state.h"
@@ -75,7 +76,8 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   // The hints files `kaizen init` registered follow what the server learns.
   HintsKeeper hints((*state).get(), c.home, std::chrono::seconds(2));
   serve::Tools tools(state->get());
-  serve::Routes routes(state->get(), &tools, token->value, *root, std::move(*github));
+  serve::Authenticator auth(token->value, c.home, c.store);
+  serve::Routes routes(state->get(), &tools, &auth, *root, std::move(*github));
   // --idle-exit: a server started for a home's hooks (cli/serve_client.h) leaves once nobody has
   // asked it anything for that long, the way SIGTERM stops it.
   std::mutex idle_mu;

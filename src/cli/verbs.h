@@ -28,5 +28,6 @@ Verb AddDashboardVerb(CLI::App& app, Common& c);
 Verb AddHookVerb(CLI::App& app, Common& c);
 Verb AddInitVerb(CLI::App& app, Common& c);
 Verb AddMigrateVerb(CLI::App& app, Common& c);
+Verb AddTokenVerb(CLI::App& app, Common& c);
 
 }  // namespace kaizen::cli

@@ -122,11 +122,11 @@ HttpResponse Answered(const Make& make) {
 
 }  // namespace
 
-Routes::Routes(LiveState* state, const Tools* tools, std::string token, std::string root,
+Routes::Routes(LiveState* state, const Tools* tools, Authenticator* auth, std::string root,
                std::optional<GithubWebhookConfig> github)
     : state_(state),
       tools_(tools),
-      token_(std::move(token)),
+      auth_(auth),
       root_(std::move(root)),
       github_(std::move(github)),
       started_(std::chrono::steady_clock::now()) {}
@@ -193,7 +193,8 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
                                   path, kGetRoutes, model::KindList()));
   }
   if (!post) return MethodNotAllowed(request.method, path, "POST");
-  switch (CheckBearer(request.authorization, token_)) {
+  const Authenticator::Outcome auth = auth_->Check(request.authorization);
+  switch (auth.check) {
     case TokenCheck::kMissing: {
       HttpResponse r = Error(401,
                              "writes need `Authorization: Bearer <token>` (KAIZEN_TOKEN, else "
@@ -202,7 +203,7 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
       return r;
     }
     case TokenCheck::kWrong: {
-      HttpResponse r = Error(403, "the bearer token is wrong");
+      HttpResponse r = Error(403, "the bearer token is wrong (or revoked)");
       r.www_authenticate = "Bearer realm=\"kaizen\", error=\"invalid_token\"";
       return r;
     }
@@ -211,7 +212,7 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
   }
   // Query parameters are not checked on POST, and the body is read as JSON whatever its
   // Content-Type says (curl -d sends application/x-www-form-urlencoded).
-  return Post(route, params, request.body, done);
+  return Post(route, params, request.body, auth.who, done);
 }
 
 HttpResponse Routes::Healthz() const {
@@ -333,14 +334,37 @@ HttpResponse Routes::ToolList() const {
 }
 
 std::optional<HttpResponse> Routes::Post(std::string_view route, const QueryParams& params,
-                                         std::string_view body, const Done& done) const {
-  if (route == "events") return SubmitMany(body, done);
+                                         std::string_view body, const Principal& who,
+                                         const Done& done) const {
   if (route.substr(0, 4) == "cli/") return Cli(route.substr(4), params, body);
-  if (route.substr(0, 6) == "tools/") return CallTool(route.substr(6), body);
-  return SubmitOne(*model::ParseKind(route), body, done);
+  if (route.substr(0, 6) == "tools/") return CallTool(route.substr(6), body, who);
+  // The token's role decides what it may write; a reviewer's feedback is made theirs.
+  std::string admitted(body);
+  const std::optional<model::EventKind> kind =
+      route == "events" ? std::nullopt : model::ParseKind(route);
+  if (std::string why =
+          route == "events" ? AdmitLines(who, &admitted) : Admit(who, kind, &admitted);
+      !why.empty()) {
+    return Error(403, why, {}, "forbidden");
+  }
+  if (route == "events") return SubmitMany(admitted, done);
+  return SubmitOne(*kind, admitted, done);
 }
 
-HttpResponse Routes::CallTool(std::string_view name, std::string_view body) const {
+namespace {
+
+// The kind of event a tool records from its arguments, if it records one.
+std::optional<model::EventKind> KindRecordedBy(std::string_view tool) {
+  if (tool.substr(0, 7) == "record_") return model::ParseKind(tool.substr(7));
+  if (tool == "resolve_error") return model::EventKind::kError;
+  if (tool == "self_check") return model::EventKind::kWork;
+  return std::nullopt;
+}
+
+}  // namespace
+
+HttpResponse Routes::CallTool(std::string_view name, std::string_view body,
+                              const Principal& who) const {
   bool known = false;
   for (const ToolSpec& spec : tools_->Specs()) known = known || spec.name == name;
   if (!known) {
@@ -348,9 +372,14 @@ HttpResponse Routes::CallTool(std::string_view name, std::string_view body) cons
     for (const ToolSpec& spec : tools_->Specs()) names += (names.empty() ? "" : ", ") + spec.name;
     return Error(404, fmt::format("no tool \"{}\"; the tools are {}", name, names));
   }
-  const std::string_view args =
-      body.find_first_not_of(" \t\r\n") == std::string_view::npos ? std::string_view("{}") : body;
+  std::string args(
+      body.find_first_not_of(" \t\r\n") == std::string_view::npos ? std::string_view("{}") : body);
   if (auto bad = CheckJsonObject(args, "the tool's arguments")) return *bad;
+  if (std::optional<model::EventKind> kind = KindRecordedBy(name)) {
+    if (std::string why = Admit(who, kind, &args); !why.empty()) {
+      return Error(403, why, {}, "forbidden");
+    }
+  }
   ToolResult result;
   if (Status s = tools_->Call(name, args, &result); !s.ok()) return FromStatus(s);
   if (result.is_error) {

@@ -21,7 +21,8 @@
 //   POST /v1/cli/{hook,context,hints}   a CLI verb answered from the live learner (routes_cli.cc)
 //
 // Every POST needs `Authorization: Bearer <token>`: 401 (with WWW-Authenticate) without it, 403
-// with a wrong one. Every non-2xx body is serve/http_errors.h's JSON.
+// with a wrong one, and 403 for an event its token's role may not write (serve/access.h). Every
+// non-2xx body is serve/http_errors.h's JSON.
 //
 // POST /v1/events answers 200 when every line was stored (or skipped by the consent gate: not a
 // refusal), 207 when some were stored and some refused (only the refused lines need resending),
@@ -39,6 +40,7 @@
 #include <string_view>
 
 #include "learn/learner.h"
+#include "serve/access.h"
 #include "serve/live_state.h"
 #include "serve/routes_query.h"
 #include "serve/tools.h"
@@ -85,10 +87,11 @@ struct AsOf {
 
 class Routes {
  public:
-  // REQUIRES: *state and *tools outlive the Routes. `token`: the bearer token every POST needs.
+  // REQUIRES: *state, *tools and *auth outlive the Routes. `auth`: who each POST's bearer token
+  // names, and what they may write (serve/access.h).
   // `root`: where work products' paths are read from (empty: the current directory).
   // `github`: the webhook's configuration (nullopt: the route answers 503).
-  Routes(LiveState* state, const Tools* tools, std::string token, std::string root = {},
+  Routes(LiveState* state, const Tools* tools, Authenticator* auth, std::string root = {},
          std::optional<GithubWebhookConfig> github = std::nullopt);
 
   using Done = std::function<void(HttpResponse response)>;
@@ -121,7 +124,8 @@ class Routes {
   std::optional<HttpResponse> Route(const HttpRequest& request, const Done& done) const;
   HttpResponse Get(std::string_view route, const QueryParams& params) const;
   std::optional<HttpResponse> Post(std::string_view route, const QueryParams& params,
-                                   std::string_view body, const Done& done) const;
+                                   std::string_view body, const Principal& who,
+                                   const Done& done) const;
   HttpResponse Healthz() const;
   HttpResponse Context(const QueryParams& params, const AsOf& as_of = AsOf()) const;
   HttpResponse Hints(const QueryParams& params, const AsOf& as_of = AsOf()) const;
@@ -129,7 +133,7 @@ class Routes {
   HttpResponse Cli(std::string_view verb, const QueryParams& params, std::string_view body) const;
   HttpResponse Rules(const QueryParams& params) const;
   HttpResponse ToolList() const;
-  HttpResponse CallTool(std::string_view name, std::string_view body) const;
+  HttpResponse CallTool(std::string_view name, std::string_view body, const Principal& who) const;
   std::optional<HttpResponse> SubmitOne(model::EventKind kind, std::string_view body,
                                         const Done& done) const;
   std::optional<HttpResponse> SubmitMany(std::string_view body, const Done& done) const;
@@ -145,7 +149,7 @@ class Routes {
 
   LiveState* state_;
   const Tools* tools_;
-  std::string token_;
+  Authenticator* auth_;
   std::string root_;
   std::optional<GithubWebhookConfig> github_;
   std::chrono::steady_clock::time_point started_;

@@ -9,9 +9,18 @@
 #include <set>
 
 #include "store/log_format.h"
+#include "store/pg_statements.h"
 
 namespace kaizen::store {
 namespace {
+
+using pg::ArrayLiteral;
+using pg::Exec;
+using pg::ExecParams;
+using pg::Failed;
+using pg::PgResult;
+using pg::Rollback;
+using pg::Trimmed;
 
 // The schema, made once per database under an advisory lock (several servers may start at once).
 // `day` is the raw file day the line belongs to, kept so a copy back to files is byte for byte;
@@ -36,18 +45,9 @@ CREATE TABLE IF NOT EXISTS kaizen_events (
 CREATE INDEX IF NOT EXISTS kaizen_events_xid ON kaizen_events (xid, seq);
 CREATE INDEX IF NOT EXISTS kaizen_events_seq ON kaizen_events (seq);
 CREATE INDEX IF NOT EXISTS kaizen_events_id ON kaizen_events (id);
+CREATE TABLE IF NOT EXISTS kaizen_tokens (name text PRIMARY KEY, role text NOT NULL,
+  hash text NOT NULL UNIQUE, created text NOT NULL, revoked text NOT NULL DEFAULT '');
 )sql";
-
-struct ResultDeleter {
-  void operator()(PGresult* r) const { PQclear(r); }
-};
-using PgResult = std::unique_ptr<PGresult, ResultDeleter>;
-
-std::string Trimmed(const char* message) {
-  std::string m = message ? message : "";
-  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-  return m;
-}
 
 // The columns a line is stored with, read from the stored event.
 struct Columns {
@@ -74,37 +74,6 @@ Status ColumnsOf(simdjson::dom::parser& parser, std::string_view line, Columns* 
   c->has_project = text("project", &c->project);
   return Status::Ok();
 }
-
-// A text[] literal, built element by element: {"a","b\"c",NULL}.
-class ArrayLiteral {
- public:
-  void Add(std::string_view v) {
-    out_.push_back(out_.empty() ? '{' : ',');
-    out_.push_back('"');
-    for (char ch : v) {
-      if (ch == '"' || ch == '\\') out_.push_back('\\');
-      out_.push_back(ch);
-    }
-    out_.push_back('"');
-  }
-  void AddNull() {
-    out_.push_back(out_.empty() ? '{' : ',');
-    out_ += "NULL";
-  }
-  // The literal; no Add after it. May be called again.
-  const std::string& Done() {
-    if (!done_) {
-      if (out_.empty()) out_.push_back('{');
-      out_.push_back('}');
-      done_ = true;
-    }
-    return out_;
-  }
-
- private:
-  std::string out_;
-  bool done_ = false;
-};
 
 template <typename Fn>
 void ForEachLineOf(std::string_view text, Fn&& fn) {
@@ -211,52 +180,6 @@ Status PgLog::Connected() {
   }
   return Status::Ok();
 }
-
-namespace {
-
-// The status of a statement that did not return what was expected.
-Status Failed(pg_conn* conn, PGresult* r, const std::string& name, std::string_view what) {
-  const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-  std::string m = Trimmed(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
-  if (m.empty()) m = Trimmed(PQerrorMessage(conn));
-  // Class 08 (connection exception), 57P0x (the server is shutting down or restarting), or the
-  // connection itself gone: the caller may retry.
-  std::string_view sqlstate = state ? state : "";
-  if (PQstatus(conn) != CONNECTION_OK || sqlstate.starts_with("08") ||
-      sqlstate.starts_with("57P")) {
-    return Unavailable(fmt::format("the store {} is unreachable ({}): {}", name, what, m));
-  }
-  if (sqlstate == "23505") return AlreadyExists(m);
-  return IoError(fmt::format("the store {} refused {}: {}{}", name, what, m,
-                             sqlstate.empty() ? "" : fmt::format(" (SQLSTATE {})", sqlstate)));
-}
-
-// Runs `sql` (no parameters), expecting it to succeed.
-Result<PgResult> Exec(pg_conn* conn, const std::string& name, const char* sql,
-                      std::string_view what) {
-  PgResult r(PQexec(conn, sql));
-  const ExecStatusType s = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
-  if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return Failed(conn, r.get(), name, what);
-  return r;
-}
-
-Result<PgResult> ExecParams(pg_conn* conn, const std::string& name, const char* sql,
-                            const std::vector<const char*>& params, std::string_view what) {
-  PgResult r(PQexecParams(conn, sql, static_cast<int>(params.size()), nullptr, params.data(),
-                          nullptr, nullptr, 0));
-  const ExecStatusType s = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
-  if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return Failed(conn, r.get(), name, what);
-  return r;
-}
-
-// Rolls back whatever transaction is open; errors are moot (the connection may be gone).
-void Rollback(pg_conn* conn) {
-  if (PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) != PQTRANS_IDLE) {
-    PQclear(PQexec(conn, "ROLLBACK"));
-  }
-}
-
-}  // namespace
 
 Status PgLog::EnsureSchema() {
   KZ_RETURN_IF_ERROR(Exec(conn_, name_, "BEGIN", "a transaction").status());

@@ -34,6 +34,7 @@
 
 #include "kaizen/status.h"
 #include "store/file_system.h"
+#include "store/token_registry.h"
 
 struct pg_conn;
 
@@ -97,6 +98,11 @@ class PgLog {
   // in neither (another writer's, stored meanwhile) are left alone. Bumps the epoch. Returns it.
   Result<uint64_t> RewriteDay(std::string_view day, std::string_view old_text,
                               std::string_view new_text);
+
+  // The token registry's table (store/token_registry.h).
+  Result<std::vector<TokenEntry>> ListTokens();
+  Status AddToken(const TokenEntry& entry);
+  Status RevokeToken(std::string_view name, std::string_view at);
 
   // LISTEN on kPgChannel (a connection of its own: it stays idle between waits).
   Status Listen();
