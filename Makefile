@@ -41,7 +41,7 @@ endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes bench-hook format clean
+.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes bench-hook bench-pg format clean
 
 all: build
 
@@ -157,6 +157,12 @@ bench-themes: build
 # bare process start (bench/hook_latency.py; issue 28's targets).
 bench-hook: build
 	python3 bench/hook_latency.py --bin $(BUILD)/kaizen
+
+# The file store beside the PostgreSQL store: durable ingest through serve, a fold of 1,000,000
+# events read from the store, how soon a second server sees an event (bench/pg_store.py, in a
+# throwaway cluster of tests/pg_cluster.py; issue 30's targets).
+bench-pg: build
+	python3 bench/pg_store.py --bin $(BUILD)/kaizen
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')

@@ -39,6 +39,8 @@ struct ReviewFlags {
   ReviewAnswer answer;
   std::vector<std::string> scores;  // DIMENSION=N, parsed into answer.scores
   bool approve = false, reject = false, needs_work = false, defer = false, next = false;
+  bool reserve = false, release = false;
+  int64_t minutes = learn::kDefaultReservationMinutes;
 };
 
 // What the queue's order and the review read: the queue, the task types' autonomy, the
@@ -90,7 +92,7 @@ std::vector<learn::RankedItem> Ranked(const learn::Learner& learner, const std::
   if (auto p = learner.profiles().Profile(reviewer)) {
     if (!p->communication.best_windows.empty()) comm.best_windows = p->communication.best_windows;
   }
-  *moment = learn::QueueMoment{LocalWindow(now_ms), comm.best_windows, reviewer};
+  *moment = learn::QueueMoment{LocalWindow(now_ms), comm.best_windows, reviewer, now_ms};
   return learn::OrderQueue(learner.queue(), learner.autonomy(), *moment);
 }
 
@@ -249,6 +251,37 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
   return kExitOk;
 }
 
+// An admin `reserve` (or `release`) of the target for the reviewer: others' queues leave it out
+// while it is open here (learn/review_queue.h). Quiet unless `say`.
+int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::string& reviewer,
+            bool release, int64_t minutes, bool say) {
+  std::string event = fmt::format(
+      "{{\"action\":\"{}\",\"work_id\":{},\"work_version\":{},\"reviewerId\":{},\"timestamp\":{}",
+      release ? "release" : "reserve", JsonQuote(t.id), JsonQuote(t.version), JsonQuote(reviewer),
+      JsonQuote(LocalTimestamp(now_ms)));
+  if (!release) event += fmt::format(",\"minutes\":{}", minutes);
+  event += "}";
+  Result<StoredEvent> stored = StoreEvent(c, now_ms, model::EventKind::kAdmin, event);
+  if (!stored.ok()) {
+    fmt::print(stderr, "kaizen review: {}\n", stored.status().message());
+    return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
+  }
+  if (!say) return kExitOk;
+  if (c.json) {
+    fmt::print(
+        "{{\"id\":{},\"kind\":\"admin\",\"workProduct\":{{\"id\":{},\"version\":{}}},"
+        "\"recorded\":\"{}\"}}\n",
+        JsonQuote(stored->id), JsonQuote(t.id), JsonQuote(t.version),
+        release ? "released" : "reserved");
+  } else if (release) {
+    fmt::print("kaizen review: released {} version {} for {}\n", t.id, t.version, reviewer);
+  } else {
+    fmt::print("kaizen review: reserved {} version {} for {} for {} minutes\n", t.id, t.version,
+               reviewer, minutes);
+  }
+  return kExitOk;
+}
+
 bool OnTerminal() { return ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO); }
 
 int64_t NowOr(const Common& c, int64_t fallback) {
@@ -287,7 +320,16 @@ int ReviewQueueOnTerminal(const Common& c, const LearnedState& state, const std:
     fmt::print("\n[{}/{}] ", ++seen, targets.size());
     ReviewAnswer answer;
     ReviewTiming timing;
+    // Held while it is on screen, so a second reviewer's queue skips it.
+    if (int rc = Reserve(c, NowOr(c, state.now_ms), t, reviewer, false,
+                         learn::kDefaultReservationMinutes, false);
+        rc != kExitOk) {
+      return rc;
+    }
     const Asked asked = AskOnTerminal(root, t, &answer, &timing);
+    if (asked != Asked::kAnswered) {
+      (void)Reserve(c, NowOr(c, state.now_ms), t, reviewer, true, 0, false);
+    }
     if (asked == Asked::kCancelled) {
       fmt::print(stderr, "kaizen review: stopped; {} recorded\n", recorded);
       return 130;
@@ -349,6 +391,18 @@ int RunReview(Common& c, ReviewFlags& f) {
                f.work_id, f.version.empty() ? "" : " version \"" + f.version + "\"");
     return kExitUsage;
   }
+  if ((f.reserve || f.release) && (answered || f.next)) {
+    fmt::print(stderr, "kaizen review: --reserve and --release stand alone (no decision)\n");
+    return kExitUsage;
+  }
+  if (f.reserve || f.release) {
+    if (!target->pending) {
+      fmt::print(stderr, "kaizen review: {} version {} is not in the review queue\n", target->id,
+                 target->version);
+      return kExitRejected;
+    }
+    return Reserve(c, NowOr(c, state.now_ms), *target, f.reviewer, f.release, f.minutes, true);
+  }
   if (a.dismiss && !target->pending) {
     fmt::print(stderr,
                "kaizen review: {} version {} is not in the review queue: nothing to dismiss\n",
@@ -368,8 +422,17 @@ int RunReview(Common& c, ReviewFlags& f) {
   }
   ReviewAnswer answer;
   ReviewTiming timing;
+  if (target->pending) {
+    if (int rc = Reserve(c, NowOr(c, state.now_ms), *target, f.reviewer, false,
+                         learn::kDefaultReservationMinutes, false);
+        rc != kExitOk) {
+      return rc;
+    }
+  }
   const Asked asked = AskOnTerminal(f.root, *target, &answer, &timing);
   if (asked != Asked::kAnswered) {
+    if (target->pending)
+      (void)Reserve(c, NowOr(c, state.now_ms), *target, f.reviewer, true, 0, false);
     fmt::print(stderr, "kaizen review: nothing recorded\n");
     return asked == Asked::kCancelled ? 130 : kExitOk;
   }
@@ -427,6 +490,13 @@ Verb AddReviewVerb(CLI::App& app, Common& c) {
   sub->add_option("--reviewer", f->reviewer,
                   "who reviews (default: $KAIZEN_REVIEWER, else your login name)")
       ->check(MaxBytes(kMaxIdBytes));
+  CLI::Option* reserve = sub->add_flag(
+      "--reserve", f->reserve,
+      "hold WORK_ID for --reviewer: others' queues leave it out until you decide, release it or "
+      "--minutes pass (kaizen review WORK_ID on a terminal does it while it asks)");
+  sub->add_flag("--release", f->release, "let go of a reservation of WORK_ID")->excludes(reserve);
+  sub->add_option("--minutes", f->minutes, "with --reserve: how long (default 30)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1440}));
   sub->add_flag("--next", f->next,
                 "on a terminal: review the queue in order, one item after another (q stops)");
   sub->add_option("--root", f->root,
@@ -439,7 +509,8 @@ Verb AddReviewVerb(CLI::App& app, Common& c) {
       "meta.timeToDecisionMs is absent and meta.unmeasured says so: it counts in no speed "
       "figure.\nWith WORK_ID and no decision flag, on a terminal: the work is shown (summary, "
       "the agent's diff) and asked: a approve, r reject, n needs work, d defer, x dismiss, s "
-      "skip, q quit; then the confidence (1-4) and a note, each skippable with Enter.\n"
+      "skip, q quit; then the confidence (1-4) and a note, each skippable with Enter. The item is "
+      "reserved for you while it is asked (others' queues leave it out).\n"
       "Exit status: 0 recorded (or listed, shown, skipped); 1 refused; 2 usage; 3 the system "
       "failed; 130 quit with Ctrl-C.");
   return {sub, [&c, f] { return RunReview(c, *f); }};

@@ -517,6 +517,9 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
       } else if (action == "submit") {
         need("work_id");
         need("work_version");
+      } else if (action == "reserve" || action == "release") {
+        need("work_id");
+        need("reviewerId");
       }
       return;
     }

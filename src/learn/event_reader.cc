@@ -663,6 +663,8 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
     v->work_version = Str(x);
   } else if (k == "learning_mode") {
     v->learning_mode = Bool(x);
+  } else if (k == "minutes") {
+    v->minutes = IntOr0(x);
   }
   return true;
 }

@@ -103,8 +103,44 @@ void ReviewQueue::AddWork(const WorkView& work) {
   pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
 }
 
+int64_t QueueItem::HeldByOthers(std::string_view reviewer, int64_t now_ms) const {
+  int64_t n = 0;
+  for (const Reservation& r : reservations) n += r.reviewer != reviewer && r.until_ms > now_ms;
+  return n;
+}
+
+bool QueueItem::HeldBy(std::string_view reviewer, int64_t now_ms) const {
+  for (const Reservation& r : reservations) {
+    if (r.reviewer == reviewer && r.until_ms > now_ms) return true;
+  }
+  return false;
+}
+
+namespace {
+
+void Release(QueueItem& item, std::string_view reviewer) {
+  std::erase_if(item.reservations,
+                [&](const QueueItem::Reservation& r) { return r.reviewer == reviewer; });
+}
+
+}  // namespace
+
 void ReviewQueue::AddAdmin(const AdminView& admin) {
   if (admin.work_id.empty()) return;
+  if (admin.action == "reserve" || admin.action == "release") {
+    if (admin.reviewer.empty()) return;
+    const int64_t minutes = admin.minutes > 0 ? admin.minutes : kDefaultReservationMinutes;
+    for (auto it = pending_.lower_bound(Key(admin.work_id, {}));
+         it != pending_.end() && it->first.first == admin.work_id; ++it) {
+      if (!admin.work_version.empty() && it->first.second != admin.work_version) continue;
+      Release(it->second, admin.reviewer);
+      if (admin.action == "reserve") {
+        it->second.reservations.push_back(
+            {std::string(admin.reviewer), admin.at_ms + minutes * 60'000});
+      }
+    }
+    return;
+  }
   if (admin.action == "submit") {
     auto it = pending_.find(Key(admin.work_id, admin.work_version));
     if (it != pending_.end()) it->second.submitted = true;
@@ -126,6 +162,7 @@ void ReviewQueue::AddReview(const ReviewView& review) {
   auto it = pending_.find(Key(review.work.artifact_id, review.work.version));
   if (it == pending_.end()) return;
   QueueItem& item = it->second;
+  Release(item, review.reviewer);  // reviewed (deferred too): no longer open on their screen
   if (review.decision == Decision::kDeferred) {
     ++item.deferrals;
     return;
@@ -152,6 +189,12 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
                                               moment.reviewer) != item.reviewed_by.end()) {
       continue;  // they decided it already: it waits for the others
     }
+    const bool mine = !moment.reviewer.empty() && item.HeldBy(moment.reviewer, moment.now_ms);
+    if (!moment.reviewer.empty() && !mine &&
+        item.HeldByOthers(moment.reviewer, moment.now_ms) >=
+            item.required_reviews - static_cast<int64_t>(item.reviewed_by.size())) {
+      continue;  // others have it open for every review it still needs
+    }
     RankedItem r;
     r.item = &item;
     const std::string task_type(
@@ -166,7 +209,8 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
       r.review_rate = 1;
     }
     r.review_required = autonomy.ShouldReview(item.artifact_id, r.level);
-    std::string why = std::string(item.priority.empty() ? "normal" : item.priority) + " priority";
+    std::string why = mine ? "reserved for you · " : "";
+    why += std::string(item.priority.empty() ? "normal" : item.priority) + " priority";
     why += " · " + task_type + " at level " + std::to_string(r.level) + " (" +
            std::string(LevelMeaning(r.level)) + ")";
     if (!r.review_required) why += " · the sampling would let it through";
@@ -188,7 +232,8 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
   }
   auto key = [&](const RankedItem& r) {
     const QueueItem& i = *r.item;
-    return std::make_tuple(!r.review_required, -PriorityRank(i.priority), r.level,
+    const bool mine = !moment.reviewer.empty() && i.HeldBy(moment.reviewer, moment.now_ms);
+    return std::make_tuple(!mine, !r.review_required, -PriorityRank(i.priority), r.level,
                            MomentFit(r.task_class, in_best), i.deferrals, i.at_ms, i.artifact_id,
                            i.version);
   };
@@ -264,6 +309,18 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   w.StartArray();
   for (const std::string& who : i.reviewed_by) Str(w, who);
   w.EndArray();
+  Key(w, "reservedBy");  // those holding it now
+  w.StartArray();
+  for (const QueueItem::Reservation& r : i.reservations) {
+    if (r.until_ms <= now_ms) continue;
+    w.StartObject();
+    Key(w, "reviewer");
+    Str(w, r.reviewer);
+    Key(w, "until");
+    Str(w, model::FormatUtc(r.until_ms));
+    w.EndObject();
+  }
+  w.EndArray();
   Key(w, "diffRecorded");
   w.Bool(!i.diff.empty());
   Key(w, "autonomy");
@@ -311,6 +368,10 @@ void ReviewQueue::serialize(Archive& ar) {
     ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
        item.experimental, item.deferrals, item.superseded, item.submitted, item.required_reviews,
        item.reviewed_by);
+    cereal::size_type held = item.reservations.size();
+    ar(cereal::make_size_tag(held));
+    if constexpr (state::kLoading<Archive>) item.reservations.resize(held);
+    for (QueueItem::Reservation& r : item.reservations) ar(r.reviewer, r.until_ms);
     if constexpr (state::kLoading<Archive>) {
       size_t bytes = 0;
       for (const std::string& s : strings) bytes += s.size();

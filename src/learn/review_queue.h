@@ -39,7 +39,21 @@ struct QueueItem {
   bool submitted = true;
   int64_t required_reviews = 1;          // requiredReviews: distinct reviewers who must decide
   std::vector<std::string> reviewed_by;  // who decided it so far (while fewer than required)
+  // Who has it open (an admin `reserve`), until when; expired ones are kept until the reviewer
+  // decides or releases it, and ignored from their end on.
+  struct Reservation {
+    std::string reviewer;
+    int64_t until_ms = 0;
+  };
+  std::vector<Reservation> reservations;
+  // Reservations of others than `reviewer` that hold at `now_ms`.
+  int64_t HeldByOthers(std::string_view reviewer, int64_t now_ms) const;
+  bool HeldBy(std::string_view reviewer, int64_t now_ms) const;
 };
+
+// How long a reservation holds when the reserve event does not say (seed 000 is silent: half an
+// hour is a long review, and an abandoned item comes back within one).
+inline constexpr int64_t kDefaultReservationMinutes = 30;
 
 class ReviewQueue {
  public:
@@ -58,7 +72,9 @@ class ReviewQueue {
   // An `admin` dismiss takes the named version (or every version) out, undecided: no decision is
   // recorded, so approval, autonomy, regressions and KPIs never see it. An `admin` submit puts a
   // version recorded as a prediction only into the order (kaizen check --submit of bytes checked
-  // before).
+  // before). `reserve` holds the version (or every pending version) for its reviewerId for
+  // `minutes` (kDefaultReservationMinutes) from the event's time; `release` lets it go (so does
+  // the reviewer's decision).
   void AddAdmin(const AdminView& admin);
 
   // By (artifact id, version): one artifact's versions are adjacent, from {id, ""}.
@@ -80,7 +96,10 @@ class ReviewQueue {
 struct QueueMoment {
   std::string_view time_of_day;           // now's window: morning | afternoon | evening | night
   std::vector<std::string> best_windows;  // the reviewer's (else everyone's) best windows
-  std::string_view reviewer;  // whose queue: items they already decided are not theirs to review
+  // Whose queue: items they already decided are not theirs to review, nor items others hold
+  // reservations on for every review still needed.
+  std::string_view reviewer;
+  int64_t now_ms = 0;  // when reservations are judged
 };
 
 struct RankedItem {
@@ -99,6 +118,8 @@ struct RankedItem {
 //  4. fit with the moment (seed 000 §3.5 "best review windows"): in one of the reviewer's best
 //     windows deep items come first, outside them quick ones;
 //  5. fewer deferrals first, then the oldest first; id and version break ties (stable bytes).
+// An item the reviewer holds a reservation on comes before all of these: it is open on their
+// screen.
 std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTracker& autonomy,
                                    const QueueMoment& moment);
 

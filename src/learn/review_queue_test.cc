@@ -193,6 +193,69 @@ TEST_F(ReviewQueueTest, WorkAskingForTwoReviewsStaysUntilTwoPeopleDecidedIt) {
   EXPECT_EQ(queue_.size(), 0u);
 }
 
+// A reservation (issue 30: "reserves an item while it is open; the reservation expires") keeps an
+// item out of other reviewers' queues until it expires, is released, or its holder decides.
+TEST_F(ReviewQueueTest, AReservedItemLeavesOthersQueuesUntilItExpiresOrIsReleased) {
+  Work("a", "v1", "stripe");
+  Work("b", "v1", "stripe");
+  auto admin = [&](std::string_view action, std::string_view who, int64_t at, int64_t minutes) {
+    AdminView v;
+    v.at_ms = at;
+    v.action = action;
+    v.work_id = "a";
+    v.reviewer = who;
+    v.minutes = minutes;
+    queue_.AddAdmin(v);
+  };
+  auto queue_of = [&](std::string_view who, int64_t now) {
+    std::vector<std::string> ids;
+    for (const RankedItem& r : OrderQueue(queue_, autonomy_, {"morning", {}, who, now})) {
+      ids.push_back(std::string(r.item->artifact_id));
+    }
+    return ids;
+  };
+  const int64_t t0 = kDay1 + 3'600'000;
+  admin("reserve", "ana", t0, 10);
+  EXPECT_EQ(queue_of("bo", t0 + 60'000), std::vector<std::string>{"b"});
+  // Hers comes first in her own queue, though b is as old.
+  EXPECT_EQ(queue_of("ana", t0 + 60'000), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(queue_of("", t0 + 60'000).size(), 2u);  // the whole queue shows it, as reserved
+  EXPECT_EQ(queue_of("bo", t0 + 10 * 60'000 + 1), (std::vector<std::string>{"a", "b"}));  // expired
+  admin("reserve", "ana", t0 + 20 * 60'000, 0);  // the default: 30 minutes
+  EXPECT_EQ(queue_of("bo", t0 + 49 * 60'000), std::vector<std::string>{"b"});
+  admin("release", "ana", t0 + 21 * 60'000, 0);
+  EXPECT_EQ(queue_of("bo", t0 + 22 * 60'000), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(ReviewQueueTest, AHoldersDeferralOrDecisionEndsTheirReservation) {
+  WorkView w;
+  w.at_ms = at_++;
+  w.artifact_id = "a";
+  w.version = "v1";
+  w.required_reviews = 2;
+  queue_.AddWork(w);
+  AdminView reserve;
+  reserve.at_ms = at_;
+  reserve.action = "reserve";
+  reserve.work_id = "a";
+  reserve.reviewer = "ana";
+  queue_.AddAdmin(reserve);
+  // Two reviews needed, one held: a third person may still take the other.
+  EXPECT_EQ(OrderQueue(queue_, autonomy_, {"morning", {}, "bo", at_ + 1}).size(), 1u);
+  ReviewView r;
+  r.at_ms = at_ + 2;
+  r.reviewer = "ana";
+  r.work.artifact_id = "a";
+  r.work.version = "v1";
+  r.decision = Decision::kDeferred;  // put off: back in the queue for everyone
+  queue_.AddReview(r);
+  EXPECT_TRUE(queue_.pending().begin()->second.reservations.empty());
+  queue_.AddAdmin(reserve);
+  r.decision = Decision::kApproved;
+  queue_.AddReview(r);
+  EXPECT_TRUE(queue_.pending().begin()->second.reservations.empty());
+}
+
 TEST_F(ReviewQueueTest, AReviewWithoutADecisionStillTakesTheWorkOut) {
   Work("a", "v1", "stripe");
   Review("a", "v1", Decision::kNone);  // scores or notes only: someone looked at it

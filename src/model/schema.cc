@@ -379,8 +379,8 @@ const ObjectSpec& AdminSpec() {
   static const ObjectSpec s{
       "admin",
       Common({
-          Ident("action").Req().OneOf(
-              {"rule_audit", "consent", "deletion_request", "dismiss", "submit"}),
+          Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request", "dismiss",
+                                       "submit", "reserve", "release"}),
           Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
           Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
           Ident("user_id").Doc("consent; deletion_request"),
@@ -389,8 +389,13 @@ const ObjectSpec& AdminSpec() {
           Ident("work_id").Doc(
               "dismiss: the work product taken out of the review queue, undecided; submit: one "
               "recorded as a prediction only, put in the queue"),
-          Ident("work_version").Doc("dismiss: its version (absent: every version); submit"),
-          Ident("reviewerId").Doc("who took the action"),
+          Ident("work_version")
+              .Doc("dismiss: its version (absent: every version); submit; reserve and release: "
+                   "the version (absent: every pending version)"),
+          Ident("reviewerId").Doc("who took the action; reserve and release: whose reservation"),
+          Int("minutes").Range(1, 1440).Doc(
+              "reserve: how long the item stays reserved for reviewerId unless decided or "
+              "released first (default 30)"),
           Str("note"),
       })};
   return s;

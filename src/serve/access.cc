@@ -24,6 +24,16 @@ std::string_view BearerOf(std::string_view authorization) {
   return given;
 }
 
+// Gives the event the token's name as its reviewerId (REQUIRES: it has none). The name needs no
+// escaping (store::CheckTokenName).
+void FillReviewer(const std::string& name, std::string* line) {
+  const size_t brace = line->find('{');
+  line->insert(brace + 1, fmt::format("\"reviewerId\":\"{}\",", name));
+  if (line->compare(brace + 1 + name.size() + 16, 1, "}") == 0) {
+    line->erase(brace + 1 + name.size() + 15, 1);  // it was {}: no trailing comma
+  }
+}
+
 }  // namespace
 
 Authenticator::Authenticator(std::string home_token, std::string home, std::string store)
@@ -94,6 +104,16 @@ std::string Admit(const Principal& who, std::optional<model::EventKind> kind, st
     (void)e["action"].get(action);
     if (action == "submit") return {};
     if (who.role == store::Role::kReviewer && action == "dismiss") return {};
+    if (who.role == store::Role::kReviewer && (action == "reserve" || action == "release")) {
+      std::string_view holder;
+      if (e["reviewerId"].get(holder) != simdjson::SUCCESS) {
+        FillReviewer(who.name, line);
+        return {};
+      }
+      if (holder == who.name) return {};
+      return fmt::format("the {} token \"{}\" may {} work only for itself, not for \"{}\"", role,
+                         who.name, action, holder);
+    }
     if (who.role == store::Role::kReviewer && action == "consent") {
       std::string_view user;
       if (e["user_id"].get(user) == simdjson::SUCCESS && user == who.name) return {};
@@ -118,12 +138,7 @@ std::string Admit(const Principal& who, std::optional<model::EventKind> kind, st
         "writes only their own feedback",
         reviewer, who.name);
   }
-  // Absent: the review is the token's. The name needs no escaping (store::CheckTokenName).
-  const size_t brace = line->find('{');
-  line->insert(brace + 1, fmt::format("\"reviewerId\":\"{}\",", who.name));
-  if (line->compare(brace + 1 + who.name.size() + 16, 1, "}") == 0) {
-    line->erase(brace + 1 + who.name.size() + 15, 1);  // it was {}: no trailing comma
-  }
+  FillReviewer(who.name, line);  // absent: the review is the token's
   return {};
 }
 

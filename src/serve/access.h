@@ -3,7 +3,7 @@
 // attributed from it:
 //   reviewer  may write any event but rule audits and deletions; the feedback they write is
 //             theirs: its reviewerId is the token's name (filled in when absent, refused with 403
-//             when it names someone else); consent only for themselves
+//             when it names someone else); consent, reserve and release only for themselves
 //   agent     may write anything but feedback and admin events other than `submit`
 //   admin     anything
 // With no named token the home's single token (serve/token.h) is all there is, with every right:

@@ -63,6 +63,15 @@ TEST(AdmitTest, AReviewerSetsOnlyTheirOwnConsentAndMayDismiss) {
   EXPECT_EQ(Admit(Reviewer("priya"), std::nullopt, &dismiss), "");
 }
 
+TEST(AdmitTest, AReviewerReservesOnlyForThemselves) {
+  std::string own = R"({"kind":"admin","action":"reserve","work_id":"a","reviewerId":"priya"})";
+  EXPECT_EQ(Admit(Reviewer("priya"), std::nullopt, &own), "");
+  std::string other = R"({"kind":"admin","action":"reserve","work_id":"a","reviewerId":"jake"})";
+  EXPECT_NE(Admit(Reviewer("priya"), std::nullopt, &other), "");
+  std::string agent = R"({"kind":"admin","action":"release","work_id":"a","reviewerId":"ci"})";
+  EXPECT_NE(Admit(Agent("ci"), std::nullopt, &agent), "");
+}
+
 TEST(AdmitTest, JsonlNamesTheRefusedLineAndFillsTheOthers) {
   std::string body = "{\"kind\":\"feedback\"}\n\n{\"kind\":\"feedback\",\"reviewerId\":\"x\"}\n";
   EXPECT_EQ(AdmitLines(Reviewer("p"), &body).rfind("line 3:", 0), 0u);

@@ -347,7 +347,7 @@ std::optional<HttpResponse> Routes::Post(std::string_view route, const QueryPara
       !why.empty()) {
     return Error(403, why, {}, "forbidden");
   }
-  if (route == "events") return SubmitMany(admitted, done);
+  if (route == "events") return SubmitMany(std::move(admitted), done);
   return SubmitOne(*kind, admitted, done);
 }
 
@@ -419,11 +419,14 @@ std::optional<HttpResponse> Routes::SubmitOne(model::EventKind kind, std::string
   return std::nullopt;
 }
 
-std::optional<HttpResponse> Routes::SubmitMany(std::string_view body, const Done& done) const {
-  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+std::optional<HttpResponse> Routes::SubmitMany(std::string body, const Done& done) const {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Error(400, "the body holds no events: send JSONL, one event per line", {}, "no_events");
   }
-  state_->SubmitAsync(body, std::nullopt, [done](Status s, SubmitResult submitted) {
+  // SubmitAsync reads the text on the writer thread, after this returns: it lives until the
+  // answer.
+  auto text = std::make_shared<const std::string>(std::move(body));
+  state_->SubmitAsync(*text, std::nullopt, [text, done](Status s, SubmitResult submitted) {
     done(Answered([&] { return s.ok() ? LinesAnswer(submitted) : FromStatus(s); }));
   });
   return std::nullopt;

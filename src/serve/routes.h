@@ -136,7 +136,7 @@ class Routes {
   HttpResponse CallTool(std::string_view name, std::string_view body, const Principal& who) const;
   std::optional<HttpResponse> SubmitOne(model::EventKind kind, std::string_view body,
                                         const Done& done) const;
-  std::optional<HttpResponse> SubmitMany(std::string_view body, const Done& done) const;
+  std::optional<HttpResponse> SubmitMany(std::string body, const Done& done) const;
   // routes_github.cc
   std::optional<HttpResponse> GithubWebhook(const HttpRequest& request, const Done& done) const;
   // routes_web.cc

@@ -85,7 +85,7 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
       }
     }
     learn::QueueMoment moment{WindowAt(now_ms, utc_offset), comm.best_windows,
-                              reviewer != nullptr ? std::string_view(*reviewer) : ""};
+                              reviewer != nullptr ? std::string_view(*reviewer) : "", now_ms};
     const std::vector<learn::RankedItem> ranked =
         learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
     const double break_after = learner.config().weights.fatigue_after;

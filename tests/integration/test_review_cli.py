@@ -352,6 +352,38 @@ class SeveralReviewers(ReviewTest):
         self.assertEqual(mine("bo"), ["art-1"])
         self.assertEqual(mine("cy"), ["art-1"])
 
+    def test_a_reserved_item_leaves_the_other_reviewers_queue_until_released_or_expired(self):
+        self.work("art-1", "v1")
+        self.work("art-2", "v1")
+
+        def mine(who, now=NOW):
+            r = self.kz("review", "--json", "--reviewer", who, "--home", self.home, "--now", now)
+            self.assertEqual(r.rc, EXIT_OK, r)
+            return [i["workProduct"]["id"] for i in strict_loads(r.out)["items"]]
+
+        r = self.kzh("review", "art-2", "--reserve", "--minutes", "10", "--reviewer", "ana")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertIn("reserved art-2 version v1 for ana for 10 minutes", r.out)
+        self.assertEqual(mine("bo"), ["art-1"])
+        self.assertEqual(mine("ana")[0], "art-2")  # hers first: it is open on her screen
+        hers = strict_loads(self.kzh("review", "--json", "--reviewer", "ana").out)["items"]
+        self.assertEqual([h["reviewer"] for h in hers[0]["reservedBy"]], ["ana"])
+        self.assertEqual(hers[0]["reservedBy"][0]["until"], "2026-01-01T00:10:00.000Z")
+        self.assertTrue(hers[0]["why"].startswith("reserved for you"), hers[0]["why"])
+        # Ten minutes later it is anyone's again; a minute before, still hers.
+        self.assertEqual(mine("bo", "2026-01-01T00:09:00Z"), ["art-1"])
+        self.assertEqual(sorted(mine("bo", "2026-01-01T00:10:01Z")), ["art-1", "art-2"])
+        self.assertEqual(self.kzh("review", "art-2", "--release", "--reviewer", "ana").rc, EXIT_OK)
+        self.assertEqual(sorted(mine("bo")), ["art-1", "art-2"])
+        # A decision ends it too; a reservation with a decision is a usage error.
+        self.assertEqual(self.kzh("review", "art-1", "--reserve", "--reviewer", "bo").rc, EXIT_OK)
+        self.assertEqual(mine("ana"), ["art-2"])
+        self.assertEqual(self.kzh("review", "art-1", "--reserve", "--approve").rc, EXIT_USAGE)
+        self.assertEqual(self.kzh("review", "art-1", "--approve", "--reviewer", "bo").rc, EXIT_OK)
+        self.assertEqual(mine("ana"), ["art-2"])
+        admin = [(e["action"], e["reviewerId"]) for e in self.events("admin")]
+        self.assertEqual(admin, [("reserve", "ana"), ("release", "ana"), ("reserve", "bo")])
+
     def test_agreement_of_reviewers_who_judged_the_same_items_from_the_terminal(self):
         decisions = {"ana": "AARARAAAAR" "A", "bo": "AARRRAAAAR" "A", "cy": "AAR-RAARA-" "-"}
         quality = {"ana": [8, 7, 3, 9, 4, 8, 8, 7, 9, 2, 8], "bo": [7, 7, 4, 5, 3, 8, 9, 6, 9, 3, 8],

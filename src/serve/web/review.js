@@ -16,7 +16,7 @@
 // A mixin, not a class per part, because the parts share the modal's state (the dialog, the
 // format on screen, the field-error hosts) and call each other (a key shows a format, a submit
 // measures the depth).
-import {announce, api, el, newId, setToken} from './common.js';
+import {announce, api, el, newId, reviewer, setToken, token} from './common.js';
 import {annotationMethods} from './review_annotations.js';
 import {artifactMethods, FORMATS} from './review_artifact.js';
 import {comparisonMethods} from './review_comparison.js';
@@ -73,7 +73,19 @@ class ReviewModal {
     this.tabs[this.format].focus();
 
     this.startPresence();
+    this.reserving = this.reserve('reserve');
     this.loadWork();
+  }
+
+  // Holds the item for this reviewer while the modal is open, so other reviewers' queues leave
+  // it out (an admin reserve event; released when closed without a review, and by the review
+  // itself). Advisory: a refusal (no token, another's name) only means it is not held.
+  // Resolves once the server answered (or failed).
+  reserve(action) {
+    const who = reviewer();
+    if (!who || !token() || !this.item.workProduct) return Promise.resolve();
+    const body = {action, work_id: this.wp.id, work_version: this.wp.version, reviewerId: who};
+    return api.post('/v1/admin', body).catch(() => {});
   }
 
   close(submitted, decision) {
@@ -81,7 +93,11 @@ class ReviewModal {
     document.removeEventListener('keydown', this.keyListener);
     if (this.dialog.open) this.dialog.close();
     this.dialog.remove();
-    this.done({submitted, decision: decision || null});
+    // The queue is read again once the modal is done: after the release, so it is not shown as
+    // still held here.
+    const released =
+        submitted ? Promise.resolve() : this.reserving.then(() => this.reserve('release'));
+    released.finally(() => this.done({submitted, decision: decision || null}));
   }
 
   // ---- building the dialog ----
