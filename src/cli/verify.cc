@@ -32,13 +32,13 @@ Status CheckStore(store::PgLog& pg, std::unordered_map<std::string, size_t>* cop
       ++*rows;
       simdjson::dom::element e;
       std::string_view id;
-      if (parser.parse(row.body).get(e) != simdjson::SUCCESS ||
+      if (parser.parse(row.body.data(), row.body.size(), true).get(e) != simdjson::SUCCESS ||
           e["id"].get(id) != simdjson::SUCCESS || id != row.id) {
         problems->push_back(fmt::format("{}: row {} (day {}): its body is not the event of that id",
                                         pg.name(), row.id, row.day));
         continue;
       }
-      auto it = copy->find(row.id);
+      auto it = copy->find(std::string(row.id));
       if (it == copy->end()) {
         problems->push_back(fmt::format("{}: row {} (day {}) is missing from the home's copy",
                                         pg.name(), row.id, row.day));

@@ -313,8 +313,7 @@ Ingestor::Ingestor(std::string home, store::FileSystem* fs)
 Status Ingestor::Pull(uint64_t* pulled) {
   KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
   KZ_RETURN_IF_ERROR(log_.EnsureLayout());
-  KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
-  return PullMirror(log_, cache_, pulled);
+  return PullMirror(log_, cache_, pulled);  // catches the cache up when it has rows to check
 }
 
 std::vector<store::RecoveryNote> Ingestor::TakeNotes() { return std::exchange(notes_, {}); }
@@ -485,6 +484,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
       // Other writers' events first, so this chunk is checked against the whole shared log.
       uint64_t pulled = 0;
       KZ_RETURN_IF_ERROR(PullMirror(log_, cache_, &pulled));
+      if (pulled > 0) KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));  // a first copy is unparsed
     }
     IngestState& state = cache_.state();
     // Room for the whole input at once when its size is known: growing the tables chunk by

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <map>
 
 #include "store/log_format.h"
@@ -123,8 +124,39 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   }
   state->store = pg.name();
 
+  // A first copy into a home holding nothing (a new home, or one the store's rewrite emptied):
+  // every row is new and the store's ids are unique, so the lines go to the files as they come,
+  // unparsed; the ingest cache reads them the next time an ingest catches up.
+  KZ_ASSIGN_OR_RETURN(auto files, log.ListRawFiles());
+  const bool whole =
+      state->frontier == "0" &&
+      std::all_of(files.begin(), files.end(), [](const auto& f) { return f.second == 0; });
+  bool caught_up = false;
+  std::map<std::string, std::string> by_day;
+  auto copy_whole = [&](const std::vector<store::PgRow>& rows) -> Status {
+    by_day.clear();
+    std::string* day = nullptr;
+    std::string_view day_name;
+    for (const store::PgRow& row : rows) {
+      if (day == nullptr || row.day != day_name) {
+        day = &by_day[std::string(row.day)];
+        day_name = row.day;
+      }
+      day->append(row.body).push_back('\n');
+    }
+    KZ_RETURN_IF_ERROR(log.AppendLocal(by_day));
+    *pulled += rows.size();
+    return Status::Ok();
+  };
   std::vector<DayLine> lines;
   auto copy_page = [&](const std::vector<store::PgRow>& rows) -> Status {
+    if (whole) return copy_whole(rows);
+    if (!caught_up) {
+      // Only now: a verb that finds nothing new (the usual case) never reads the cache.
+      std::vector<store::RecoveryNote> notes;
+      KZ_RETURN_IF_ERROR(cache.CatchUp(&notes));
+      caught_up = true;
+    }
     lines.clear();
     for (const store::PgRow& row : rows) lines.push_back({row.day, row.body});
     uint64_t appended = 0;
@@ -143,9 +175,7 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
 Status SyncMirror(store::RawLog& log, uint64_t* pulled) {
   KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
   KZ_RETURN_IF_ERROR(log.EnsureLayout());
-  IngestCache cache(&log);
-  std::vector<store::RecoveryNote> notes;
-  KZ_RETURN_IF_ERROR(cache.CatchUp(&notes));
+  IngestCache cache(&log);  // caught up by PullMirror when it has rows to check
   KZ_RETURN_IF_ERROR(PullMirror(log, cache, pulled));
   if (*pulled > 0) (void)cache.WriteIndex();  // derived: without it the next process reads more
   return Status::Ok();

@@ -32,10 +32,12 @@ struct DayLine {
 Status AppendUnseen(store::RawLog& log, IngestCache& cache, const std::vector<DayLine>& lines,
                     uint64_t* appended);
 
-// Copies the rows the home lacks. REQUIRES: the writer lock is held, `cache` caught up, and
-// log.remote() set. A home that mirrors no store yet becomes this one's copy when every event it
-// holds is in the store (an empty home; one `kaizen migrate` copied there); FailedPrecondition
-// when it holds events the store lacks, or mirrors another store.
+// Copies the rows the home lacks. REQUIRES: the writer lock is held and log.remote() set; `cache`
+// is caught up here when rows need checking against it (a first copy into an empty home goes to
+// the files unparsed: the cache reads it when next caught up). A home that mirrors no store yet
+// becomes this one's copy when every event it holds is in the store (an empty home; one `kaizen
+// migrate` copied there); FailedPrecondition when it holds events the store lacks, or mirrors
+// another store.
 Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled);
 
 // Lock, catch up, pull: what a verb that reads the log does first. Also writes the ingest index

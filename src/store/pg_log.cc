@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "store/log_format.h"
 #include "store/pg_statements.h"
@@ -44,6 +45,7 @@ CREATE TABLE IF NOT EXISTS kaizen_events (
 ) PARTITION BY RANGE (day);
 CREATE INDEX IF NOT EXISTS kaizen_events_xid ON kaizen_events (xid, seq);
 CREATE INDEX IF NOT EXISTS kaizen_events_seq ON kaizen_events (seq);
+CREATE INDEX IF NOT EXISTS kaizen_events_day ON kaizen_events (day, xid, seq);
 CREATE INDEX IF NOT EXISTS kaizen_events_id ON kaizen_events (id);
 CREATE TABLE IF NOT EXISTS kaizen_tokens (name text PRIMARY KEY, role text NOT NULL,
   hash text NOT NULL UNIQUE, created text NOT NULL, revoked text NOT NULL DEFAULT '');
@@ -308,24 +310,47 @@ Result<uint64_t> PgLog::InsertNew(const std::map<std::string, std::string>& line
 
 namespace {
 
-void RowsOf(PGresult* r, std::vector<PgRow>* rows) {
-  rows->clear();
-  const int n = PQntuples(r);
-  rows->resize(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    PgRow& row = (*rows)[static_cast<size_t>(i)];
-    row.xid = PQgetvalue(r, i, 0);
-    row.seq = std::stoll(PQgetvalue(r, i, 1));
-    row.id.assign(PQgetvalue(r, i, 2), static_cast<size_t>(PQgetlength(r, i, 2)));
-    row.day.assign(PQgetvalue(r, i, 3), static_cast<size_t>(PQgetlength(r, i, 3)));
-    row.body.assign(PQgetvalue(r, i, 4), static_cast<size_t>(PQgetlength(r, i, 4)));
+// Reads a big-endian integer.
+template <typename T>
+T BigEndian(const char* p) {
+  using U = std::make_unsigned_t<T>;
+  U v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) {
+    v = static_cast<U>((v << 8) | static_cast<unsigned char>(p[i]));
   }
+  return static_cast<T>(v);
+}
+
+// One tuple of COPY's binary format at `p` into `row`; false when the bytes are not the five
+// fields asked for (xid::text, seq, id, day::text, body: none of them NULL).
+bool TupleOf(const char* p, const char* end, PgRow* row) {
+  if (end - p < 2 || BigEndian<int16_t>(p) != 5) return false;
+  p += 2;
+  std::string_view fields[5];
+  for (std::string_view& f : fields) {
+    if (end - p < 4) return false;
+    const int32_t n = BigEndian<int32_t>(p);
+    p += 4;
+    if (n < 0 || end - p < n) return false;
+    f = std::string_view(p, static_cast<size_t>(n));
+    p += n;
+  }
+  if (fields[1].size() != 8) return false;
+  row->xid = fields[0];
+  row->seq = BigEndian<int64_t>(fields[1].data());
+  row->id = fields[2];
+  row->day = fields[3];
+  row->body = fields[4];
+  return true;
 }
 
 }  // namespace
 
 Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_rows,
                                       const std::function<Status(const std::vector<PgRow>&)>& fn) {
+  if (frontier.empty() || frontier.find_first_not_of("0123456789") != std::string::npos) {
+    return InvalidArgument(fmt::format("\"{}\" is not a transaction id", frontier));
+  }
   KZ_RETURN_IF_ERROR(Connected());
   KZ_RETURN_IF_ERROR(
       Exec(conn_, name_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "a transaction")
@@ -334,7 +359,7 @@ Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_r
     Rollback(conn_);
     return s;
   };
-  // The first statement takes the snapshot every page is read under.
+  // The first statement takes the snapshot the rows are read under.
   auto head = Exec(conn_, name_,
                    "SELECT pg_snapshot_xmin(pg_current_snapshot())::text, value FROM kaizen_meta "
                    "WHERE key = 'epoch'",
@@ -343,15 +368,20 @@ Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_r
   Since since;
   since.frontier = PQgetvalue(head->get(), 0, 0);
   since.epoch = std::stoull(PQgetvalue(head->get(), 0, 1));
-  // One cursor: the rows are sorted once and fetched a page at a time (a LIMIT per page sorted
-  // every partition's rows again for each page).
-  auto opened = ExecParams(conn_, name_,
-                           "DECLARE kaizen_since NO SCROLL CURSOR FOR SELECT xid::text, seq, id, "
-                           "day::text, body FROM kaizen_events WHERE xid >= $1::xid8 ORDER BY "
-                           "xid, seq",
-                           {frontier.c_str()}, "reading new events");
-  if (!opened.ok()) return fail(opened.status());
-  if (Status s = FetchPages("kaizen_since", page_rows, fn); !s.ok()) return fail(s);
+  // A whole copy in day order, each day's rows in the order they were written (the index on
+  // (day, xid, seq) streams them partition by partition, unsorted); what is new since a frontier
+  // in the order it was written (through the index on (xid, seq): a few rows). The columns are
+  // ordered by as stored (e.), not as the ::text the select list names the same.
+  const std::string select =
+      frontier == "0"
+          ? std::string(
+                "SELECT e.xid::text, e.seq, e.id, e.day::text, e.body FROM "
+                "kaizen_events e ORDER BY e.day, e.xid, e.seq")
+          : fmt::format(
+                "SELECT e.xid::text, e.seq, e.id, e.day::text, e.body FROM kaizen_events e "
+                "WHERE e.xid >= '{}'::xid8 ORDER BY e.xid, e.seq",
+                frontier);
+  if (Status s = CopyRows(select, page_rows, fn); !s.ok()) return fail(s);
   KZ_RETURN_IF_ERROR(Exec(conn_, name_, "COMMIT", "ending a read").status());
   return since;
 }
@@ -362,31 +392,86 @@ Status PgLog::ReadAll(size_t page_rows,
   KZ_RETURN_IF_ERROR(
       Exec(conn_, name_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "a transaction")
           .status());
-  auto fail = [&](Status s) {
+  Status s = CopyRows("SELECT xid::text, seq, id, day::text, body FROM kaizen_events ORDER BY seq",
+                      page_rows, fn);
+  if (!s.ok()) {
     Rollback(conn_);
     return s;
-  };
-  auto opened =
-      Exec(conn_, name_,
-           "DECLARE kaizen_all NO SCROLL CURSOR FOR SELECT xid::text, seq, id, day::text, "
-           "body FROM kaizen_events ORDER BY seq",
-           "reading events");
-  if (!opened.ok()) return fail(opened.status());
-  if (Status s = FetchPages("kaizen_all", page_rows, fn); !s.ok()) return fail(s);
+  }
   return Exec(conn_, name_, "COMMIT", "ending a read").status();
 }
 
-Status PgLog::FetchPages(const char* cursor, size_t page_rows,
-                         const std::function<Status(const std::vector<PgRow>&)>& fn) {
-  const std::string fetch = fmt::format("FETCH {} FROM {}", page_rows, cursor);
-  std::vector<PgRow> rows;
-  while (true) {
-    KZ_ASSIGN_OR_RETURN(PgResult page, Exec(conn_, name_, fetch.c_str(), "reading events"));
-    RowsOf(page.get(), &rows);
-    if (rows.empty()) return Status::Ok();
-    KZ_RETURN_IF_ERROR(fn(rows));
-    if (rows.size() < page_rows) return Status::Ok();
+Status PgLog::CopyRows(const std::string& select, size_t page_rows,
+                       const std::function<Status(const std::vector<PgRow>&)>& fn) {
+  const std::string sql = "COPY (" + select + ") TO STDOUT (FORMAT binary)";
+  PgResult started(PQexec(conn_, sql.c_str()));
+  if (!started || PQresultStatus(started.get()) != PGRES_COPY_OUT) {
+    return Failed(conn_, started.get(), name_, "reading events");
   }
+  // A page's rows point into the chunks libpq returned (one row each): freed once it is delivered.
+  std::vector<char*> chunks;
+  auto free_chunks = [&] {
+    for (char* c : chunks) PQfreemem(c);
+    chunks.clear();
+  };
+  std::vector<PgRow> rows;
+  bool header = false, trailer = false;
+  Status bad;
+  while (bad.ok()) {
+    char* chunk = nullptr;
+    const int n = PQgetCopyData(conn_, &chunk, 0);
+    if (n == -1) break;  // the end of the stream; the command's result follows
+    if (n < 0) {
+      bad = Failed(conn_, nullptr, name_, "reading events");
+      break;
+    }
+    chunks.push_back(chunk);
+    const char* p = chunk;
+    const char* end = chunk + n;
+    if (!header) {
+      // PGCOPY\n\377\r\n\0, 32 bits of flags, the header extension's length, the extension.
+      constexpr std::string_view kSignature("PGCOPY\n\377\r\n\0", 11);
+      if (n < 19 || std::string_view(p, 11) != kSignature || n < 19 + BigEndian<int32_t>(p + 15)) {
+        bad = DataLoss(fmt::format("the store {} sent a COPY stream kaizen cannot read", name_));
+        break;
+      }
+      p += 19 + BigEndian<int32_t>(p + 15);
+      header = true;
+    }
+    if (p == end) continue;
+    if (end - p == 2 && BigEndian<int16_t>(p) == -1) {
+      trailer = true;
+      continue;
+    }
+    PgRow row;
+    if (!TupleOf(p, end, &row)) {
+      bad = DataLoss(fmt::format("the store {} sent a row kaizen cannot read", name_));
+      break;
+    }
+    rows.push_back(row);
+    if (rows.size() == page_rows) {
+      bad = fn(rows);
+      rows.clear();
+      free_chunks();
+    }
+  }
+  if (bad.ok() && !rows.empty()) bad = fn(rows);
+  free_chunks();
+  // The rest of a stream left early, then the COPY's own result.
+  if (!bad.ok() && PQstatus(conn_) == CONNECTION_OK) {
+    char* rest = nullptr;
+    while (PQgetCopyData(conn_, &rest, 0) > 0) PQfreemem(rest);
+  }
+  while (PGresult* r = PQgetResult(conn_)) {
+    if (bad.ok() && PQresultStatus(r) != PGRES_COMMAND_OK) {
+      bad = Failed(conn_, r, name_, "reading events");
+    }
+    PQclear(r);
+  }
+  if (bad.ok() && !trailer) {
+    bad = DataLoss(fmt::format("the store {} ended a COPY stream early", name_));
+  }
+  return bad;
 }
 
 Result<uint64_t> PgLog::Epoch() {

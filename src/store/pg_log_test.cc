@@ -67,7 +67,7 @@ class PgLogTest : public ::testing::Test {
   std::vector<std::string> IdsSince(PgLog& log, std::string* frontier) {
     std::vector<std::string> ids;
     auto since = log.ReadSince(*frontier, 2, [&](const std::vector<PgRow>& rows) {
-      for (const PgRow& r : rows) ids.push_back(r.id);
+      for (const PgRow& r : rows) ids.emplace_back(r.id);
       return Status::Ok();
     });
     EXPECT_TRUE(since.ok()) << since.status().message();
@@ -86,16 +86,20 @@ TEST_F(PgLogTest, StoredLinesComeBackByteForByteInBatchOrder) {
   for (int i = 5; i >= 1; --i) batch["2026-03-02"] += Line(Id(i)) + "\n";
   batch["2026-04-01"] = Line(Id(9), "feedback") + "\n";
   ASSERT_TRUE(log->Insert(batch).ok());
-  std::vector<PgRow> all;
+  struct Row {
+    std::string day, body;
+  };
+  std::vector<Row> all;
   ASSERT_TRUE(log->ReadAll(3,
                            [&](const std::vector<PgRow>& rows) {
-                             all.insert(all.end(), rows.begin(), rows.end());
+                             for (const PgRow& r : rows)
+                               all.push_back({std::string(r.day), std::string(r.body)});
                              return Status::Ok();
                            })
                   .ok());
   ASSERT_EQ(all.size(), 6u);
   std::string day1;
-  for (const PgRow& r : all) {
+  for (const Row& r : all) {
     if (r.day == "2026-03-02") day1 += r.body + "\n";
   }
   EXPECT_EQ(day1, batch["2026-03-02"]);  // order within the day kept, escapes untouched
@@ -160,7 +164,7 @@ TEST_F(PgLogTest, RewritingADayDeletesAndUpdatesOnlyItsOwnLinesAndBumpsTheEpoch)
   std::map<std::string, std::string> bodies;
   ASSERT_TRUE(log->ReadAll(10,
                            [&](const std::vector<PgRow>& rows) {
-                             for (const PgRow& r : rows) bodies[r.id] = r.body;
+                             for (const PgRow& r : rows) bodies[std::string(r.id)] = r.body;
                              return Status::Ok();
                            })
                   .ok());
