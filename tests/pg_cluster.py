@@ -463,6 +463,30 @@ def run(cmd):
         return 128 + e.signum
 
 
+
+class ClusterPerClass:
+    """A unittest mixin: one PgCluster for the whole test class, as `cls.pg` (put it before the
+    TestCase base: `class T(ClusterPerClass, unittest.TestCase)`)."""
+
+    pg = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.pg = PgCluster()
+        try:
+            cls.pg.start()
+        except BaseException:
+            cls.pg.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.pg.stop()
+        finally:
+            super().tearDownClass()
+
 def main(argv):
     usage = "usage: python3 tests/pg_cluster.py run -- CMD [ARGS...]"
     if len(argv) >= 2 and argv[0] == "run":

@@ -77,6 +77,25 @@ Status ColumnsOf(simdjson::dom::parser& parser, std::string_view line, Columns* 
   return Status::Ok();
 }
 
+// The columns of a batch of lines as the array parameters of an INSERT ... SELECT unnest($1..$7).
+struct RowArrays {
+  ArrayLiteral ids, days, tss, kinds, reviewers, projects, bodies;
+  void Add(std::string_view day, const Columns& c, std::string_view line) {
+    ids.Add(c.id);
+    days.Add(day);
+    c.has_ts ? tss.Add(c.ts) : tss.AddNull();
+    kinds.Add(c.kind);
+    c.has_reviewer ? reviewers.Add(c.reviewer) : reviewers.AddNull();
+    c.has_project ? projects.Add(c.project) : projects.AddNull();
+    bodies.Add(line);
+  }
+  std::vector<const char*> Params() {
+    return {ids.Done().c_str(),   days.Done().c_str(),      tss.Done().c_str(),
+            kinds.Done().c_str(), reviewers.Done().c_str(), projects.Done().c_str(),
+            bodies.Done().c_str()};
+  }
+};
+
 template <typename Fn>
 void ForEachLineOf(std::string_view text, Fn&& fn) {
   size_t start = 0;
@@ -226,7 +245,7 @@ Status PgLog::EnsurePartitions(const std::map<std::string, std::string>& lines_b
 
 Result<uint64_t> PgLog::InsertBatch(const std::map<std::string, std::string>& lines_by_day,
                                     bool skip_stored) {
-  ArrayLiteral ids, days, tss, kinds, reviewers, projects, bodies;
+  RowArrays rows;
   simdjson::dom::parser parser;
   Columns c;
   uint64_t n = 0;
@@ -236,13 +255,7 @@ Result<uint64_t> PgLog::InsertBatch(const std::map<std::string, std::string>& li
     ForEachLineOf(text, [&](std::string_view line) {
       if (!bad.ok()) return;
       if (bad = ColumnsOf(parser, line, &c); !bad.ok()) return;
-      ids.Add(c.id);
-      days.Add(day);
-      c.has_ts ? tss.Add(c.ts) : tss.AddNull();
-      kinds.Add(c.kind);
-      c.has_reviewer ? reviewers.Add(c.reviewer) : reviewers.AddNull();
-      c.has_project ? projects.Add(c.project) : projects.AddNull();
-      bodies.Add(line);
+      rows.Add(day, c, line);
       ++n;
     });
     KZ_RETURN_IF_ERROR(bad);
@@ -271,9 +284,7 @@ WITH claimed AS (
 )
 SELECT (SELECT count(*) FROM stored), pg_notify('kaizen_events', '')
 )sql";
-  std::vector<const char*> params = {
-      ids.Done().c_str(),       days.Done().c_str(),     tss.Done().c_str(),   kinds.Done().c_str(),
-      reviewers.Done().c_str(), projects.Done().c_str(), bodies.Done().c_str()};
+  std::vector<const char*> params = rows.Params();
   auto r = ExecParams(conn_, name_, sql, params, "storing events");
   if (!r.ok()) return fail(r.status());
   const uint64_t stored = std::stoull(PQgetvalue(r->get(), 0, 0));
@@ -282,7 +293,7 @@ SELECT (SELECT count(*) FROM stored), pg_notify('kaizen_events', '')
     // Which id: asked after the rollback, of what is committed.
     auto dup = ExecParams(conn_, name_,
                           "SELECT id FROM kaizen_event_ids WHERE id = ANY($1::text[]) LIMIT 1",
-                          {ids.Done().c_str()}, "finding a stored id");
+                          {rows.ids.Done().c_str()}, "finding a stored id");
     std::string id = dup.ok() && PQntuples(dup->get()) > 0 ? PQgetvalue(dup->get(), 0, 0) : "?";
     return AlreadyExists(fmt::format(
         "\"{}\" is already in the store {} (a replayed batch, or another writer stored it "
@@ -550,16 +561,9 @@ Result<uint64_t> PgLog::RewriteDay(std::string_view day, std::string_view old_te
   // Inside the same transaction: the new lines commit with the deletions, or nothing does.
   if (!added.empty()) {
     if (Status s = EnsurePartitions(added); !s.ok()) return fail(s);
-    ArrayLiteral ids, days, tss, kinds, reviewers, projects, bodies;
+    RowArrays rows;
     ForEachLineOf(added.begin()->second, [&](std::string_view line) {
-      (void)ColumnsOf(parser, line, &c);
-      ids.Add(c.id);
-      days.Add(day);
-      c.has_ts ? tss.Add(c.ts) : tss.AddNull();
-      kinds.Add(c.kind);
-      c.has_reviewer ? reviewers.Add(c.reviewer) : reviewers.AddNull();
-      c.has_project ? projects.Add(c.project) : projects.AddNull();
-      bodies.Add(line);
+      if (ColumnsOf(parser, line, &c).ok()) rows.Add(day, c, line);  // checked above
     });
     const char* sql = R"sql(
 WITH claimed AS (INSERT INTO kaizen_event_ids (id) SELECT unnest($1::text[]) RETURNING id)
@@ -569,11 +573,7 @@ FROM unnest($1::text[], $2::date[], $3::timestamptz[], $4::text[], $5::text[], $
             $7::text[]) WITH ORDINALITY AS r(id, day, ts, kind, reviewer, project, body, n)
 ORDER BY n
 )sql";
-    auto r = ExecParams(
-        conn_, name_, sql,
-        {ids.Done().c_str(), days.Done().c_str(), tss.Done().c_str(), kinds.Done().c_str(),
-         reviewers.Done().c_str(), projects.Done().c_str(), bodies.Done().c_str()},
-        "rewriting a day");
+    auto r = ExecParams(conn_, name_, sql, rows.Params(), "rewriting a day");
     if (!r.ok()) return fail(r.status());
   }
   auto epoch = Exec(conn_, name_,

@@ -54,27 +54,8 @@ def mirror_state(home):
         return strict_loads(f.read())
 
 
-class PgStoreTest(KaizenTest):
+class PgStoreTest(pg_cluster.ClusterPerClass, KaizenTest):
     """One cluster per class, one fresh database per test (self.uri, self.sql)."""
-
-    pg = None
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.pg = pg_cluster.PgCluster()
-        try:
-            cls.pg.start()
-        except BaseException:
-            cls.pg.stop()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            cls.pg.stop()
-        finally:
-            super().tearDownClass()
 
     def setUp(self):
         super().setUp()

@@ -543,27 +543,8 @@ class TokenCliTest(TokenTest):
 
 # ---- a shared PostgreSQL store ------------------------------------------------------------------
 
-class SharedStoreTokenTest(TokenTest):
+class SharedStoreTokenTest(pg_cluster.ClusterPerClass, TokenTest):
     """Tokens in the store's kaizen_tokens table: one cluster for the class, a database a test."""
-
-    pg = None
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.pg = pg_cluster.PgCluster()
-        try:
-            cls.pg.start()
-        except BaseException:
-            cls.pg.stop()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            cls.pg.stop()
-        finally:
-            super().tearDownClass()
 
     def setUp(self):
         super().setUp()
