@@ -265,13 +265,19 @@ int main(int argc, char** argv) {
 
   const std::string verb_name = app.get_subcommands().front()->get_name();
   KeepFreedMemory(verb_name);
-  // The shared store, when one is named, for every verb that reads or writes a home's log.
+  // The shared store, when one is named, for every verb that reads or writes a home's log; the
+  // home brought up to date with it first, except for `token`, which reads only the store's
+  // tokens (an admin's home need not be a copy of it).
   std::unique_ptr<kaizen::store::PgLog> remote;
   if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
       verb_name != "migrate") {
-    if (kaizen::Status s = OpenStore(&c, &remote); !s.ok()) {
+    if (kaizen::Status s = OpenStore(&c, &remote, /*sync=*/verb_name != "token"); !s.ok()) {
       fmt::print(stderr, "kaizen {}: {}\n", verb_name, s.message());
-      return s.code() == kaizen::StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
+      // A value that names no database, or a home that is not this store's copy: the command
+      // as given is wrong (2); a store that cannot be reached is the system's (3).
+      const bool usage = s.code() == kaizen::StatusCode::kInvalidArgument ||
+                         s.code() == kaizen::StatusCode::kFailedPrecondition;
+      return usage ? kExitUsage : kExitSystem;
     }
   }
   if (record->parsed()) return RecordCommand(c, kind, file, reject);
