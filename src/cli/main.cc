@@ -272,12 +272,7 @@ int main(int argc, char** argv) {
   if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
       verb_name != "migrate") {
     if (kaizen::Status s = OpenStore(&c, &remote, /*sync=*/verb_name != "token"); !s.ok()) {
-      fmt::print(stderr, "kaizen {}: {}\n", verb_name, s.message());
-      // A value that names no database, or a home that is not this store's copy: the command
-      // as given is wrong (2); a store that cannot be reached is the system's (3).
-      const bool usage = s.code() == kaizen::StatusCode::kInvalidArgument ||
-                         s.code() == kaizen::StatusCode::kFailedPrecondition;
-      return usage ? kExitUsage : kExitSystem;
+      return StoreOpenFailed(verb_name, s);
     }
   }
   if (record->parsed()) return RecordCommand(c, kind, file, reject);

@@ -34,4 +34,11 @@ Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync) {
   return ingest::SyncMirror(log, &pulled);
 }
 
+int StoreOpenFailed(std::string_view verb, const Status& s) {
+  fmt::print(stderr, "kaizen {}: {}\n", verb, s.message());
+  const bool usage =
+      s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition;
+  return usage ? kExitUsage : kExitSystem;
+}
+
 }  // namespace kaizen::cli

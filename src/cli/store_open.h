@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "kaizen/status.h"
@@ -19,5 +20,10 @@ std::string ResolveStore(const std::string& given);
 // connection, which *opened keeps. InvalidArgument for a value that names no PostgreSQL database,
 // Unavailable when it cannot be reached, FailedPrecondition when the home is not a copy of it.
 Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync = true);
+
+// Says why OpenStore failed ("kaizen VERB: ...") and returns the exit code: 2 for a value that
+// names no database or a home that is not the store's copy (the command is wrong), 3 for a store
+// that cannot be reached.
+int StoreOpenFailed(std::string_view verb, const Status& s);
 
 }  // namespace kaizen::cli

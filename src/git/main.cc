@@ -16,10 +16,12 @@
 #include <rapidjson/writer.h>
 #include <simdjson.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/store_open.h"
 #include "cli/verb.h"
 #include "git/git_verbs.h"
 #include "signals/git_file_diff.h"
@@ -77,6 +79,10 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   if (diff->parsed()) return FileDiff(paths, commit);
+  // A scan stores into the team's shared store too (--store, $KAIZEN_STORE), its home the
+  // store's working copy, as every verb of `kaizen` does (cli/store_open.h).
+  std::unique_ptr<kaizen::store::PgLog> remote;
+  if (kaizen::Status s = OpenStore(&c, &remote); !s.ok()) return StoreOpenFailed("git", s);
   for (const Verb& verb : verbs) {
     if (verb.sub->parsed()) return verb.run();
   }

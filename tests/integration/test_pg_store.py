@@ -521,3 +521,24 @@ class StoreFaultTest(PgStoreTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GitSignalsIntoTheStore(PgStoreTest):
+    """`kaizen git scan` (the kaizen-git sibling) stores its signals in the shared store too."""
+
+    def test_a_scan_with_a_store_puts_its_rewards_in_the_database_and_every_copy(self):
+        from test_git_scan import AGENT, ALICE, BASE, CLAUDE, Repo
+        repo = Repo(self.path("shop"))
+        repo.commit({"a.txt": BASE}, ALICE, "2025-03-01T09:00:00Z", "base")
+        agent = repo.commit({"a.txt": AGENT}, CLAUDE, "2025-03-01T10:00:00Z", "add lines")
+        repo.git("revert", "--no-edit", agent, who=ALICE, at="2025-03-02T09:00:00Z")
+        home = self.path("scanner")
+        r = self.kz("git", "scan", repo.path, "--home", home, "--store", self.uri, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertGreater(self.count("kind = 'reward'"), 0, "no reward reached the database")
+        # Another machine's copy holds them, byte for byte the scanner's lines.
+        other = self.path("other")
+        self.assertEqual(self.on(other, "stats").rc, EXIT_OK)
+        self.assertEqual(self.store_days(), raw_dir(home))
+        self.assertEqual(raw_dir(other), raw_dir(home))
+
