@@ -8,6 +8,7 @@
 #include "model/event_kind.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
+#include "store/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -88,12 +89,15 @@ int StatsCommand(const Common& c) {
     r.pop_back();
     fmt::print(
         "{{\"home\":{},\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
-        "\"rolling30d\":{},\"checkpoint\":{{\"usable\":{},\"events\":{},\"whyNot\":{}}}}}\n",
+        "\"rolling30d\":{},\"checkpoint\":{{\"usable\":{},\"events\":{},\"whyNot\":{}}},"
+        "\"store\":{}}}\n",
         JsonQuote(c.home), builder.events(), files.size(), bytes, a, r, checkpoint->usable,
-        checkpoint->events, checkpoint->usable ? "null" : JsonQuote(checkpoint->why_not));
+        checkpoint->events, checkpoint->usable ? "null" : JsonQuote(checkpoint->why_not),
+        c.remote ? JsonQuote(c.remote->name()) : "null");
     return kExitOk;
   }
   fmt::print("home        {}\n", c.home);
+  if (c.remote) fmt::print("store       {} (the home is its working copy)\n", c.remote->name());
   fmt::print("events      {}", builder.events());
   std::string sep = " (";
   for (const auto& [kind, n] : all.events_by_kind) {

@@ -29,6 +29,7 @@
 #include "serve/token.h"
 #include "serve/tools.h"
 #include "signals/git_agent.h"
+#include "store/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -109,6 +110,10 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
                port, (*state)->events(), options.threads);
     fmt::print(stderr, "kaizen serve: review queue, dashboard and rule audit at http://{}:{}/\n",
                host, port);
+    if (c.remote) {
+      fmt::print(stderr, "kaizen serve: the log is the store {} (this home its working copy)\n",
+                 c.remote->name());
+    }
     fmt::print(stderr, "kaizen serve: GitHub webhook at http://{}:{}/v1/webhooks/github ({})\n",
                host, port,
                github_on ? "signed with the configured secret"

@@ -536,9 +536,11 @@ class GitSignalsIntoTheStore(PgStoreTest):
         r = self.kz("git", "scan", repo.path, "--home", home, "--store", self.uri, "--now", NOW)
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertGreater(self.count("kind = 'reward'"), 0, "no reward reached the database")
-        # Another machine's copy holds them, byte for byte the scanner's lines.
+        # Another machine's copy holds them, byte for byte the scanner's lines; stats names it.
         other = self.path("other")
-        self.assertEqual(self.on(other, "stats").rc, EXIT_OK)
+        r = self.on(other, "stats", "--json")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(strict_loads(r.out)["store"], self.uri)
         self.assertEqual(self.store_days(), raw_dir(home))
         self.assertEqual(raw_dir(other), raw_dir(home))
 
