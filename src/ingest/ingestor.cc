@@ -480,7 +480,7 @@ Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, Ingest
     // Stateful stages, in order, under the home's writer lock.
     KZ_ASSIGN_OR_RETURN(auto lock, log_.Lock());
     KZ_RETURN_IF_ERROR(cache_.CatchUp(&notes_));
-    if (log_.remote() != nullptr) {
+    if (log_.remote() != nullptr && (pull_when_ == nullptr || pull_when_->exchange(false))) {
       // Other writers' events first, so this chunk is checked against the whole shared log.
       uint64_t pulled = 0;
       KZ_RETURN_IF_ERROR(PullMirror(log_, cache_, &pulled));

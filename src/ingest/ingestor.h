@@ -3,6 +3,7 @@
 // a line is acknowledged (its callback reports it stored) only after its chunk is durable.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -93,6 +94,9 @@ class Ingestor {
   // Stores into a shared database too (store/pg_log.h), the home its working copy
   // (ingest/store_mirror.h). REQUIRES: *remote outlives the Ingestor.
   void set_remote(store::PgLog* remote) { log_.set_remote(remote); }
+  // A long-lived caller that is told when other writers commit (kaizen serve LISTENs) pulls
+  // before a chunk only when `*dirty` was set since (cleared here); nullptr: before every chunk.
+  void set_pull_when(std::atomic<bool>* dirty) { pull_when_ = dirty; }
   // Copies what the remote holds and the home lacks (ingest/store_mirror.h), under the writer
   // lock, keeping this Ingestor's cache. REQUIRES: a remote.
   Status Pull(uint64_t* pulled);
@@ -101,6 +105,7 @@ class Ingestor {
   store::RawLog log_;
   IngestCache cache_;
   std::vector<store::RecoveryNote> notes_;
+  std::atomic<bool>* pull_when_ = nullptr;
   std::shared_ptr<const Redactor> redactor_;  // on the first Ingest (SharedRedactor)
   std::string placeholder_nonce_;  // random: marks PII placeholders until tokens are known
   // One per thread of the stateless stages, kept between calls: a server ingests small batches

@@ -99,6 +99,7 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   *pulled = 0;
   store::PgLog& pg = *log.remote();
   KZ_ASSIGN_OR_RETURN(auto state, store::ReadMirrorState(log.home(), log.fs()));
+  const std::optional<store::MirrorState> before = state;
   KZ_ASSIGN_OR_RETURN(uint64_t epoch, pg.Epoch());
   if (!state) {
     KZ_ASSIGN_OR_RETURN(uint64_t missing, EventsNotIn(log, pg));
@@ -169,6 +170,10 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   state->frontier = since.frontier;
   // A rewrite between the two reads: the copy is of the older epoch, so the next pull redoes it.
   if (since.epoch != state->epoch) state->epoch = since.epoch - 1;
+  if (before && before->frontier == state->frontier && before->epoch == state->epoch &&
+      before->store == state->store) {
+    return Status::Ok();  // nothing moved: no rewrite of the file on every batch
+  }
   return store::WriteMirrorState(log.home(), log.fs(), *state);
 }
 

@@ -81,6 +81,9 @@ struct LiveState::Impl {
   std::unique_ptr<store::PgLog> remote;  // the writer thread's connection to options.store
   std::thread listener;                  // wakes the writer when the store notifies a commit
   std::atomic<bool> listening{false};
+  // Another writer committed since the last copy (the listener says so): the next ingest copies
+  // first. A server's own batches notify too, and are not news.
+  std::atomic<bool> store_dirty{true};
 
   mutable std::shared_mutex learner_mu;
   std::unique_ptr<learn::Learner> learner;  // GUARDED_BY(learner_mu)
@@ -158,6 +161,7 @@ struct LiveState::Impl {
   // process's. Called by the writer thread only.
   Status Refresh() {
     if (remote) {
+      store_dirty.store(false);
       uint64_t pulled = 0;
       KZ_RETURN_IF_ERROR(ingestor.Pull(&pulled));
     }
@@ -336,14 +340,16 @@ struct LiveState::Impl {
           continue;
         }
         subscribed = true;
+        store_dirty.store(true);  // what was committed while not listening
       }
-      Result<bool> got = pg.WaitNotification(200);
+      Result<bool> got = pg.WaitNotification(200, remote->writer_id());
       if (!got.ok()) {
         subscribed = false;  // reconnect and listen again
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         continue;
       }
       if (!*got) continue;
+      store_dirty.store(true);
       auto p = std::make_shared<Pending>();
       p->catch_up = true;
       if (!Enqueue(p)) break;
@@ -378,6 +384,7 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   if (!options.store.empty()) {
     KZ_ASSIGN_OR_RETURN(impl->remote, store::PgLog::Open(options.store));
     impl->ingestor.set_remote(impl->remote.get());
+    impl->ingestor.set_pull_when(&impl->store_dirty);
     uint64_t pulled = 0;
     KZ_RETURN_IF_ERROR(impl->ingestor.Pull(&pulled));
   }

@@ -4,6 +4,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 #include <simdjson.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <set>
@@ -159,6 +160,13 @@ bool IsPgConninfo(std::string_view s) {
 }
 
 PgLog::PgLog(pg_conn* conn, std::string conninfo) : conn_(conn), conninfo_(std::move(conninfo)) {
+  static const int kSodiumReady = sodium_init();  // idempotent
+  (void)kSodiumReady;
+  unsigned char id[8];
+  randombytes_buf(id, sizeof id);
+  char hex[sizeof id * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, id, sizeof id);
+  writer_id_ = hex;
   const char* host = PQhost(conn_);
   std::string h = host ? host : "";
   if (h.starts_with('/')) h = "[" + h + "]";  // a socket directory
@@ -282,9 +290,10 @@ WITH claimed AS (
   ORDER BY r.n  -- seq in the batch's order: a copy back to files is byte for byte
   RETURNING 1
 )
-SELECT (SELECT count(*) FROM stored), pg_notify('kaizen_events', '')
+SELECT (SELECT count(*) FROM stored), pg_notify('kaizen_events', $8)
 )sql";
   std::vector<const char*> params = rows.Params();
+  params.push_back(writer_id_.c_str());  // who committed: a server skips its own batches
   auto r = ExecParams(conn_, name_, sql, params, "storing events");
   if (!r.ok()) return fail(r.status());
   const uint64_t stored = std::stoull(PQgetvalue(r->get(), 0, 0));
@@ -578,7 +587,7 @@ ORDER BY n
   }
   auto epoch = Exec(conn_, name_,
                     "UPDATE kaizen_meta SET value = (value::bigint + 1)::text WHERE key = 'epoch' "
-                    "RETURNING value",
+                    "RETURNING value, pg_notify('kaizen_events', 'rewrite')",
                     "counting a rewrite");
   if (!epoch.ok()) return fail(epoch.status());
   const uint64_t now = std::stoull(PQgetvalue(epoch->get(), 0, 0));
@@ -594,12 +603,12 @@ Status PgLog::Listen() {
   return Status::Ok();
 }
 
-Result<bool> PgLog::WaitNotification(int timeout_ms) {
+Result<bool> PgLog::WaitNotification(int timeout_ms, std::string_view ignore) {
   KZ_RETURN_IF_ERROR(Connected());
   auto drain = [&] {
     bool any = false;
     while (PGnotify* n = PQnotifies(conn_)) {
-      any = true;
+      any = any || ignore.empty() || ignore != n->extra;
       PQfreemem(n);
     }
     return any;

@@ -106,8 +106,11 @@ class PgLog {
 
   // LISTEN on kPgChannel (a connection of its own: it stays idle between waits).
   Status Listen();
-  // Waits up to `timeout_ms` for a notification; true when one (or more) arrived.
-  Result<bool> WaitNotification(int timeout_ms);
+  // Waits up to `timeout_ms` for a notification; true when one (or more) arrived from another
+  // writer than `ignore` (a writer_id()).
+  Result<bool> WaitNotification(int timeout_ms, std::string_view ignore = {});
+  // This connection's random id, the payload of the notifications its batches send.
+  const std::string& writer_id() const { return writer_id_; }
 
  private:
   explicit PgLog(pg_conn* conn, std::string conninfo);
@@ -127,6 +130,7 @@ class PgLog {
   std::string store_id_;
   std::vector<std::string> months_;  // partitions this connection made sure of, sorted
   bool listening_ = false;
+  std::string writer_id_;
 };
 
 // What a home that mirrors a store knows of it (<home>/feedback/store.json): which store, the

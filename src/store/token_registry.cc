@@ -49,6 +49,8 @@ std::string CheckTokenName(std::string_view name) {
 }
 
 std::string NewToken() {
+  static const int kSodiumReady = sodium_init();  // idempotent
+  (void)kSodiumReady;
   unsigned char bytes[32];
   randombytes_buf(bytes, sizeof bytes);
   char hex[sizeof bytes * 2 + 1];
