@@ -159,7 +159,7 @@ bool IsPgConninfo(std::string_view s) {
   return s.find('=') != std::string_view::npos && s.find("://") == std::string_view::npos;
 }
 
-PgLog::PgLog(pg_conn* conn, std::string conninfo) : conn_(conn), conninfo_(std::move(conninfo)) {
+PgLog::PgLog(pg_conn* conn) : conn_(conn) {
   static const int kSodiumReady = sodium_init();  // idempotent
   (void)kSodiumReady;
   unsigned char id[8];
@@ -183,7 +183,7 @@ Result<std::unique_ptr<PgLog>> PgLog::Open(const std::string& conninfo) {
     PQfinish(conn);
     return Unavailable(fmt::format("cannot connect to the store: {}", m));
   }
-  std::unique_ptr<PgLog> log(new PgLog(conn, conninfo));
+  std::unique_ptr<PgLog> log(new PgLog(conn));
   PQsetClientEncoding(conn, "UTF8");
   // The server's notices ("relation already exists, skipping") are not the user's business.
   PQsetNoticeProcessor(

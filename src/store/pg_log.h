@@ -113,7 +113,7 @@ class PgLog {
   const std::string& writer_id() const { return writer_id_; }
 
  private:
-  explicit PgLog(pg_conn* conn, std::string conninfo);
+  explicit PgLog(pg_conn* conn);
   Status Connected();
   Status EnsureSchema();
   // Streams the rows of `select` (xid::text, seq, id, day::text, body) with COPY ... (FORMAT
@@ -125,7 +125,6 @@ class PgLog {
                                bool skip_stored);
 
   pg_conn* conn_;
-  std::string conninfo_;
   std::string name_;
   std::string store_id_;
   std::vector<std::string> months_;  // partitions this connection made sure of, sorted
