@@ -394,10 +394,15 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   KZ_ASSIGN_OR_RETURN(Folded f, impl->FoldWholeLog());
   impl->learner = std::move(f.learner);
   impl->folded = std::move(f.bytes);
+  // Every fallible step before the threads start: an Impl destroyed with a running thread would
+  // end the process.
+  std::unique_ptr<store::PgLog> listen;
+  if (!options.store.empty()) {
+    KZ_ASSIGN_OR_RETURN(listen, store::PgLog::Open(options.store));
+  }
   Impl* raw = impl.get();
   impl->writer = std::thread([raw] { raw->WriterLoop(); });
-  if (!options.store.empty()) {
-    KZ_ASSIGN_OR_RETURN(auto listen, store::PgLog::Open(options.store));
+  if (listen) {
     raw->listening = true;
     raw->listener = std::thread([raw, l = std::move(listen)] { raw->ListenLoop(*l); });
   }
