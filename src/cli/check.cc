@@ -27,6 +27,7 @@
 #include "cli/verbs.h"
 #include "ingest/ingestor.h"
 #include "learn/json_out.h"
+#include "learn/review_queue.h"
 #include "learn/self_check.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
@@ -158,6 +159,33 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
   }
 }
 
+// `--submit` of bytes checked before: their version was recorded then (a prediction only, or
+// already submitted), so it goes into the queue as it was recorded, unless it is there already
+// or has left it (reviewed, dismissed or superseded: reviewing it again is not what was asked).
+Status SubmitCheckedBefore(const Common& c, int64_t now_ms, const std::string& id,
+                           const std::string& version, Recorded* rec) {
+  LearnedState queue;
+  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &queue, nullptr, learn::Parts{learn::Part::kQueue}));
+  const auto& pending = queue.learner->queue().pending();
+  auto it = pending.find(learn::ReviewQueue::Key(id, version));
+  if (it == pending.end()) {
+    rec->note =
+        "recorded before, and no longer in the review queue (reviewed, dismissed or "
+        "superseded): not queued again";
+    return Status::Ok();
+  }
+  if (it->second.submitted) {
+    rec->note = "recorded before; already in the review queue";
+    return Status::Ok();
+  }
+  const std::string submit =
+      "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + JsonQuote(id) +
+      ",\"work_version\":" + JsonQuote(version) + "}";
+  KZ_RETURN_IF_ERROR(StoreEvent(c, now_ms, model::EventKind::kAdmin, submit).status());
+  rec->note = "recorded before; submitted for review now";
+  return Status::Ok();
+}
+
 int CheckCommand(const Common& c, const CheckOptions& o) {
   if (o.task_type.empty() || o.task_type.size() > kMaxIdBytes) {
     fmt::print(stderr, "kaizen check: --task-type \"{}\" must be 1-{} bytes\n", o.task_type,
@@ -196,15 +224,8 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
     }
     work.for_review = o.submit;
     Status s = Record(c, state.now_ms, PredictionWorkEventJson(work, result, files.size()), &rec);
-    if (s.ok() && rec.already && o.submit) {
-      // Checked before as a prediction only: the version goes into the queue as it was recorded.
-      const std::string submit =
-          "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + JsonQuote(id) +
-          ",\"work_version\":" + JsonQuote(version) + "}";
-      Result<StoredEvent> stored = StoreEvent(c, state.now_ms, model::EventKind::kAdmin, submit);
-      s = stored.status();
-      if (s.ok()) rec.note = "recorded before; submitted for review now";
-    }
+    if (s.ok() && rec.already && o.submit)
+      s = SubmitCheckedBefore(c, state.now_ms, id, version, &rec);
     if (!s.ok()) {
       fmt::print(stderr, "kaizen check: {}\n", s.message());
       return kExitSystem;

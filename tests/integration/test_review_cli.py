@@ -246,13 +246,21 @@ class HonestQueue(ReviewTest):
         (admin,) = self.events("admin")
         self.assertEqual((admin["action"], admin["work_version"]),
                          ("submit", w["workProduct"]["version"]))
+        # Submitted again: it is in the queue already; once reviewed, it is not queued again.
+        r = self.kzh("check", client, "--task-type", "api-client", "--submit")
+        self.assertIn("recorded before; already in the review queue", r.out)
+        self.assertEqual(len(self.events("admin")), 1)
+        self.assertEqual(self.kzh("review", item["workProduct"]["id"], "--approve").rc, EXIT_OK)
+        r = self.kzh("check", client, "--task-type", "api-client", "--submit")
+        self.assertIn("no longer in the review queue (reviewed, dismissed or superseded)", r.out)
+        self.assertEqual((self.queued(), len(self.events("admin"))), ([], 1))
         # Changed and submitted at once: a new version, which replaces the queued one.
         with open(client, "a") as f:
             f.write("// agent: and log it\n")
         r = self.kzh("check", client, "--task-type", "api-client", "--submit")
         self.assertIn("submitted for review", r.out)
         (item,) = self.queue()["items"]
-        self.assertEqual(item["supersededVersions"], 1)
+        self.assertEqual(item["supersededVersions"], 0)  # the older one had been reviewed
         self.assertNotIn("forReview", self.events("work")[1])
         r = self.kzh("check", client, "--task-type", "api-client", "--submit", "--no-record")
         self.assertEqual(r.rc, EXIT_USAGE, r)
