@@ -21,7 +21,6 @@
 #include "cli/loop_store.h"
 #include "cli/terminal_keys.h"
 #include "cli/verbs.h"
-#include "ingest/enrich.h"
 #include "learn/json_out.h"
 #include "learn/learner.h"
 #include "learn/review_queue.h"
@@ -79,20 +78,13 @@ std::string LocalTimestamp(int64_t at_ms) {
 }
 
 // The reviewer's own hour: the terminal's clock.
-std::string_view LocalWindow(int64_t now_ms) {
-  const time_t t = static_cast<time_t>(now_ms / 1000);
-  struct tm local {};
-  localtime_r(&t, &local);
-  return ingest::TimeOfDay(local.tm_hour);
-}
-
 std::vector<learn::RankedItem> Ranked(const learn::Learner& learner, const std::string& reviewer,
                                       int64_t now_ms, learn::QueueMoment* moment) {
   learn::CommunicationResult comm = learner.communication().Result();
   if (auto p = learner.profiles().Profile(reviewer)) {
     if (!p->communication.best_windows.empty()) comm.best_windows = p->communication.best_windows;
   }
-  *moment = learn::QueueMoment{LocalWindow(now_ms), comm.best_windows, reviewer, now_ms};
+  *moment = learn::QueueMoment{LocalTimeOfDay(now_ms), comm.best_windows, reviewer, now_ms};
   return learn::OrderQueue(learner.queue(), learner.autonomy(), *moment);
 }
 

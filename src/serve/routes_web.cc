@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/clock.h"
 #include "ingest/enrich.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
@@ -26,10 +27,7 @@ std::string_view WindowAt(int64_t now_ms, std::optional<int64_t> utc_offset_minu
   if (utc_offset_minutes) {
     return ingest::TimeOfDay(model::ToCivil(now_ms + *utc_offset_minutes * 60000).hour);
   }
-  const time_t t = static_cast<time_t>(now_ms / 1000);
-  struct tm local {};
-  localtime_r(&t, &local);
-  return ingest::TimeOfDay(local.tm_hour);
+  return cli::LocalTimeOfDay(now_ms);
 }
 
 void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
