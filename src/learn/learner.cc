@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "learn/pattern_extraction.h"
+#include "model/commit_name.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 
@@ -22,14 +23,6 @@ Parts WithDependencies(Parts parts) {
     parts |= Parts{Part::kSignals};
   }
   return parts;
-}
-
-// A version that reads as a git commit: 7-40 hex digits.
-bool LooksLikeCommit(std::string_view v) {
-  if (v.size() < 7 || v.size() > 40) return false;
-  return std::all_of(v.begin(), v.end(), [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  });
 }
 
 std::string CommitKey(std::string_view commit) {
@@ -227,7 +220,7 @@ void Learner::AddPrompt(const PromptView& prompt) {
 }
 
 void Learner::AddCommitWork(const WorkView& work, bool auto_approved) {
-  if (!LooksLikeCommit(work.version)) return;
+  if (!model::LooksLikeCommit(work.version)) return;
   std::vector<CommitWork>& list = commit_work_[CommitKey(work.version)];
   CommitWork entry{
       std::string(work.version), std::string(work.artifact_id),
@@ -244,7 +237,7 @@ void Learner::AddCommitWork(const WorkView& work, bool auto_approved) {
 }
 
 const Learner::CommitWork* Learner::FindCommitWork(std::string_view commit) const {
-  if (!LooksLikeCommit(commit)) return nullptr;
+  if (!model::LooksLikeCommit(commit)) return nullptr;
   auto it = commit_work_.find(CommitKey(commit));
   if (it == commit_work_.end()) return nullptr;
   for (auto c = it->second.rbegin(); c != it->second.rend(); ++c) {

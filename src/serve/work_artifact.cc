@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/sibling.h"
+#include "model/commit_name.h"
 #include "model/utf8.h"
 
 namespace kaizen::serve {
@@ -15,12 +16,6 @@ namespace {
 
 void Note(WorkArtifact* a, const std::string& why) {
   a->unavailable += (a->unavailable.empty() ? "" : "; ") + why;
-}
-
-// 7-40 hex digits: a version that may name a commit (kaizen git scan, GitHub pull requests).
-bool MayBeCommit(std::string_view v) {
-  if (v.size() < 7 || v.size() > 40) return false;
-  return v.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
 }
 
 void ReadFile(const std::filesystem::path& resolved, WorkArtifact* a) {
@@ -48,7 +43,7 @@ void ReadFile(const std::filesystem::path& resolved, WorkArtifact* a) {
 // The change from git: `commit` when given, else the version when it names a commit, else the
 // working tree's for the newest version.
 void ReadGitDiff(const std::string& at, const WorkVersion& work, WorkArtifact* a) {
-  if (!work.commit.empty() || MayBeCommit(work.version)) {
+  if (!work.commit.empty() || model::LooksLikeCommit(work.version)) {
     const std::string& rev = work.commit.empty() ? work.version : work.commit;
     Result<cli::GitDiff> diff = cli::RunGitDiff({at}, rev);
     if (diff.ok()) {
