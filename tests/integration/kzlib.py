@@ -8,9 +8,13 @@ import glob
 import itertools
 import json
 import os
+import pty
+import select
 import shutil
 import subprocess
 import tempfile
+import termios
+import time
 import unittest
 import uuid
 
@@ -237,6 +241,53 @@ def generated_history(tmpdir, events, seed):
         f.write(_GENERATED[(events, seed)])
     return p
 
+
+
+def on_terminal(argv, steps, cwd=None, timeout=20):
+    """Runs `argv` on a pseudo-terminal, as a person at a terminal would. For each (marker,
+    action) step it waits until the terminal showed `marker` (after the previous one), then
+    types `action` (bytes) or calls it with the process (to send a signal). Returns (exit status,
+    everything the terminal showed, whether its settings were as before). AssertionError when a
+    marker never shows."""
+    master, slave = pty.openpty()
+    before = termios.tcgetattr(slave)
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, close_fds=True, cwd=cwd)
+    shown = b""
+    seen = 0  # where the next marker is looked for
+    try:
+        for marker, action in steps:
+            deadline = time.monotonic() + timeout
+            while marker not in shown[seen:] and time.monotonic() < deadline:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if ready:
+                    shown += os.read(master, 65536)
+            if marker not in shown[seen:]:
+                raise AssertionError(f"{marker!r} never showed: "
+                                     f"{shown.decode('utf-8', 'replace')}")
+            seen = shown.index(marker, seen) + len(marker)
+            if callable(action):
+                action(proc)
+            else:
+                os.write(master, action)
+        proc.wait(timeout=timeout)
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if not ready:
+                break
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            shown += data
+        restored = termios.tcgetattr(slave) == before
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)
+    return proc.returncode, shown.decode("utf-8", "replace"), restored
 
 class KaizenTest(unittest.TestCase):
     maxDiff = 4000

@@ -4,16 +4,12 @@ The terminal is a pseudo-terminal (python's pty module): the test plays the pers
 Normalization (seed 001): 1..5 -> 0.0/0.25/0.5/0.75/1.0.
 """
 
-import os
-import pty
-import select
 import signal
 import subprocess
-import termios
 import time
 import unittest
 
-from kzlib import BIN, EXIT_OK, EXIT_USAGE, NOW, KaizenTest, strict_loads
+from kzlib import BIN, EXIT_OK, EXIT_USAGE, NOW, KaizenTest, on_terminal, strict_loads
 
 
 class RateTest(KaizenTest):
@@ -27,43 +23,12 @@ class RateTest(KaizenTest):
         """Runs `kaizen rate ARGS` on a pseudo-terminal, types `keys` (or sends it the signal
         `signal_instead`) once the question shows, checks the terminal's settings were restored,
         and returns (exit status, everything the terminal showed)."""
-        master, slave = pty.openpty()
-        before = termios.tcgetattr(slave)
-        proc = subprocess.Popen([BIN, "rate", *args, "--home", self.home, "--now", NOW],
-                                stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-        shown = b""
-        try:
-            deadline = time.monotonic() + 20
-            while b"[1-5, Enter=skip]" not in shown and time.monotonic() < deadline:
-                ready, _, _ = select.select([master], [], [], 0.2)
-                if ready:
-                    shown += os.read(master, 4096)
-            self.assertIn(b"[1-5, Enter=skip]", shown, "the question was never asked")
-            if signal_instead is None:
-                os.write(master, keys)
-            else:
-                proc.send_signal(signal_instead)
-            proc.wait(timeout=20)
-            while True:
-                ready, _, _ = select.select([master], [], [], 0.2)
-                if not ready:
-                    break
-                try:
-                    data = os.read(master, 4096)
-                except OSError:
-                    break
-                if not data:
-                    break
-                shown += data
-            after = termios.tcgetattr(slave)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            os.close(master)
-            os.close(slave)
-        self.assertEqual(after, before, "the terminal was not restored")
-        return proc.returncode, shown.decode("utf-8", "replace")
-
+        action = keys if signal_instead is None else (lambda p: p.send_signal(signal_instead))
+        rc, shown, restored = on_terminal(
+            [BIN, "rate", *args, "--home", self.home, "--now", NOW],
+            [(b"[1-5, Enter=skip]", action)])
+        self.assertTrue(restored, "the terminal was not restored")
+        return rc, shown
 
 class Terminal(RateTest):
 

@@ -7,15 +7,11 @@ shows: the agent's change for that version, from a real git repository, never a 
 
 import json
 import os
-import pty
-import select
 import subprocess
-import termios
-import time
 import unittest
 
 from kzlib import (BIN, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, NOW, KaizenTest, jsonl, kaizen,
-                   strict_loads, work_event)
+                   on_terminal, strict_loads, work_event)
 from test_serve import Server
 
 
@@ -431,42 +427,11 @@ class OneKeyPrompt(ReviewTest):
     def on_terminal(self, keys_after_prompt, *args):
         """Runs `kaizen review ARGS` on a pseudo-terminal, answering each prompt (a marker it
         waits for) with its keys; returns (exit status, what the terminal showed)."""
-        master, slave = pty.openpty()
-        before = termios.tcgetattr(slave)
-        proc = subprocess.Popen([BIN, "review", *args, "--home", self.home, "--now", NOW],
-                                stdin=slave, stdout=slave, stderr=slave, close_fds=True,
-                                cwd=self.tmp)
-        shown = b""
-        try:
-            for marker, keys in keys_after_prompt:
-                deadline = time.monotonic() + 20
-                while marker not in shown and time.monotonic() < deadline:
-                    ready, _, _ = select.select([master], [], [], 0.2)
-                    if ready:
-                        shown += os.read(master, 65536)
-                self.assertIn(marker, shown, shown.decode("utf-8", "replace"))
-                shown = shown[shown.index(marker) + len(marker):]
-                os.write(master, keys)
-            proc.wait(timeout=20)
-            while True:
-                ready, _, _ = select.select([master], [], [], 0.2)
-                if not ready:
-                    break
-                try:
-                    data = os.read(master, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                shown += data
-            after = termios.tcgetattr(slave)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            os.close(master)
-            os.close(slave)
-        self.assertEqual(after, before, "the terminal was not restored")
-        return proc.returncode, shown.decode("utf-8", "replace")
+        rc, shown, restored = on_terminal(
+            [BIN, "review", *args, "--home", self.home, "--now", NOW], keys_after_prompt,
+            cwd=self.tmp)
+        self.assertTrue(restored, "the terminal was not restored")
+        return rc, shown
 
     def test_one_key_per_answer_records_a_timed_review_of_what_was_shown(self):
         recorded = "--- a/src/client.ts\n+++ b/src/client.ts\n@@ -1 +1 @@\n-old\n+new call\n"
