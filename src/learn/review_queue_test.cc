@@ -30,6 +30,15 @@ class ReviewQueueTest : public ::testing::Test {
     w.summary = "s";
     queue_.AddWork(w);
   }
+  // Version v1 of `id`, asking for `n` reviewers (requiredReviews).
+  void WorkNeedingReviews(std::string_view id, int64_t n) {
+    WorkView w;
+    w.at_ms = at_++;
+    w.artifact_id = id;
+    w.version = "v1";
+    w.required_reviews = n;
+    queue_.AddWork(w);
+  }
   void Review(std::string_view id, std::string_view version, Decision d) {
     ReviewView r;
     r.at_ms = at_++;
@@ -161,12 +170,7 @@ TEST_F(ReviewQueueTest, ADismissalTakesTheNamedVersionOutAndNothingElse) {
 // A work event may ask for several reviewers (issue 30): it stays until that many distinct people
 // decided it, out of the queue of those who did.
 TEST_F(ReviewQueueTest, WorkAskingForTwoReviewsStaysUntilTwoPeopleDecidedIt) {
-  WorkView w;
-  w.at_ms = at_++;
-  w.artifact_id = "a";
-  w.version = "v1";
-  w.required_reviews = 2;
-  queue_.AddWork(w);
+  WorkNeedingReviews("a", 2);
   auto review = [&](std::string_view who, Decision d) {
     ReviewView r;
     r.at_ms = at_++;
@@ -228,12 +232,7 @@ TEST_F(ReviewQueueTest, AReservedItemLeavesOthersQueuesUntilItExpiresOrIsRelease
 }
 
 TEST_F(ReviewQueueTest, AHoldersDeferralOrDecisionEndsTheirReservation) {
-  WorkView w;
-  w.at_ms = at_++;
-  w.artifact_id = "a";
-  w.version = "v1";
-  w.required_reviews = 2;
-  queue_.AddWork(w);
+  WorkNeedingReviews("a", 2);
   AdminView reserve;
   reserve.at_ms = at_;
   reserve.action = "reserve";
