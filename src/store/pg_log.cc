@@ -341,9 +341,9 @@ T BigEndian(const char* p) {
   return static_cast<T>(v);
 }
 
-// One tuple of COPY's binary format at `p` into `row`; false when the bytes are not the five
-// fields asked for (xid::text, seq, id, day::text, body: none of them NULL).
-bool TupleOf(const char* p, const char* end, PgRow* row) {
+}  // namespace
+
+bool ParseCopyTuple(const char* p, const char* end, PgRow* row) {
   if (end - p < 2 || BigEndian<int16_t>(p) != 5) return false;
   p += 2;
   std::string_view fields[5];
@@ -361,10 +361,8 @@ bool TupleOf(const char* p, const char* end, PgRow* row) {
   row->id = fields[2];
   row->day = fields[3];
   row->body = fields[4];
-  return true;
+  return p == end;  // one row a chunk: nothing after its fields
 }
-
-}  // namespace
 
 Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_rows,
                                       const std::function<Status(const std::vector<PgRow>&)>& fn) {
@@ -451,11 +449,12 @@ Status PgLog::CopyRows(const std::string& select, size_t page_rows,
     if (!header) {
       // PGCOPY\n\377\r\n\0, 32 bits of flags, the header extension's length, the extension.
       constexpr std::string_view kSignature("PGCOPY\n\377\r\n\0", 11);
-      if (n < 19 || std::string_view(p, 11) != kSignature || n < 19 + BigEndian<int32_t>(p + 15)) {
+      const int32_t extension = n < 19 ? -1 : BigEndian<int32_t>(p + 15);
+      if (n < 19 || std::string_view(p, 11) != kSignature || extension < 0 || n - 19 < extension) {
         bad = DataLoss(fmt::format("the store {} sent a COPY stream kaizen cannot read", name_));
         break;
       }
-      p += 19 + BigEndian<int32_t>(p + 15);
+      p += 19 + extension;
       header = true;
     }
     if (p == end) continue;
@@ -464,7 +463,7 @@ Status PgLog::CopyRows(const std::string& select, size_t page_rows,
       continue;
     }
     PgRow row;
-    if (!TupleOf(p, end, &row)) {
+    if (!ParseCopyTuple(p, end, &row)) {
       bad = DataLoss(fmt::format("the store {} sent a row kaizen cannot read", name_));
       break;
     }

@@ -147,6 +147,11 @@ Result<std::optional<MirrorState>> ReadMirrorState(const std::string& home, File
 // next read start earlier (rows it meets again are skipped by id).
 Status WriteMirrorState(const std::string& home, FileSystem* fs, const MirrorState& state);
 
+// One tuple of COPY's binary format (its field count first) from [p, end) into `row` (views into
+// those bytes); false when the bytes are not the five fields a read asks for (xid::text, seq,
+// id, day::text, body), none of them NULL. The bytes come from the server: never trusted.
+bool ParseCopyTuple(const char* p, const char* end, PgRow* row);
+
 // Whether --store / $KAIZEN_STORE names a PostgreSQL database (else it is not one kaizen knows).
 bool IsPgConninfo(std::string_view s);
 
