@@ -4,7 +4,6 @@
 #include <libpq-fe.h>
 #include <poll.h>
 #include <simdjson.h>
-#include <sodium.h>
 
 #include <algorithm>
 #include <set>
@@ -159,14 +158,7 @@ bool IsPgConninfo(std::string_view s) {
   return s.find('=') != std::string_view::npos && s.find("://") == std::string_view::npos;
 }
 
-PgLog::PgLog(pg_conn* conn) : conn_(conn) {
-  static const int kSodiumReady = sodium_init();  // idempotent
-  (void)kSodiumReady;
-  unsigned char id[8];
-  randombytes_buf(id, sizeof id);
-  char hex[sizeof id * 2 + 1];
-  sodium_bin2hex(hex, sizeof hex, id, sizeof id);
-  writer_id_ = hex;
+PgLog::PgLog(pg_conn* conn) : conn_(conn), writer_id_(RandomHex(8)) {
   const char* host = PQhost(conn_);
   std::string h = host ? host : "";
   if (h.starts_with('/')) h = "[" + h + "]";  // a socket directory

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "model/hex.h"
 #include "store/log_format.h"
 #include "store/pg_log.h"
 
@@ -48,15 +49,15 @@ std::string CheckTokenName(std::string_view name) {
   return {};
 }
 
-std::string NewToken() {
+std::string RandomHex(size_t bytes) {
   static const int kSodiumReady = sodium_init();  // idempotent
   (void)kSodiumReady;
-  unsigned char bytes[32];
-  randombytes_buf(bytes, sizeof bytes);
-  char hex[sizeof bytes * 2 + 1];
-  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
-  return std::string("kz_") + hex;
+  std::vector<unsigned char> random(bytes);
+  randombytes_buf(random.data(), random.size());
+  return model::HexOf(random.data(), random.size());
 }
+
+std::string NewToken() { return "kz_" + RandomHex(32); }
 
 std::string TokenHash(std::string_view token) {
   unsigned char digest[crypto_hash_sha256_BYTES];

@@ -37,6 +37,8 @@ inline constexpr std::string_view kTokensFile = "config/tokens.json";
 // Empty when valid, else why not.
 std::string CheckTokenName(std::string_view name);
 
+// `bytes` random bytes (libsodium's CSPRNG) as lowercase hex.
+std::string RandomHex(size_t bytes);
 // A fresh token (kz_ and 64 hex digits of 32 random bytes) and the hash the registry keeps.
 std::string NewToken();
 std::string TokenHash(std::string_view token);
