@@ -46,7 +46,7 @@ int ExplainCommand(const Common& c, const std::string& what, const std::string& 
 int ConfigCommand(const Common& c, bool defaults);
 // `kaizen render` and `kaizen hints FILE` (cli/render.cc).
 int RenderCommand(const Common& c);
-int HintsCommand(const Common& c, const std::string& file);
+int HintsCommand(const Common& c, const std::string& file, const std::string& project);
 // `kaizen simulate`: cli/simulate.h.
 int SimulateCommand(uint64_t seed, int days, bool learning, int reviews_per_week, bool json,
                     const std::string& out_file);

@@ -1,12 +1,14 @@
-// `kaizen context --server-type X --stage Y --dimensions a,b [--type T] [--json|--md]
+// `kaizen context --server-type X --stage Y --dimensions a,b [--type T] [--project P] [--json|--md]
 // [--budget TOKENS] [--now T|end]`: what the agent should read before such a task (seed 000
 // §5.3), within a token budget. Answered by the home's `kaizen serve` when one runs.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "cli/learned_state.h"
+#include "cli/project_dir.h"
 #include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "render/context.h"
@@ -15,7 +17,7 @@ namespace kaizen::cli {
 namespace {
 
 struct ContextOptions {
-  std::string server_type, work_type, stage, dimensions;
+  std::string server_type, work_type, stage, dimensions, project;
   bool markdown = false;
   int64_t budget = 0;  // 0: memory.context_budget_tokens
 };
@@ -33,6 +35,9 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
   sub->add_option("--stage", o->stage, "the pipeline stage");
   sub->add_option("--dimensions", o->dimensions,
                   "comma-separated quality dimensions the task is judged on");
+  sub->add_option("--project", o->project,
+                  "the project the task is in (a name or a directory): its rules besides the "
+                  "global ones; default: the repository of the current directory");
   sub->add_option("--budget", o->budget,
                   "token budget (tokens = bytes / 4); default "
                   "memory.context_budget_tokens")
@@ -41,7 +46,11 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
   AddCommonOptions(sub, c, true, true);
   sub->get_option("--json")->excludes(md);
   return {sub, [&c, o] {
-            render::ContextQuery query{o->server_type, o->work_type, o->stage, {}};
+            std::error_code ec;
+            const std::string project =
+                !o->project.empty() ? o->project
+                                    : ProjectDirectory(std::filesystem::current_path(ec).string());
+            render::ContextQuery query{o->server_type, o->work_type, o->stage, {}, project};
             if (!o->dimensions.empty()) {
               if (Status s = render::ParseDimensions(o->dimensions, &query.dimensions); !s.ok()) {
                 return FailVerb("context", s);
@@ -53,7 +62,8 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
                  {std::pair<const char*, const std::string*>{"server_type", &o->server_type},
                   {"type", &o->work_type},
                   {"stage", &o->stage},
-                  {"dimensions", &o->dimensions}}) {
+                  {"dimensions", &o->dimensions},
+                  {"project", &project}}) {
               if (!value->empty()) asked += fmt::format("&{}={}", name, UrlEncode(*value));
             }
             if (o->budget > 0) asked += fmt::format("&budget={}", o->budget);

@@ -93,9 +93,11 @@ std::string CorrectionsText(const learn::CorrectionPatternLearner& learned, int6
                        p.occurrences, p.against, p.consistency, Day(p.first_ms), Day(p.last_ms));
     out +=
         fmt::format("  applicable to: {}; users: {}\n", Joined(p.applicable_to), Joined(p.users));
-    out += fmt::format("  approvals {}, rejections {}, consensus {}\n", p.approved_by.size(),
-                       p.rejected_by.size(),
-                       p.consensus ? fmt::format("{:.2f}", *p.consensus) : std::string("-"));
+    out += fmt::format(
+        "  approvals {}, rejections {}; people confirming {}, rejecting {}: consensus {}\n",
+        p.approved_by.size(), p.rejected_by.size(), p.users_confirmed.size(),
+        p.users_rejected.size(),
+        p.consensus ? fmt::format("{:.2f}", *p.consensus) : std::string("-"));
     for (const learn::CorrectionExample& e : p.examples) {
       out += fmt::format("  example: {} -> {}\n", render::QuoteReviewerText(e.original),
                          render::QuoteReviewerText(e.corrected));

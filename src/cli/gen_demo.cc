@@ -98,7 +98,7 @@ int DemoCommand(const Common& c) {
   if (int rc = RenderCommand(at_end); rc != kExitOk) return rc;
   const std::string hints = c.home + "/AGENTS.md";
   fmt::print("\n8. the hints file an agent reads: kaizen hints {} --now end\n", hints);
-  if (int rc = HintsCommand(at_end, hints); rc != kExitOk) return rc;
+  if (int rc = HintsCommand(at_end, hints, /*project=*/""); rc != kExitOk) return rc;
   if (auto text = store::DefaultFileSystem()->ReadFrom(hints, 0); text.ok()) {
     fmt::print("\n{}", *text);
   }

@@ -6,6 +6,7 @@
 
 #include "cli/hook_steps.h"
 #include "cli/learned_state.h"
+#include "cli/project_dir.h"
 #include "render/hints.h"
 
 namespace kaizen::cli {
@@ -45,11 +46,13 @@ void HintsKeeper::Refresh() {
   }
   bool all_written = true;
   if (!files->empty()) {
-    const std::filesystem::path project = std::filesystem::path(home_).parent_path();
+    const std::filesystem::path dir = std::filesystem::path(home_).parent_path();
+    const std::string project = ProjectDirectory(dir.string());
     state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-      const std::string hints = render::HintsSection(render::HintsInputFrom(learner, now_ms));
+      const std::string hints =
+          render::HintsSection(render::HintsInputFrom(learner, now_ms, project));
       for (const std::string& f : *files) {
-        const std::string path = (project / f).string();
+        const std::string path = (dir / f).string();
         Result<bool> written = WriteHintsSection(hints, path);
         if (!written.ok()) {
           report(fmt::format("hints file {}: {}", path, written.status().message()));

@@ -12,12 +12,14 @@
 #include "cli/loop_store.h"
 #include "cli/machine_check.h"
 #include "cli/output_validation.h"
+#include "cli/project_dir.h"
 #include "cli/self_check_run.h"
 #include "cli/serve_client.h"
 #include "ingest/ingest_state.h"
 #include "ingest/privacy.h"
 #include "ingest/prompt_judgement.h"
 #include "learn/json_out.h"
+#include "model/project_key.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "render/hints.h"
@@ -139,17 +141,25 @@ Result<std::string> SessionStart(HookContext& ctx) {
   learn::Parts parts = render::kHintsParts;
   parts |= learn::Parts{learn::Part::kAutonomy, learn::Part::kErrors};
   KZ_ASSIGN_OR_RETURN(std::vector<std::string> files, HintsFiles(home));
+  // The session is told what holds in the project it works in; the hints files, next to the
+  // home, what holds in the home's project (the same one, unless the home is shared).
+  const std::filesystem::path files_dir = std::filesystem::path(home).parent_path();
+  const std::string files_project = ProjectDirectory(files_dir.string());
+  const std::string session_project = p.cwd.empty() ? files_project : ProjectDirectory(p.cwd);
   std::string hints, context;
   KZ_RETURN_IF_ERROR(
       ctx.backend->WithLearner(parts, [&](const learn::Learner& learner, int64_t now_ms) {
-        hints = render::HintsSection(render::HintsInputFrom(learner, now_ms));
-        context = SessionContext(learner, hints, ctx.budget_tokens);
+        const std::string session_hints =
+            render::HintsSection(render::HintsInputFrom(learner, now_ms, session_project));
+        context = SessionContext(learner, session_hints, ctx.budget_tokens);
+        hints = model::ProjectKey(files_project) == model::ProjectKey(session_project)
+                    ? session_hints
+                    : render::HintsSection(render::HintsInputFrom(learner, now_ms, files_project));
         return Status::Ok();
       }));
   // The hints files kept current: the agent reads them at its next start, and people see them.
-  const std::filesystem::path project = std::filesystem::path(home).parent_path();
   for (const std::string& f : files) {
-    const std::string path = (project / f).string();
+    const std::string path = (files_dir / f).string();
     Result<bool> written = WriteHintsSection(hints, path);
     if (!written.ok()) {
       ctx.notes.push_back(fmt::format("hints file {}: {}", path, written.status().message()));
@@ -194,7 +204,7 @@ Result<std::string> UserPrompt(HookContext& ctx) {
     Field(w, "session_id", p.session_id);
     Field(w, "text", p.prompt);
     Field(w, "agent", HookAgentName(p.agent));
-    if (!p.cwd.empty()) Field(w, "project", p.cwd);
+    if (!p.cwd.empty()) Field(w, "project", ProjectDirectory(p.cwd));
     learn::Key(w, "context");
     w.StartObject();
     if (!p.cwd.empty()) Field(w, "cwd", p.cwd);

@@ -23,6 +23,7 @@
 #include "cli/hints_section.h"
 #include "cli/learned_state.h"
 #include "cli/line_diff.h"
+#include "cli/project_dir.h"
 #include "cli/verbs.h"
 #include "render/hints.h"
 #include "store/file_system.h"
@@ -348,8 +349,10 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   FileChange hints = file(agent.hints_file);
   Common section_c = c;
   section_c.home = plan.home;
-  KZ_RETURN_IF_ERROR(
-      PlanHints(&hints, rm, agent, [&section_c] { return LearnedHintsSection(section_c); }));
+  const std::string hints_project = ProjectDirectory(o.project);
+  KZ_RETURN_IF_ERROR(PlanHints(&hints, rm, agent, [&section_c, &hints_project] {
+    return LearnedHintsSection(section_c, hints_project);
+  }));
   plan.files.push_back(std::move(hints));
 
   // `kaizen hook` refreshes these at session start. Paths are relative to the project when the

@@ -101,8 +101,8 @@ TEST_F(LearnerParts, HintsFromTheirPartsEqualHintsFromEveryPart) {
   const auto whole = Fold(Parts::All());
   const auto part = Fold(render::kHintsParts);
   const int64_t now = whole->newest_ms();
-  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(*part, now)),
-            render::HintsSection(render::HintsInputFrom(*whole, now)));
+  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(*part, now, "")),
+            render::HintsSection(render::HintsInputFrom(*whole, now, "")));
 }
 
 TEST_F(LearnerParts, ContextFromItsPartsEqualsContextFromEveryPart) {

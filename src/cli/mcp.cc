@@ -1,6 +1,7 @@
 // `kaizen mcp [--home H] [--now T]`: the MCP server over stdio (serve/mcp_server.h), so agents
 // call kaizen's tools. Logs go to stderr; stdout carries only protocol messages.
 #include <csignal>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 
 #include "cli/clock.h"
 #include "cli/learned_checkpoint.h"
+#include "cli/project_dir.h"
 #include "cli/verbs.h"
 #include "serve/mcp_server.h"
 
@@ -21,6 +23,9 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
             serve::McpOptions options;
             options.live.home = c.home;
             options.live.store = c.store;
+            // The agent starts its MCP servers in the project it works in.
+            std::error_code ec;
+            options.live.project = ProjectDirectory(std::filesystem::current_path(ec).string());
             if (c.now == "end") {
               options.live.now_is_newest = true;  // a replayed or demo history
             } else if (!c.now.empty()) {

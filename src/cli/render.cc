@@ -11,6 +11,7 @@
 
 #include "cli/hints_section.h"
 #include "cli/learned_state.h"
+#include "cli/project_dir.h"
 #include "cli/serve_client.h"
 #include "cli/verbs.h"
 #include "learn/json_out.h"
@@ -113,26 +114,29 @@ Result<bool> WriteHintsSection(const std::string& section, const std::string& fi
   return true;
 }
 
-Result<std::string> LearnedHintsSection(const Common& c) {
+Result<std::string> LearnedHintsSection(const Common& c, const std::string& project) {
   LearnedState loaded;
   KZ_RETURN_IF_ERROR(LoadLearnedStateUnserved(c, &loaded, render::kHintsParts));
   WarnUnreadable(loaded.scan);
-  return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms));
+  return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms, project));
 }
 
-int HintsCommand(const Common& c, const std::string& file) {
+int HintsCommand(const Common& c, const std::string& file, const std::string& project_option) {
   store::FileSystem* fs = store::DefaultFileSystem();
   const std::string dir = store::DirName(file);
   if (!fs->Exists(dir)) {
     fmt::print(stderr, "kaizen hints: FILE '{}': directory '{}' does not exist\n", file, dir);
     return kExitUsage;
   }
+  // The rules of the project the file is in, unless --project names one.
+  const std::string project = project_option.empty() ? ProjectDirectory(dir) : project_option;
   // The home's running server renders the section from its live learner (cli/serve_client.h).
   Result<std::string> section = std::string();
-  if (std::optional<std::string> served = ReadFromServer(c.home, "hints", NowQuery(c.now))) {
+  if (std::optional<std::string> served =
+          ReadFromServer(c.home, "hints", NowQuery(c.now) + "&project=" + UrlEncode(project))) {
     section = std::move(*served);
   } else {
-    section = LearnedHintsSection(c);
+    section = LearnedHintsSection(c, project);
     if (!section.ok()) return FailVerb("hints", section.status());
   }
   Result<bool> written = WriteHintsSection(*section, file);
@@ -157,8 +161,12 @@ Verb AddHintsVerb(CLI::App& app, Common& c) {
   sub->add_option("FILE", *file,
                   "the hints file (.goosehints, AGENTS.md, CLAUDE.md); created if missing")
       ->required();
+  auto project = std::make_shared<std::string>();
+  sub->add_option("--project", *project,
+                  "the project whose rules to write (a name or a directory); default: the "
+                  "repository FILE is in");
   AddCommonOptions(sub, c, /*with_json=*/false, /*with_now=*/true);
-  return {sub, [&c, file] { return HintsCommand(c, *file); }};
+  return {sub, [&c, file, project] { return HintsCommand(c, *file, *project); }};
 }
 
 }  // namespace kaizen::cli

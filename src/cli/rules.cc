@@ -1,6 +1,11 @@
-// `kaizen rules [--json] [--now T|end]`: the learned rules with their evidence (seed 000 §8.1),
-// and the rejection-pattern registry behind the pre-review checklist (§3.2).
+// `kaizen rules [--project P] [--json] [--now T|end]`: the learned rules with their evidence
+// (seed 000 §8.1) and where each holds (issue 30 item 5), and the rejection-pattern registry
+// behind the pre-review checklist (§3.2).
 #include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/learned_state.h"
 #include "cli/verbs.h"
@@ -34,6 +39,30 @@ std::string RulesJson(const std::vector<learn::LearnedRule>& rules,
   return std::string(b.GetString()) + "\n";
 }
 
+// Where the rule holds, and the projects whose reviews cited it; empty for a log naming no
+// project.
+std::string WhereText(const learn::LearnedRule& r) {
+  if (r.projects.empty()) return {};
+  std::vector<std::string> confirmed, seen;
+  for (const learn::RuleProject& p : r.projects) {
+    const std::string name = render::SanitizeReviewerText(p.name, 64);
+    if (p.confirmed) confirmed.push_back(name);
+    seen.push_back(fmt::format("{} {}x on {} day{}{}", name, p.occurrences, p.days,
+                               p.days == 1 ? "" : "s", p.confirmed ? ", confirmed" : ""));
+  }
+  std::string out;
+  if (!r.holds_in.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& n : r.holds_in) names.push_back(render::SanitizeReviewerText(n, 64));
+    out = "  holds in " + Joined(names) + " only";
+  } else if (r.promoted_global) {
+    out = "  holds in every project (promoted: confirmed in " + Joined(confirmed) + ")";
+  } else {
+    out = "  holds in every project";
+  }
+  return out + "; cited in " + Joined(seen) + "\n";
+}
+
 std::string RulesText(const std::vector<learn::LearnedRule>& rules,
                       const std::vector<learn::RejectionPattern>& registry, int64_t now_ms) {
   std::string out = fmt::format("Learned rules as of {} ({})\n", Day(now_ms), rules.size());
@@ -52,7 +81,7 @@ std::string RulesText(const std::vector<learn::LearnedRule>& rules,
     out += fmt::format("  seen {} .. {}, candidate since {}", Day(r.first_seen_ms),
                        Day(r.last_seen_ms), Day(r.introduced_at_ms));
     if (r.promoted_at_ms) out += fmt::format(", active since {}", Day(*r.promoted_at_ms));
-    out += "\n";
+    out += "\n" + WhereText(r);
     for (const std::string& e : r.examples) {
       out += fmt::format("  reviewer: {}\n", render::QuoteReviewerText(e));
     }
@@ -79,9 +108,15 @@ std::string RulesText(const std::vector<learn::LearnedRule>& rules,
 
 Verb AddRulesVerb(CLI::App& app, Common& c) {
   auto* sub = app.add_subcommand(
-      "rules", "the learned rules with their evidence and audits, and the top rejection reasons");
+      "rules",
+      "the learned rules with their evidence, audits and where each holds, and the top "
+      "rejection reasons");
+  auto project = std::make_shared<std::string>();
+  sub->add_option("--project", *project,
+                  "only the rules an agent working in this project is told (a name or a "
+                  "directory): the global ones and the project's own");
   AddCommonOptions(sub, c, true, true);
-  return {sub, [&c] {
+  return {sub, [&c, project] {
             LearnedState state;
             // The rule book and the theme evidence its candidates come from.
             if (Status s = LoadLearnedState(c, &state, nullptr,
@@ -90,7 +125,8 @@ Verb AddRulesVerb(CLI::App& app, Common& c) {
               return FailVerb("rules", s);
             }
             WarnUnreadable(state.scan);
-            const auto rules = state.learner->Rules(state.now_ms);
+            auto rules = state.learner->Rules(state.now_ms);
+            if (!project->empty()) learn::KeepRulesOf(*project, &rules);
             const auto registry = state.learner->RejectionPatterns(true);
             fmt::print("{}", c.json ? RulesJson(rules, registry)
                                     : RulesText(rules, registry, state.now_ms));

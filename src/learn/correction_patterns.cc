@@ -367,6 +367,18 @@ void CorrectionPatternLearner::Add(const CorrectionView& c, std::string_view typ
   jargon_added_ += ch.jargon_added;
   lengthened_ += ch.lengthened;
   numbers_only_removed_ += ch.numbers_only_removed;
+  if (!c.user_id.empty()) {
+    auto against = [&](CorrectionPatternKind kind, std::string_view key) {
+      ++reverse_by_user_[ReverseKey(kind, key)][std::string(c.user_id)];
+    };
+    for (const std::string& o : ch.openers_added) against(CorrectionPatternKind::kOpener, o);
+    for (const std::string& h : ch.headings_removed) against(CorrectionPatternKind::kSection, h);
+    for (const std::string& m : ch.unsafe_added) against(CorrectionPatternKind::kUnsafeType, m);
+    if (ch.filler_added) against(CorrectionPatternKind::kFiller, {});
+    if (ch.jargon_added) against(CorrectionPatternKind::kJargon, {});
+    if (ch.lengthened) against(CorrectionPatternKind::kLength, {});
+    if (ch.numbers_only_removed) against(CorrectionPatternKind::kMetric, {});
+  }
 
   Group& g = groups_[PatternId(type, ch.kind, ch.key)];
   if (g.n == 0) {
@@ -379,7 +391,7 @@ void CorrectionPatternLearner::Add(const CorrectionView& c, std::string_view typ
   g.first_ms = std::min(g.first_ms, c.at_ms);
   g.last_ms = std::max(g.last_ms, c.at_ms);
   if (!c.project.empty()) g.projects.insert(Cut(c.project, 256));
-  if (!c.user_id.empty()) g.users.insert(std::string(c.user_id));
+  if (!c.user_id.empty()) ++g.users[std::string(c.user_id)];
   for (std::string& w : ch.words) AddCapped(&g.words, std::move(w), kMaxWordsPerGroup);
   if (!ch.verb.empty()) AddCapped(&g.verbs, std::move(ch.verb), kMaxVerbsPerGroup);
   g.ratio_sum += ch.original_words == 0 ? 1.0
@@ -402,6 +414,43 @@ void CorrectionPatternLearner::Add(const AdminView& a) {
   std::string_view person = !a.reviewer.empty() ? a.reviewer : a.user_id;
   if (person.empty()) person = "(anonymous)";
   audits_[std::string(a.rule_id)][std::string(person)] = a.verdict == "confirm";
+}
+
+std::string CorrectionPatternLearner::ReverseKey(CorrectionPatternKind kind, std::string_view key) {
+  return fmt::format("{}\x1f{}", KindName(kind), key);
+}
+
+void CorrectionPatternLearner::Stances(const std::string& id, const Group& g,
+                                       CorrectionPattern* p) const {
+  std::map<std::string, bool> stance;  // person -> confirms
+  const std::map<std::string, int64_t>* reverse = nullptr;
+  if (auto it = reverse_by_user_.find(ReverseKey(g.kind, g.key)); it != reverse_by_user_.end()) {
+    reverse = &it->second;
+  }
+  auto reversed = [&](const std::string& user) -> int64_t {
+    if (reverse == nullptr) return 0;
+    auto it = reverse->find(user);
+    return it == reverse->end() ? 0 : it->second;
+  };
+  for (const auto& [user, made] : g.users) {
+    const int64_t undone = reversed(user);
+    if (made != undone) stance[user] = made > undone;
+  }
+  if (reverse != nullptr) {
+    for (const auto& [user, undone] : *reverse) {
+      if (!g.users.contains(user)) stance[user] = false;
+    }
+  }
+  if (auto it = audits_.find(id); it != audits_.end()) {
+    for (const auto& [person, confirmed] : it->second) stance[person] = confirmed;
+  }
+  for (const auto& [person, confirms] : stance) {
+    (confirms ? p->users_confirmed : p->users_rejected).push_back(person);
+  }
+  const auto confirmed = static_cast<double>(p->users_confirmed.size());
+  const auto rejected = static_cast<double>(p->users_rejected.size());
+  // seed 004: consensus_score = users_confirmed / (users_confirmed + users_rejected).
+  if (confirmed + rejected > 0) p->consensus = confirmed / (confirmed + rejected);
 }
 
 CorrectionPattern CorrectionPatternLearner::Build(const std::string& id, const Group& g) const {
@@ -449,7 +498,7 @@ CorrectionPattern CorrectionPatternLearner::Build(const std::string& id, const G
   // example, 20 consistent corrections -> 20 / 23.5 = 0.85.
   p.confidence = p.consistency * n / (n + config_.count_half);
   p.applicable_to.assign(g.projects.begin(), g.projects.end());
-  p.users.assign(g.users.begin(), g.users.end());
+  for (const auto& [user, count] : g.users) p.users.push_back(user);
   p.first_ms = g.first_ms;
   p.last_ms = g.last_ms;
   for (const auto& [word, count] : g.words) {
@@ -476,14 +525,14 @@ CorrectionPattern CorrectionPatternLearner::Build(const std::string& id, const G
   }
   const double approvals = static_cast<double>(p.approved_by.size());
   const double rejections = static_cast<double>(p.rejected_by.size());
-  if (approvals + rejections > 0) {
-    // seed 004: consensus_score = users_confirmed / (users_confirmed + users_rejected).
-    p.consensus = approvals / (approvals + rejections);
-  }
+  Stances(id, g, &p);
+  if (p.consensus) p.confidence *= *p.consensus;
   p.enforceable =
       HasDetector(p.kind) && !(p.kind == CorrectionPatternKind::kPhrase && p.words.empty());
   if (p.enforceable) CheckAgainstExamples(g.checked, &p);
-  if (p.consensus && *p.consensus < 0.5) {
+  // Rejected by people's explicit verdicts (audits); corrections going both ways lower its
+  // confidence instead.
+  if (rejections > approvals) {
     p.status = CorrectionPatternStatus::kRejected;
   } else if (!p.inconsistency.empty()) {
     p.status = CorrectionPatternStatus::kInconsistent;
@@ -528,7 +577,7 @@ void CorrectionPatternLearner::Group::serialize(Archive& ar) {
 template <class Archive>
 void CorrectionPatternLearner::serialize(Archive& ar) {
   ar(corrections_, groups_, openers_added_, headings_removed_, unsafe_added_, jargon_added_,
-     lengthened_, numbers_only_removed_, filler_added_, audits_);
+     lengthened_, numbers_only_removed_, filler_added_, audits_, reverse_by_user_);
 }
 
 KZ_STATE_INSTANTIATE(CorrectionPatternLearner);

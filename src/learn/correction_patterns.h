@@ -128,7 +128,8 @@ struct CorrectionPattern {
   int64_t against = 0;      // corrections that made the reverse change
   // occurrences / (occurrences + against): how consistently people correct this way.
   double consistency = 1;
-  // consistency * n / (n + count_half), n = occurrences (see CorrectionPatternConfig).
+  // consistency * n / (n + count_half) * consensus (when known), n = occurrences (see
+  // CorrectionPatternConfig): a change one person makes and others undo is no team lesson.
   double confidence = 0;
   std::vector<std::string> applicable_to;  // context.project values, sorted
   std::vector<std::string> users;          // user_id values, sorted
@@ -143,7 +144,11 @@ struct CorrectionPattern {
   std::vector<CorrectionExample> examples;  // the first max_examples, in log order
   // Audits (admin rule_audit with rule_id = id): each person's latest verdict counts once.
   std::vector<std::string> approved_by, rejected_by;  // sorted
-  // seed 004: users_confirmed / (users_confirmed + users_rejected); nullopt without verdicts.
+  // seed 004 "Multi-User Pattern Aggregation": each person's stance, once. Their latest audit
+  // when they gave one; else their corrections: more of this change than of the reverse
+  // confirms it, more of the reverse rejects it (a tie, or no user_id, is no stance). Sorted.
+  std::vector<std::string> users_confirmed, users_rejected;
+  // seed 004: users_confirmed / (users_confirmed + users_rejected); nullopt without a stance.
   std::optional<double> consensus;
   CorrectionPatternStatus status = CorrectionPatternStatus::kCandidate;
   // The self-consistency check: how many of its corrections were checked, how many corrected
@@ -188,7 +193,8 @@ class CorrectionPatternLearner {
     std::string type, key;
     CorrectionPatternKind kind = CorrectionPatternKind::kPhrase;
     int64_t n = 0, first_ms = 0, last_ms = 0;
-    std::set<std::string> projects, users;
+    std::set<std::string> projects;
+    std::map<std::string, int64_t> users;  // user_id -> corrections of the group
     std::map<std::string, int64_t> words, verbs;
     double ratio_sum = 0;
     int64_t max_line_words = 0;
@@ -199,6 +205,9 @@ class CorrectionPatternLearner {
   };
 
   CorrectionPattern Build(const std::string& id, const Group& g) const;
+  // Fills users_confirmed, users_rejected and consensus.
+  void Stances(const std::string& id, const Group& g, CorrectionPattern* p) const;
+  static std::string ReverseKey(CorrectionPatternKind kind, std::string_view key);
   friend class cereal::access;
   template <class Archive>
   void serialize(Archive& ar);
@@ -209,6 +218,8 @@ class CorrectionPatternLearner {
   // The reverse changes, over the whole log.
   std::map<std::string, int64_t> openers_added_, headings_removed_, unsafe_added_;
   int64_t jargon_added_ = 0, lengthened_ = 0, numbers_only_removed_ = 0, filler_added_ = 0;
+  // The same by person: ReverseKey(kind, key) -> user_id -> corrections that made it.
+  std::map<std::string, std::map<std::string, int64_t>> reverse_by_user_;
   // rule_id -> person -> confirmed (latest verdict).
   std::map<std::string, std::map<std::string, bool>> audits_;
 };

@@ -60,6 +60,8 @@ void WriteJsonFields(JsonWriter& w, const CorrectionPattern& p) {
   w.Uint64(p.rejected_by.size());
   strings("approved_by", p.approved_by);
   strings("rejected_by", p.rejected_by);
+  strings("users_confirmed", p.users_confirmed);
+  strings("users_rejected", p.users_rejected);
   Key(w, "consensus_score");
   Num(w, p.consensus);
   Key(w, "status");

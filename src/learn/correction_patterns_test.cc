@@ -149,9 +149,52 @@ TEST(CorrectionPatterns, ConsensusIsConfirmedOverConfirmedPlusRejected) {
   learner.Add(Audit(kPassiveId, "retire", "f"));
   CorrectionPattern p = learner.Patterns()[0];
   ASSERT_TRUE(p.consensus.has_value());
-  EXPECT_DOUBLE_EQ(*p.consensus, 5.0 / 6.0);  // seed 004: 5 and 1 -> 0.83
-  EXPECT_EQ(std::round(*p.consensus * 100) / 100, 0.83);
+  // jordan, who made the corrections, confirms too: 6 and 1.
+  EXPECT_EQ(p.users_confirmed, (std::vector<std::string>{"a", "b", "c", "d", "e", "jordan"}));
+  EXPECT_EQ(p.users_rejected, std::vector<std::string>{"f"});
+  EXPECT_DOUBLE_EQ(*p.consensus, 6.0 / 7.0);
   EXPECT_EQ(p.status, CorrectionPatternStatus::kPromoted);
+}
+
+// Five people rewrite a passive opener; a sixth writes one in: seed 004's own example.
+TEST(CorrectionPatterns, ConsensusAggregatesEachPersonsCorrectionsOnce) {
+  CorrectionPatternLearner learner{CorrectionPatternConfig()};
+  int64_t at = kT0;
+  for (std::string_view who : {"ana", "bo", "cy", "di", "ed"}) {
+    learner.Add(Correction("passive_to_active", "Responsible for hiring", "Hired 6 engineers", who,
+                           "jSeeker", at += 1000));
+  }
+  learner.Add(Correction("passive_to_active", "Responsible for hiring", "Hired 4 engineers", "ana",
+                         "jSeeker", at += 1000));  // twice: one stance
+  learner.Add(Correction("passive_to_active", "Led the billing migration",
+                         "Responsible for the billing migration", "fay", "jSeeker", at += 1000));
+  CorrectionPattern p = learner.Patterns()[0];
+  EXPECT_EQ(p.id, kPassiveId);
+  EXPECT_EQ(p.users_confirmed, (std::vector<std::string>{"ana", "bo", "cy", "di", "ed"}));
+  EXPECT_EQ(p.users_rejected, std::vector<std::string>{"fay"});
+  ASSERT_TRUE(p.consensus.has_value());
+  EXPECT_EQ(std::round(*p.consensus * 100) / 100, 0.83);  // "consensus_score": 0.83
+  // 6 of 7 corrections go this way, 6 / (6 + 3.5), then 5 of 6 people.
+  EXPECT_NEAR(p.confidence, 6.0 / 7.0 * 6.0 / 9.5 * 5.0 / 6.0, 1e-12);
+}
+
+TEST(CorrectionPatterns, OnePersonsHabitThatTwoOthersUndoIsNotEnforced) {
+  CorrectionPatternLearner learner{CorrectionPatternConfig()};
+  AddPassive(&learner, 5);  // jordan
+  learner.Add(Correction("passive_to_active", "Led the on-call rotation",
+                         "Responsible for on-call rotation", "sam", "jSeeker", kT0 + 10000));
+  learner.Add(Correction("passive_to_active", "Built the design system",
+                         "Responsible for the design system", "kim", "jSeeker", kT0 + 11000));
+  CorrectionPattern p = learner.Patterns()[0];
+  EXPECT_EQ(p.users_rejected, (std::vector<std::string>{"kim", "sam"}));
+  EXPECT_DOUBLE_EQ(*p.consensus, 1.0 / 3.0);
+  EXPECT_LT(p.confidence, CorrectionPatternConfig().enforce_min_confidence);
+  EXPECT_FALSE(p.Enforced(CorrectionPatternConfig().enforce_min_confidence));
+  // Their audits speak for them over their corrections: sam changes his mind.
+  learner.Add(Audit(kPassiveId, "confirm", "sam"));
+  p = learner.Patterns()[0];
+  EXPECT_EQ(p.users_confirmed, (std::vector<std::string>{"jordan", "sam"}));
+  EXPECT_EQ(p.users_rejected, std::vector<std::string>{"kim"});
 }
 
 TEST(CorrectionPatterns, MoreRejectionsThanApprovalsRejectAndStopEnforcement) {
@@ -241,7 +284,10 @@ TEST(CorrectionPatterns, SameCorrectionsGiveTheSameJson) {
   EXPECT_EQ(a, json());
   EXPECT_NE(a.find(R"("pattern_id":"passive_to_active-opener-responsible-for")"),
             std::string::npos);
-  EXPECT_NE(a.find(R"("consensus_score":null)"), std::string::npos);
+  // jordan's corrections are his stance: one person, all for it.
+  EXPECT_NE(a.find(R"("users_confirmed":["jordan"],"users_rejected":[],"consensus_score":1.0)"),
+            std::string::npos)
+      << a;
 }
 
 }  // namespace

@@ -183,7 +183,8 @@ ConfidenceLevel ParseConfidence(std::string_view s) {
 
 void ResetReview(ReviewView* r) {
   // Keep the vectors' capacity: one ReviewView is reused for every feedback event.
-  r->id = r->session_id = r->modal_id = r->reviewer = r->stage = r->server_type = r->task_type = {};
+  r->id = r->session_id = r->modal_id = r->reviewer = r->stage = r->server_type = r->task_type =
+      r->project = {};
   r->work = WorkView();
   r->work_known = false;
   r->decision = Decision::kNone;
@@ -345,6 +346,8 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
     r->stage = Str(x);
   } else if (k == "mcpServerType") {
     r->server_type = Str(x);
+  } else if (k == "repository") {
+    r->project = Str(x);
   } else if (k == "workProduct") {
     return ReadRef(x, &r->work, &r->work_known);
   } else if (k == "decision") {
@@ -465,6 +468,8 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
     w->for_review = Bool(x).value_or(true);
   } else if (k == "requiredReviews") {
     w->required_reviews = std::max<int64_t>(1, IntOr0(x));
+  } else if (k == "repository") {
+    w->project = Str(x);
   }
   return true;
 }
@@ -733,7 +738,7 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   entries_.push_back(Entry{work.at_ms, artifact_id, Keep(work.version), Keep(work.summary),
                            work.confidence, work.score_prediction.value_or(0), work.iteration_count,
                            previous, depth, NameId(work.type), NameId(work.server_type),
-                           NameId(work.stage), NameId(work.model),
+                           NameId(work.stage), NameId(work.model), NameId(work.project),
                            work.score_prediction.has_value(), work.experimental});
   if (it == latest_.end()) {
     latest_.emplace(artifact_id, index);
@@ -771,6 +776,7 @@ WorkView WorkRegistry::ViewOf(const Entry& e) const {
   w.server_type = names_[e.server_type];
   w.stage = names_[e.stage];
   w.model = names_[e.model];
+  w.project = names_[e.project];
   w.summary = e.summary;
   w.confidence = e.confidence;
   if (e.has_prediction) w.score_prediction = e.score_prediction;
@@ -1038,6 +1044,7 @@ void ResolveInLogOrder(WorkRegistry* registry, EventViews* event) {
   std::string_view own_server = r.server_type;
   r.server_type = !own_server.empty() ? own_server : r.work.server_type;
   r.task_type = !r.server_type.empty() ? r.server_type : r.work.type;
+  if (r.project.empty()) r.project = r.work.project;
 }
 
 bool EventReader::ReadJson(std::string_view json, EventViews* out) {

@@ -56,7 +56,7 @@ class WorkRegistry {
     int64_t iteration_count;
     uint32_t previous;  // the entry of the same artifact registered before, or kNone
     uint32_t depth;     // registrations of the artifact up to this one
-    uint32_t type, server_type, stage, model;  // names_ indexes
+    uint32_t type, server_type, stage, model, project;  // names_ indexes
     bool has_prediction;
     bool experimental;
   };

@@ -45,6 +45,7 @@ struct WorkView {
   // The agent's change (kaizen extensions; not kept by the registry either): workProduct.commit,
   // a commit or BASE..HEAD, and workProduct.diff, a recorded unified diff.
   std::string_view commit, diff;
+  std::string_view project;                // repository, as given (model::ProjectKey names it)
   bool for_review = true;                  // forReview: false for a prediction only (kaizen check)
   int64_t required_reviews = 1;            // requiredReviews: distinct reviewers who must decide it
   double confidence = 0;                   // bubaConfidence 0..1
@@ -88,6 +89,7 @@ struct ReviewView {
   std::string_view id, session_id, modal_id, reviewer, stage;
   std::string_view server_type;  // mcpServerType of the feedback, else of its work product
   std::string_view task_type;    // server_type when present, else the work product's type
+  std::string_view project;      // repository of the feedback, else of its work; as given
   WorkView work;                 // resolved through the `work` event when given by reference
   bool work_known = false;       // false when a reference could not be resolved
 

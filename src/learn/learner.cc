@@ -215,6 +215,7 @@ void Learner::AddPrompt(const PromptView& prompt) {
   as_review.at_ms = prompt.at_ms;
   as_review.session_id = prompt.session_id;
   as_review.stage = kSessionPromptStage;
+  as_review.project = prompt.project;
   if (parts_.Has(Part::kEvidence)) evidence_.Add(as_review, themes);
   if (parts_.Has(Part::kRules)) rules_.AddReview(as_review, themes);
 }

@@ -24,8 +24,9 @@ namespace kaizen::learn {
 
 // Bumped whenever any tracker's saved members change.
 // 2: the self-check's review history; 3: queue items keep the agent's change, superseded versions
-// and dismissals leave the queue; 4: reservations on queue items.
-inline constexpr uint32_t kLearnerStateVersion = 4;
+// and dismissals leave the queue; 4: reservations on queue items; 5: projects (work registry,
+// rule book).
+inline constexpr uint32_t kLearnerStateVersion = 5;
 
 namespace state_format {
 

@@ -117,7 +117,7 @@ std::vector<std::string> Answers(const Learner& learner, int64_t now) {
   out.push_back(Json(learner.RejectionPatterns(false)));
   for (const CorrectionPattern& p : learner.corrections().Patterns()) out.push_back(Json(p));
   for (const ReviewerProfile& p : learner.profiles().Result()) out.push_back(Json(p));
-  out.push_back(render::HintsSection(render::HintsInputFrom(learner, now)));
+  out.push_back(render::HintsSection(render::HintsInputFrom(learner, now, "")));
   for (const render::RenderedFile& f : render::RenderAll(learner, now)) {
     out.push_back(f.path + "\n" + f.content);
   }
@@ -203,7 +203,7 @@ TEST(LearnerState, HistoryHasEveryKind) {
     ASSERT_NE(at, std::string::npos) << kind;
     EXPECT_NE(json[at + kind.size() + 3], '0') << kind;
   }
-  EXPECT_FALSE(whole.session_prompts().Told(10).empty());
+  EXPECT_FALSE(whole.session_prompts().Told(10, "").empty());
   EXPECT_GT(whole.queue().size(), 0u);
   EXPECT_GT(AfterWorkReviewedLater(), 0u);
 }
@@ -279,8 +279,8 @@ TEST(LearnerState, PartialLearnerRoundTrips) {
   ASSERT_TRUE(resumed.LoadState(first.SaveState()).ok());
   Fold(resumed, n / 2, n);
   const int64_t now = whole.newest_ms();
-  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(resumed, now)),
-            render::HintsSection(render::HintsInputFrom(whole, now)));
+  EXPECT_EQ(render::HintsSection(render::HintsInputFrom(resumed, now, "")),
+            render::HintsSection(render::HintsInputFrom(whole, now, "")));
   EXPECT_TRUE(resumed.SaveState() == whole.SaveState());
 }
 

@@ -6,12 +6,14 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <set>
 #include <unordered_set>
 
 #include "learn/rule_catalog.h"
 #include "learn/session_prompts.h"
 #include "learn/state_archive.h"
+#include "model/project_key.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -22,6 +24,9 @@ static_assert(kExamples > 0, "a full list drops its oldest example before taking
 
 // Beyond this many server types a rule is as good as global.
 constexpr size_t kMaxAppliesTo = 8;
+// Projects tallied per theme; the evidence of any further project counts as naming none (which
+// keeps the rule global): a log of prompts from hundreds of directories stays bounded.
+constexpr size_t kMaxProjects = 64;
 constexpr std::array<std::string_view, 4> kSources = {
     kSourceFeedbackPattern, kSourceRejectionAnalysis, kSourceAnnotation, kSourceSessionPrompt};
 
@@ -104,6 +109,16 @@ std::string RuleBook::ToConfirm(const LearnedRule& r) const {
   return out;
 }
 
+struct RuleBook::ProjectTally {
+  int64_t negative = 0, positive = 0;
+  std::set<int64_t> days;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(negative, positive, days);
+  }
+};
+
 struct RuleBook::ThemeState {
   std::string theme;
   int64_t negative = 0, positive = 0;
@@ -124,13 +139,22 @@ struct RuleBook::ThemeState {
   double rejected_severity = 0;
   int64_t rejected_last_ms = 0;
   std::set<std::string, std::less<>> rejected_servers;
+  // By model::ProjectKey; "" for the signals naming no project (or past kMaxProjects).
+  std::map<std::string, ProjectTally, std::less<>> projects;
+
+  ProjectTally& TallyOf(std::string_view project) {
+    auto it = projects.find(project);
+    if (it != projects.end()) return it->second;
+    if (projects.size() >= kMaxProjects) project = {};
+    return projects[std::string(project)];
+  }
 
   template <class Archive>
   void serialize(Archive& ar) {
     ar(theme, negative, positive, severity_sum, first_seen_ms, last_seen_ms, by_source, servers,
        work_types, any_without_server, state::SortedSet(days), last_day, promoted_at_ms,
        positive_at_promotion, examples, rejected, rejected_severity, rejected_last_ms,
-       rejected_servers);
+       rejected_servers, projects);
   }
 };
 
@@ -141,6 +165,14 @@ RuleBook::~RuleBook() = default;
 
 void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
   ++total_reviews_;
+  const std::string_view project = model::ProjectKey(review.project);
+  if (!project.empty() && !several_projects_) {
+    if (first_project_.empty()) {
+      first_project_ = project;
+    } else if (first_project_ != project) {
+      several_projects_ = true;
+    }
+  }
   for (const ReviewTheme& t : themes) {
     auto it = themes_.find(t.theme);
     if (it == themes_.end()) {
@@ -149,10 +181,14 @@ void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme
       it = themes_.emplace(t.theme, storage_.back().get()).first;
     }
     ThemeState& s = *it->second;
+    ProjectTally& tally = s.TallyOf(project);
     if (t.polarity > 0) {
       ++s.positive;
+      ++tally.positive;
       continue;
     }
+    ++tally.negative;
+    tally.days.insert(DayOf(review.at_ms));
     if (s.negative == 0) s.first_seen_ms = review.at_ms;
     ++s.negative;
     s.last_seen_ms = std::max(s.last_seen_ms, review.at_ms);
@@ -212,6 +248,59 @@ void RuleBook::AddAdmin(const AdminView& admin) {
                                  std::string(admin.reviewer), std::string(admin.note)});
 }
 
+bool RuleBook::Confirms(const ProjectTally& t) const {
+  return static_cast<double>(t.negative) >= evidence_.rule_min_points &&
+         static_cast<double>(t.days.size()) >= evidence_.rule_min_days &&
+         WilsonLowerBound(static_cast<double>(t.negative),
+                          static_cast<double>(t.negative + t.positive),
+                          config_.confidence_z) > config_.promote_confidence;
+}
+
+void RuleBook::Scope(const ThemeState& s, LearnedRule* rule) const {
+  std::vector<std::string> confirmed, cited;
+  bool unnamed_confirms = false, unnamed_cites = false;
+  for (const auto& [name, tally] : s.projects) {
+    const bool confirms = Confirms(tally);
+    if (name.empty()) {
+      unnamed_confirms = confirms;
+      unnamed_cites = tally.negative > 0;
+      continue;
+    }
+    rule->projects.push_back(RuleProject{name, tally.negative, tally.positive,
+                                         static_cast<int64_t>(tally.days.size()), confirms});
+    if (confirms) confirmed.push_back(name);
+    if (tally.negative > 0) cited.push_back(name);
+  }
+  rule->promoted_global = confirmed.size() >= 2;
+  if (!several_projects_ || rule->promoted_global || unnamed_confirms) return;
+  if (confirmed.size() == 1) {
+    rule->holds_in = std::move(confirmed);
+  } else if (!unnamed_cites) {
+    rule->holds_in = std::move(cited);
+  }
+}
+
+bool HoldsIn(const LearnedRule& rule, std::string_view project) {
+  if (rule.holds_in.empty()) return true;
+  const std::string_view key = model::ProjectKey(project);
+  return !key.empty() &&
+         std::find(rule.holds_in.begin(), rule.holds_in.end(), key) != rule.holds_in.end();
+}
+
+void KeepRulesOf(std::string_view project, std::vector<LearnedRule>* rules) {
+  std::erase_if(*rules, [&](const LearnedRule& r) { return !HoldsIn(r, project); });
+}
+
+void KeepRejectionPatternsOf(std::string_view project, const std::vector<LearnedRule>& rules,
+                             size_t limit, std::vector<RejectionPattern>* patterns) {
+  std::erase_if(*patterns, [&](const RejectionPattern& p) {
+    return std::any_of(rules.begin(), rules.end(), [&](const LearnedRule& r) {
+      return r.theme == p.theme && !HoldsIn(r, project);
+    });
+  });
+  if (patterns->size() > limit) patterns->resize(limit);
+}
+
 std::vector<LearnedRule> RuleBook::Rules(const std::vector<RuleCandidate>& candidates,
                                          int64_t now_ms) const {
   std::vector<LearnedRule> out;
@@ -259,6 +348,7 @@ std::vector<LearnedRule> RuleBook::Rules(const std::vector<RuleCandidate>& candi
     r.promoted_at_ms = s.promoted_at_ms;
     r.examples.assign(s.examples.begin(), s.examples.end());
     if (auto a = audits_.find(r.id); a != audits_.end()) r.audits = a->second;
+    Scope(s, &r);
 
     const RuleAudit* last = r.audits.empty() ? nullptr : &r.audits.back();
     if (last && last->verdict == "retire") {
@@ -399,6 +489,27 @@ void WriteJson(JsonWriter& w, const LearnedRule& r) {
   StrArray(w, r.examples);
   Key(w, "toConfirm");
   Str(w, r.to_confirm);
+  Key(w, "holdsIn");  // empty: every project (the global layer)
+  StrArray(w, r.holds_in);
+  Key(w, "promotedToGlobal");
+  w.Bool(r.promoted_global);
+  Key(w, "projects");
+  w.StartArray();
+  for (const RuleProject& p : r.projects) {
+    w.StartObject();
+    Key(w, "name");
+    Str(w, p.name);
+    Key(w, "occurrences");
+    w.Int64(p.occurrences);
+    Key(w, "positive");
+    w.Int64(p.positive);
+    Key(w, "days");
+    w.Int64(p.days);
+    Key(w, "confirmed");
+    w.Bool(p.confirmed);
+    w.EndObject();
+  }
+  w.EndArray();
   Key(w, "audits");
   w.StartArray();
   for (const RuleAudit& a : r.audits) {
@@ -451,7 +562,7 @@ void RuleAudit::serialize(Archive& ar) {
 
 template <class Archive>
 void RuleBook::serialize(Archive& ar) {
-  ar(total_reviews_, storage_, state::SortedMap(audits_));
+  ar(total_reviews_, storage_, state::SortedMap(audits_), first_project_, several_projects_);
   if constexpr (state::kLoading<Archive>) {
     themes_.clear();
     for (const std::unique_ptr<ThemeState>& s : storage_) {

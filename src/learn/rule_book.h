@@ -60,6 +60,14 @@ struct RuleAudit {
   void serialize(Archive& ar);
 };
 
+// One project's share of a rule's evidence (issue 30 item 5).
+struct RuleProject {
+  std::string name;  // model::ProjectKey of the reviews' repository or the prompts' project
+  int64_t occurrences = 0, positive = 0, days = 0;
+  // Its own evidence passes the §9.3 guards and promote_confidence: the rule holds there.
+  bool confirmed = false;
+};
+
 struct LearnedRule {
   // seed 000 §8.1 LearnedRule
   std::string id;      // "rule-<theme>": stable, what rule_audit events name
@@ -94,7 +102,24 @@ struct LearnedRule {
   // Candidates and emerging ones: what would make it a rule, e.g. "2 more rejections on 1 more
   // day" (the §9.3 guards and promote_confidence); empty for active and retired rules.
   std::string to_confirm;
+
+  // Where it holds (issue 30 item 5, seed 004 "Pattern Promotion Across Projects"). `projects`:
+  // the projects whose reviews or prompts cited it, by name (evidence naming no project is not
+  // listed). `holds_in` empty: the global layer, every project; that is the case while the log
+  // names fewer than two projects (one person's home), for a rule confirmed in 2+ projects
+  // (`promoted_global`), and for one whose evidence naming no project confirms it alone or, no
+  // project confirming it, counts at all. Otherwise the project that confirmed it, or, when none
+  // did alone, every project that cited it.
+  std::vector<RuleProject> projects;
+  std::vector<std::string> holds_in;
+  bool promoted_global = false;
 };
+
+// Whether the rule is told to an agent working in `project` (any spelling model::ProjectKey
+// reads; empty: unknown, which sees the global layer only).
+bool HoldsIn(const LearnedRule& rule, std::string_view project);
+// Keeps the rules that hold in `project` (HoldsIn), in order.
+void KeepRulesOf(std::string_view project, std::vector<LearnedRule>* rules);
 
 // seed 000 §3.2 RejectionPattern: one per theme seen in rejected reviews.
 struct RejectionPattern {
@@ -107,6 +132,12 @@ struct RejectionPattern {
   bool auto_fixable = false;
   std::string checklist_item;
 };
+
+// Drops the registry entries whose theme's rule (in `rules`, every rule) does not hold in
+// `project`: another project's lesson; a theme that is no rule yet stays. Then keeps at most
+// `limit`.
+void KeepRejectionPatternsOf(std::string_view project, const std::vector<LearnedRule>& rules,
+                             size_t limit, std::vector<RejectionPattern>* patterns);
 
 class RuleBook {
  public:
@@ -135,6 +166,11 @@ class RuleBook {
 
  private:
   struct ThemeState;
+  struct ProjectTally;
+  // Whether one project's evidence alone would make the rule active.
+  bool Confirms(const ProjectTally& t) const;
+  // Fills rule.projects, holds_in and promoted_global from the theme's tallies.
+  void Scope(const ThemeState& s, LearnedRule* rule) const;
   // What would make a candidate or emerging rule a rule: the negative signals and days it lacks
   // against the §9.3 guards, and the rejections with no approval that would lift its confidence
   // above promote_confidence.
@@ -146,6 +182,10 @@ class RuleBook {
   RuleConfig config_;
   EvidenceConfig evidence_;
   int64_t total_reviews_ = 0;
+  // The first project any review or prompt named, and whether another one was named since:
+  // scoping starts with the second project.
+  std::string first_project_;
+  bool several_projects_ = false;
   std::unordered_map<std::string, ThemeState*, StringHash, std::equal_to<>> themes_;
   std::vector<std::unique_ptr<ThemeState>> storage_;
   std::unordered_map<std::string, std::vector<RuleAudit>, StringHash, std::equal_to<>> audits_;

@@ -172,6 +172,115 @@ TEST_F(RuleBookTest, ReviewsFromSeveralServersOrNoneApplyToAll) {
   EXPECT_EQ(Rules()[0].applies_to, std::vector<std::string>{"all"});
 }
 
+// n rejections of `project`'s work, one a day, ending `last`; and approvals citing the theme.
+class RuleBookProjectsTest : public RuleBookTest {
+ protected:
+  void Rejections(std::string_view project, int n, int64_t last = kNow) {
+    for (int i = n - 1; i >= 0; --i) {
+      ReviewView r = Rejection(last - i * kDay);
+      r.project = project;
+      Add(r);
+    }
+  }
+  void Approvals(std::string_view project, int n) {
+    for (int i = 0; i < n; ++i) {
+      ReviewView r = Approval(kNow, {"retries"});
+      r.project = project;
+      Add(r);
+    }
+  }
+  LearnedRule Only() {
+    auto rules = Rules();
+    EXPECT_EQ(rules.size(), 1u);
+    return rules.empty() ? LearnedRule{} : rules[0];
+  }
+};
+
+TEST_F(RuleBookProjectsTest, ALogNamingOneProjectKeepsEveryRuleGlobal) {
+  Rejections("/home/ana/src/webapp", 8);
+  const LearnedRule r = Only();
+  EXPECT_EQ(r.status, RuleStatus::kActive);
+  EXPECT_TRUE(r.holds_in.empty());
+  EXPECT_TRUE(HoldsIn(r, "anything"));
+  EXPECT_TRUE(HoldsIn(r, ""));
+  ASSERT_EQ(r.projects.size(), 1u);
+  EXPECT_EQ(r.projects[0].name, "webapp");  // the directory's name
+  EXPECT_EQ(r.projects[0].occurrences, 8);
+  EXPECT_EQ(r.projects[0].days, 8);
+  EXPECT_TRUE(r.projects[0].confirmed);
+}
+
+TEST_F(RuleBookProjectsTest, ARuleOneOfTwoProjectsConfirmedHoldsThereOnly) {
+  Rejections("acme/webapp", 8);
+  Rejections("acme/api", 2);
+  const LearnedRule r = Only();
+  EXPECT_EQ(r.status, RuleStatus::kActive);
+  EXPECT_EQ(r.holds_in, std::vector<std::string>{"webapp"});
+  EXPECT_FALSE(r.promoted_global);
+  EXPECT_TRUE(HoldsIn(r, "webapp"));
+  EXPECT_TRUE(HoldsIn(r, "/home/ana/src/webapp/"));
+  EXPECT_TRUE(HoldsIn(r, "git@github.com:acme/webapp.git"));
+  EXPECT_FALSE(HoldsIn(r, "api"));  // cited twice there: not confirmed
+  EXPECT_FALSE(HoldsIn(r, ""));     // no project known: the global layer only
+  ASSERT_EQ(r.projects.size(), 2u);
+  EXPECT_EQ(r.projects[0].name, "api");
+  EXPECT_FALSE(r.projects[0].confirmed);
+  EXPECT_TRUE(r.projects[1].confirmed);
+}
+
+TEST_F(RuleBookProjectsTest, ARuleConfirmedInTwoProjectsIsPromotedToTheGlobalLayer) {
+  Rejections("acme/webapp", 8);
+  Rejections("acme/api", 7);
+  const LearnedRule r = Only();
+  EXPECT_TRUE(r.promoted_global);
+  EXPECT_TRUE(r.holds_in.empty());
+  EXPECT_TRUE(HoldsIn(r, "a-third-project"));
+  EXPECT_TRUE(HoldsIn(r, ""));
+}
+
+TEST_F(RuleBookProjectsTest, ARuleNoProjectConfirmsAloneHoldsInEveryProjectThatCitedIt) {
+  Rejections("webapp", 4);
+  Rejections("api", 4, kNow - kDay);  // 8 together on 5 days: active
+  Rejections("docs", 0);
+  const LearnedRule r = Only();
+  EXPECT_EQ(r.status, RuleStatus::kActive);
+  EXPECT_FALSE(r.promoted_global);
+  EXPECT_EQ(r.holds_in, (std::vector<std::string>{"api", "webapp"}));
+}
+
+TEST_F(RuleBookProjectsTest, AProjectsOwnApprovalsCountAgainstItsConfirmation) {
+  Rejections("webapp", 8);
+  Rejections("api", 8);
+  Approvals("api", 6);  // 8 of 14 in api: not confident there
+  const LearnedRule r = Only();
+  EXPECT_FALSE(r.promoted_global);
+  EXPECT_EQ(r.holds_in, std::vector<std::string>{"webapp"});
+  EXPECT_EQ(r.projects[0].positive, 6);
+}
+
+TEST_F(RuleBookProjectsTest, EvidenceNamingNoProjectKeepsTheRuleGlobal) {
+  Rejections("", 8);
+  Rejections("webapp", 2);
+  Rejections("api", 1);
+  const LearnedRule r = Only();
+  EXPECT_TRUE(r.holds_in.empty());
+  EXPECT_EQ(r.projects.size(), 2u);  // the unnamed evidence is not listed
+  std::vector<LearnedRule> rules = Rules();
+  KeepRulesOf("api", &rules);
+  EXPECT_EQ(rules.size(), 1u);
+}
+
+TEST_F(RuleBookProjectsTest, KeepRulesOfDropsTheRulesOfOtherProjects) {
+  Rejections("webapp", 8);
+  Rejections("api", 1);
+  std::vector<LearnedRule> rules = Rules();
+  KeepRulesOf("api", &rules);
+  EXPECT_TRUE(rules.empty());
+  rules = Rules();
+  KeepRulesOf("webapp", &rules);
+  EXPECT_EQ(rules.size(), 1u);
+}
+
 TEST_F(RuleBookTest, AuditRetiresAndConfirmsTheLatestVerdictWins) {
   DailyRejections(8, kNow);
   book_.AddAdmin(Audit(kNow, "rule-retries", "retire"));

@@ -1,6 +1,7 @@
 #include "learn/session_prompts.h"
 
 #include "learn/state_archive.h"
+#include "model/project_key.h"
 
 #include <algorithm>
 #include <cctype>
@@ -53,6 +54,14 @@ void SessionPrompts::Add(const PromptView& prompt) {
   if (prompt.judgement == "positive") ++positives_;
   if (!correction && !instruction) return;
   ++(correction ? corrections_ : instructions_);
+  const std::string_view project = model::ProjectKey(prompt.project);
+  if (!project.empty() && !several_projects_) {
+    if (first_project_.empty()) {
+      first_project_ = project;
+    } else if (first_project_ != project) {
+      several_projects_ = true;
+    }
+  }
   // Only what names something to do is told again: "that's wrong" meant something in its
   // conversation, not in the next one.
   const std::string_view said = prompt.instruction;
@@ -74,13 +83,26 @@ void SessionPrompts::Add(const PromptView& prompt) {
   t.judgement = std::string(prompt.judgement);
   ++t.times;
   t.last_ms = std::max(t.last_ms, prompt.at_ms);
+  if (project.empty()) {
+    t.anywhere = true;
+  } else if (auto at = std::lower_bound(t.projects.begin(), t.projects.end(), project);
+             (at == t.projects.end() || *at != project) && t.projects.size() < kMaxToldProjects) {
+    t.projects.insert(at, std::string(project));
+  }
   it->second.seq = ++seq_;
 }
 
-std::vector<ToldInstruction> SessionPrompts::Told(size_t limit) const {
+std::vector<ToldInstruction> SessionPrompts::Told(size_t limit, std::string_view project) const {
+  const std::string_view here = model::ProjectKey(project);
+  auto holds = [&](const ToldInstruction& t) {
+    return !several_projects_ || t.anywhere || t.projects.size() >= 2 ||
+           (!here.empty() && std::binary_search(t.projects.begin(), t.projects.end(), here));
+  };
   std::vector<const Entry*> order;
   order.reserve(told_.size());
-  for (const auto& [key, e] : told_) order.push_back(&e);
+  for (const auto& [key, e] : told_) {
+    if (holds(e.told)) order.push_back(&e);
+  }
   std::sort(order.begin(), order.end(),
             [](const Entry* a, const Entry* b) { return a->seq > b->seq; });
   std::vector<ToldInstruction> out;
@@ -92,12 +114,13 @@ std::vector<ToldInstruction> SessionPrompts::Told(size_t limit) const {
 
 template <class Archive>
 void SessionPrompts::Entry::serialize(Archive& ar) {
-  ar(told.text, told.judgement, told.times, told.last_ms, seq);
+  ar(told.text, told.judgement, told.times, told.last_ms, told.projects, told.anywhere, seq);
 }
 
 template <class Archive>
 void SessionPrompts::serialize(Archive& ar) {
-  ar(state::SortedMap(told_), corrections_, instructions_, positives_, seq_);
+  ar(state::SortedMap(told_), corrections_, instructions_, positives_, seq_, first_project_,
+     several_projects_);
 }
 
 KZ_STATE_INSTANTIATE(SessionPrompts);

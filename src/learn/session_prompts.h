@@ -33,13 +33,22 @@ struct ToldInstruction {
   std::string judgement;  // correction | instruction
   int64_t times = 0;      // prompts that said it (the same words, case and spacing aside)
   int64_t last_ms = 0;
+  // Where it was said (issue 30 item 5): the projects (model::ProjectKey, sorted, at most
+  // kMaxToldProjects), and whether a prompt naming no project said it.
+  std::vector<std::string> projects;
+  bool anywhere = false;
 };
+inline constexpr size_t kMaxToldProjects = 8;
 
 class SessionPrompts {
  public:
   void Add(const PromptView& prompt);
-  // The newest `limit` distinct instructions, newest first.
-  std::vector<ToldInstruction> Told(size_t limit) const;
+  // The newest `limit` distinct instructions told to an agent working in `project` (any
+  // spelling model::ProjectKey reads; empty: unknown), newest first. Like rules (RuleBook): while
+  // the prompts name fewer than two projects every instruction holds everywhere; after, one holds
+  // in the projects it was said in, or everywhere once said in 2+ projects or in a prompt naming
+  // none.
+  std::vector<ToldInstruction> Told(size_t limit, std::string_view project) const;
   int64_t corrections() const { return corrections_; }
   int64_t instructions() const { return instructions_; }
   int64_t positives() const { return positives_; }
@@ -59,6 +68,8 @@ class SessionPrompts {
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> told_;
   int64_t corrections_ = 0, instructions_ = 0, positives_ = 0;
   uint64_t seq_ = 0;
+  std::string first_project_;  // the first project a prompt named
+  bool several_projects_ = false;
 };
 
 }  // namespace kaizen::learn

@@ -13,7 +13,7 @@ struct SavedEntry {
   double confidence = 0;
   std::optional<double> score_prediction;
   int64_t iteration_count = 0;
-  std::array<uint32_t, 4> names{};  // type, server_type, stage, model: names_ indexes
+  std::array<uint32_t, 5> names{};  // type, server_type, stage, model, project: names_ indexes
   bool experimental = false;
 
   template <class Archive>
@@ -51,7 +51,7 @@ void WorkRegistry::serialize(Archive& ar) {
                      e.confidence,
                      e.has_prediction ? std::optional<double>(e.score_prediction) : std::nullopt,
                      e.iteration_count,
-                     {e.type, e.server_type, e.stage, e.model},
+                     {e.type, e.server_type, e.stage, e.model, e.project},
                      e.experimental};
     }
     ar(s);
@@ -69,6 +69,7 @@ void WorkRegistry::serialize(Archive& ar) {
       w.server_type = names_[s.names[1]];
       w.stage = names_[s.names[2]];
       w.model = names_[s.names[3]];
+      w.project = names_[s.names[4]];
       w.experimental = s.experimental;
       Register(w);
     }

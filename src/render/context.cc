@@ -7,6 +7,7 @@
 
 #include "learn/approval.h"
 #include "learn/json_out.h"
+#include "model/project_key.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "render/candidates.h"
@@ -156,9 +157,13 @@ void Similar(const learn::Learner& learner, const ContextQuery& q, int64_t now_m
   }
 }
 
-void AntiPatterns(const learn::Learner& learner, const ContextQuery& q, ContextResult* out) {
+// `rules`: every rule (the registry keeps the project's and the global layer's themes).
+void AntiPatterns(const learn::Learner& learner, const ContextQuery& q,
+                  const std::vector<learn::LearnedRule>& rules, ContextResult* out) {
   size_t registry = 0;
-  for (const learn::RejectionPattern& p : learner.RejectionPatterns(false)) {
+  std::vector<learn::RejectionPattern> patterns = learner.RejectionPatterns(false);
+  learn::KeepRejectionPatternsOf(q.project, rules, patterns.size(), &patterns);
+  for (const learn::RejectionPattern& p : patterns) {
     if (registry >= kMaxRegistry) break;
     if (!q.server_type.empty() && !Contains(p.server_types, q.server_type)) continue;
     out->anti_patterns.push_back(
@@ -204,16 +209,23 @@ Status ParseDimensions(std::string_view csv, std::vector<std::string>* out) {
 
 ContextResult Context(const learn::Learner& learner, const ContextQuery& query, int64_t now_ms) {
   ContextResult out;
-  out.query = {Label(query.server_type), Label(query.work_type), Label(query.stage), {}};
+  out.query = {Label(query.server_type),
+               Label(query.work_type),
+               Label(query.stage),
+               {},
+               Label(model::ProjectKey(query.project))};
   for (const std::string& d : query.dimensions) out.query.dimensions.push_back(Label(d));
   out.now_ms = now_ms;
   Preferences(learner, &out);
   Standards(learner, query, now_ms, &out);
-  Patterns(learner.Rules(now_ms), query, &out);
+  const std::vector<learn::LearnedRule> all_rules = learner.Rules(now_ms);
+  std::vector<learn::LearnedRule> rules = all_rules;
+  learn::KeepRulesOf(query.project, &rules);
+  Patterns(rules, query, &out);
   Similar(learner, query, now_ms, &out);
-  AntiPatterns(learner, query, &out);
+  AntiPatterns(learner, query, all_rules, &out);
   out.after_review = SignalLines(learner.signals().Headline());
-  out.told = ToldLines(learner.session_prompts());
+  out.told = ToldLines(learner.session_prompts(), query.project);
   return out;
 }
 
@@ -290,6 +302,8 @@ std::string ContextJson(const ContextResult& r) {
   Str(w, r.query.stage);
   Key(w, "dimensions");
   learn::StrArray(w, r.query.dimensions);
+  Key(w, "project");
+  Str(w, r.query.project);
   w.EndObject();
   auto strings = [&](std::string_view key, const std::vector<std::string>& v) {
     Key(w, key);

@@ -34,6 +34,9 @@ namespace kaizen::render {
 struct ContextQuery {
   std::string server_type, work_type, stage;
   std::vector<std::string> dimensions;  // seed 000 QualityDimension names
+  // The project the task is in (issue 30 item 5), any spelling model::ProjectKey reads: its
+  // rules and instructions on top of the global layer's. Empty: the global layer only.
+  std::string project;
 };
 
 // "a,b" into dimension names; InvalidArgument names the bad value and the 13 valid ones.

@@ -112,19 +112,23 @@ std::string WithoutHeading(const std::string& block) {
 
 }  // namespace
 
-HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms) {
+HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms, std::string_view project) {
   HintsInput in;
   in.now_ms = now_ms;
   in.communication = learner.communication().Result();
   // Every review lands in one presentation format ("unspecified" when none).
   for (const auto& [format, stats] : in.communication.formats) in.feedback_events += stats.n;
   in.rules = learner.Rules(now_ms);
+  in.top_rejections = learner.RejectionPatterns(/*top=*/false);
+  learn::KeepRejectionPatternsOf(project, in.rules,
+                                 static_cast<size_t>(learner.config().rules.registry_size),
+                                 &in.top_rejections);
+  learn::KeepRulesOf(project, &in.rules);
   in.gates = learner.gates().Gates(now_ms);
   in.calibration = learner.calibration().Result();
-  in.top_rejections = learner.RejectionPatterns(/*top=*/true);
   in.anti_patterns = learner.outcomes().AntiPatterns();
   in.after_review = SignalLines(learner.signals().Headline());
-  in.told = ToldLines(learner.session_prompts());
+  in.told = ToldLines(learner.session_prompts(), project);
   for (const learn::LearnedRule* r : Candidates(in.rules, kMaxCandidates)) {
     in.candidates.push_back(CandidateLine(*r));
   }

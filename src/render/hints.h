@@ -41,8 +41,10 @@ struct HintsInput {
   std::vector<std::string> told;          // render/told_lines.h
 };
 
+// The rules and instructions that hold in `project` (any spelling model::ProjectKey reads; empty:
+// the global layer only; learn::HoldsIn), with everything else the learner has.
 // REQUIRES: the learner folds kHintsParts.
-HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms);
+HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms, std::string_view project);
 // What HintsInputFrom reads: a learner of these parts alone gives the same hints.
 inline const learn::Parts kHintsParts = {learn::Part::kCommunication, learn::Part::kRules,
                                          learn::Part::kEvidence,      learn::Part::kGates,

@@ -7,9 +7,9 @@
 
 namespace kaizen::render {
 
-std::vector<std::string> ToldLines(const learn::SessionPrompts& prompts) {
+std::vector<std::string> ToldLines(const learn::SessionPrompts& prompts, std::string_view project) {
   std::vector<std::string> out;
-  for (const learn::ToldInstruction& t : prompts.Told(kMaxToldLines)) {
+  for (const learn::ToldInstruction& t : prompts.Told(kMaxToldLines, project)) {
     out.push_back(fmt::format("{} ({}{}, last {})", QuoteReviewerText(t.text), t.judgement,
                               t.times > 1 ? fmt::format(", said {} times", t.times) : "",
                               model::FormatDay(t.last_ms)));

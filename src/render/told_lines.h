@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "learn/session_prompts.h"
@@ -12,6 +13,7 @@ namespace kaizen::render {
 
 // At most kMaxToldLines, newest first. Empty when nothing was told.
 inline constexpr size_t kMaxToldLines = 8;
-std::vector<std::string> ToldLines(const learn::SessionPrompts& prompts);
+// `project`: the project the agent works in (SessionPrompts::Told).
+std::vector<std::string> ToldLines(const learn::SessionPrompts& prompts, std::string_view project);
 
 }  // namespace kaizen::render

@@ -469,6 +469,7 @@ void LiveState::Shutdown() {
 
 int64_t LiveState::Now() const { return impl_->NowMs(); }
 const std::string& LiveState::home() const { return impl_->options.home; }
+const std::string& LiveState::project() const { return impl_->options.project; }
 const ingest::ThemeTaxonomy& LiveState::taxonomy() const {
   return impl_->taxonomy ? *impl_->taxonomy : ingest::ThemeTaxonomy::Default();
 }

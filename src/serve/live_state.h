@@ -61,6 +61,9 @@ struct LiveOptions {
   // first, and other servers' writes are copied in when the store notifies a commit (else at the
   // poll). Empty: the home's files are the log.
   std::string store;
+  // The project (a directory or a name: model::ProjectKey) the MCP tools answer for when a call
+  // names none: `kaizen mcp` runs in the agent's project. Empty: the global layer only.
+  std::string project;
 };
 
 class LiveState {
@@ -106,6 +109,7 @@ class LiveState {
 
   int64_t Now() const;
   const std::string& home() const;
+  const std::string& project() const;  // LiveOptions::project
   // The taxonomy in effect (the shipped default, extended by <home>/config/themes.json).
   const ingest::ThemeTaxonomy& taxonomy() const;
   // How many events are folded, and how many times the whole log was folded again.

@@ -270,12 +270,15 @@ HttpResponse Routes::Context(const QueryParams& params, const AsOf& as_of) const
 
 HttpResponse Routes::Hints(const QueryParams& params, const AsOf& as_of) const {
   bool markdown = false;
-  std::vector<ingest::FieldError> errors = CheckParams(params, {"format"});
+  std::vector<ingest::FieldError> errors = CheckParams(params, {"format", "project"});
   if (errors.empty()) errors = ParseFormat(params, &markdown);
   if (!errors.empty()) return BadParams(std::move(errors));
+  const std::string* asked = Param(params, "project");
+  const std::string project = asked ? *asked : "";
   std::string section;
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-    section = render::HintsSection(render::HintsInputFrom(learner, as_of.Of(learner, now_ms)));
+    section =
+        render::HintsSection(render::HintsInputFrom(learner, as_of.Of(learner, now_ms), project));
   });
   if (markdown) return Markdown(std::move(section));
   rapidjson::StringBuffer b;

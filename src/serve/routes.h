@@ -3,8 +3,9 @@
 //   GET  /healthz                       {"status":"ok","events":N,"uptimeSeconds":S,
 //                                       "cliAnswers":C (CLI verbs and hooks answered)}; no token
 //   GET  /v1/analysis                   Learner::AnalysisJson
-//   GET  /v1/context?server_type=&type=&stage=&dimensions=&budget=&format=json|md
-//   GET  /v1/hints[?format=json|md]     the generated hints section
+//   GET  /v1/context?server_type=&type=&stage=&dimensions=&project=&budget=&format=json|md
+//   GET  /v1/hints[?format=json|md&project=]  the generated hints section (project: whose rules
+//                                       besides the global layer's)
 //   GET  /v1/rules                      the learned rules and the rejection-pattern registry
 //   GET  /v1/tools                      the tools' names, descriptions and input schemas
 //   GET  /v1/queue[?reviewer=]          work awaiting review, in the order to take it

@@ -99,13 +99,14 @@ std::vector<ingest::FieldError> ParseFormat(const QueryParams& params, bool* mar
 }
 
 std::vector<ingest::FieldError> ParseContextParams(const QueryParams& params, ContextRequest* out) {
-  std::vector<ingest::FieldError> errors =
-      CheckParams(params, {"server_type", "type", "stage", "dimensions", "budget", "format"});
+  std::vector<ingest::FieldError> errors = CheckParams(
+      params, {"server_type", "type", "stage", "dimensions", "project", "budget", "format"});
   if (!errors.empty()) return errors;
   *out = ContextRequest{};
   if (const std::string* v = Param(params, "server_type")) out->query.server_type = *v;
   if (const std::string* v = Param(params, "type")) out->query.work_type = *v;
   if (const std::string* v = Param(params, "stage")) out->query.stage = *v;
+  if (const std::string* v = Param(params, "project")) out->query.project = *v;
   if (const std::string* v = Param(params, "dimensions"); v != nullptr && !v->empty()) {
     if (Status s = render::ParseDimensions(*v, &out->query.dimensions); !s.ok()) {
       errors.push_back({"query.dimensions", s.message()});

@@ -33,6 +33,15 @@ bool BoolArg(simdjson::dom::element args, std::string_view key) {
 
 // ---- get_error_context (seed 002 "Generating Error Context") ----
 
+// The call's `project` argument, else the server's (LiveOptions::project).
+std::string ProjectArg(LiveState* state, simdjson::dom::element args) {
+  simdjson::dom::element given;
+  if (args["project"].get(given) == simdjson::SUCCESS) {
+    return std::string(ArgString(args, "project"));
+  }
+  return state->project();
+}
+
 const ObjectSpec& ErrorContextArgs() {
   static const ObjectSpec spec{
       "get_error_context arguments",
@@ -89,6 +98,9 @@ const ObjectSpec& ContextArgs() {
       {ArgField("server_type", JsonType::kIdentifier).Doc("the task's mcpServerType, e.g. shopify"),
        ArgField("work_type", JsonType::kIdentifier).Doc("the work product type, e.g. mcp-server"),
        ArgField("stage", JsonType::kIdentifier).Doc("the pipeline stage"), dimension,
+       ArgField("project", JsonType::kString)
+           .Doc("the project the task is in (a repository name or directory): its rules besides "
+                "the global ones; default: the directory the server was started in"),
        ArgField("budget_tokens", JsonType::kInteger)
            .Range(1, 10'000'000)
            .Doc("token budget (tokens = bytes / 4); default memory.context_budget_tokens")}};
@@ -100,6 +112,7 @@ Status Context(LiveState* state, simdjson::dom::element args, ToolResult* result
   query.server_type = ArgString(args, "server_type");
   query.work_type = ArgString(args, "work_type");
   query.stage = ArgString(args, "stage");
+  query.project = ProjectArg(state, args);
   simdjson::dom::array dims;
   if (args["dimensions"].get_array().get(dims) == simdjson::SUCCESS) {
     for (simdjson::dom::element d : dims) query.dimensions.emplace_back(d.get_string().value());
@@ -122,15 +135,19 @@ Status Context(LiveState* state, simdjson::dom::element args, ToolResult* result
 
 // ---- get_hints (seed 000 §8.2) ----
 
-const ObjectSpec& NoArgs(std::string_view name) {
-  static const ObjectSpec spec{"get_hints arguments", {}};
-  (void)name;
+const ObjectSpec& HintsArgs() {
+  static const ObjectSpec spec{
+      "get_hints arguments",
+      {ArgField("project", JsonType::kString)
+           .Doc("the project whose rules to include besides the global ones (a repository name "
+                "or directory); default: the directory the server was started in")}};
   return spec;
 }
 
-Status Hints(LiveState* state, simdjson::dom::element, ToolResult* result) {
+Status Hints(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  const std::string project = ProjectArg(state, args);
   state->Read([&](const learn::Learner& learner, int64_t now_ms) {
-    const render::HintsInput input = render::HintsInputFrom(learner, now_ms);
+    const render::HintsInput input = render::HintsInputFrom(learner, now_ms, project);
     result->text = render::HintsSection(input);
     int64_t active = 0;
     for (const learn::LearnedRule& r : input.rules)
@@ -376,7 +393,7 @@ std::vector<ToolDef> ReadTools() {
                       "Get the learned hints section (seed 000 §8.2 .goosehints): code and design "
                       "standards from active rules, quality gates, review presentation advice, the "
                       "pre-review checklist and anti-patterns.",
-                      NoArgs("get_hints"), Hints));
+                      HintsArgs(), Hints));
   tools.push_back(Def("should_review",
                       "Ask whether an output of a task type needs human review, from the task "
                       "type's earned autonomy level (seed 000 §6.3) and a stable sample of the "

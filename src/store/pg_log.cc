@@ -9,6 +9,7 @@
 #include <set>
 #include <type_traits>
 
+#include "model/project_key.h"
 #include "store/log_format.h"
 #include "store/pg_statements.h"
 
@@ -73,7 +74,17 @@ Status ColumnsOf(simdjson::dom::parser& parser, std::string_view line, Columns* 
   }
   c->has_ts = text("timestamp", &c->ts);
   c->has_reviewer = text("reviewerId", &c->reviewer);
-  c->has_project = text("project", &c->project);
+  // The project, as learning names it (model::ProjectKey), wherever the kind keeps it.
+  std::string_view project;
+  if (e["repository"].get_string().get(project) != simdjson::SUCCESS &&
+      e["project"].get_string().get(project) != simdjson::SUCCESS &&
+      e.at_pointer("/context/project").get_string().get(project) != simdjson::SUCCESS &&
+      e.at_pointer("/context/repo").get_string().get(project) != simdjson::SUCCESS) {
+    project = {};
+  }
+  project = model::ProjectKey(project);
+  c->has_project = !project.empty();
+  if (c->has_project) c->project.assign(project);
   return Status::Ok();
 }
 

@@ -153,10 +153,41 @@ class CorrectionsTest(KaizenTest):
                            audit("retire", "f"))
         p = self.pattern()
         self.assertEqual((p["approvals"], p["rejections"]), (5, 1))
-        self.assertAlmostEqual(p["consensus_score"], 5 / 6, places=6)  # seed 004: 0.83
+        # jordan, who made the corrections, confirms it too: 6 people against 1.
+        self.assertEqual(p["users_confirmed"], ["a", "b", "c", "d", "e", "jordan"])
+        self.assertEqual(p["users_rejected"], ["f"])
+        self.assertAlmostEqual(p["consensus_score"], 6 / 7, places=6)
         self.assertEqual(p["status"], "promoted")
         # Promoted: enforced although its confidence (0.46) is under the threshold.
         self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_REJECTED)
+
+    def test_consensus_aggregates_the_corrections_of_several_people(self):
+        """seed 004 "Multi-User Pattern Aggregation": five people rewrite passive openers (twice
+        each), a sixth writes one in; then two more write them in and the team's pattern stops being
+        enforced."""
+        people = ["ana", "bo", "cy", "di", "ed"]
+        self.import_events(*[passive(i, user_id=people[i % 5]) for i in range(10)])
+        self.import_events(correction_event(
+            correction_type="passive_to_active", original="Led the billing migration",
+            corrected="Responsible for the billing migration", user_id="fay",
+            timestamp="2025-07-16T14:00:00Z", context={"project": "jSeeker"}))
+        p = self.pattern()
+        self.assertEqual(p["users_confirmed"], ["ana", "bo", "cy", "di", "ed"])
+        self.assertEqual(p["users_rejected"], ["fay"])
+        self.assertEqual(round(p["consensus_score"], 2), 0.83)  # the seed's example
+        self.assertEqual(p["status"], "active")
+        self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_REJECTED)
+        self.import_events(*[correction_event(
+            correction_type="passive_to_active", original=f"Led team {i}",
+            corrected=f"Responsible for team {i}", user_id=who,
+            timestamp=f"2025-07-17T1{i}:00:00Z", context={"project": "jSeeker"})
+            for i, who in enumerate(["gus", "hal", "ivy", "jo"])])
+        p = self.pattern()
+        self.assertEqual(round(p["consensus_score"], 2), 0.5)
+        self.assertEqual(p["status"], "candidate")
+        self.assertEqual(self.validate(PASSIVE_TEXT).rc, EXIT_OK)
+        text = self.kz("corrections", "--home", self.home, "--now", NOW).out
+        self.assertIn("people confirming 5, rejecting 5: consensus 0.50", text)
 
     def test_a_rejected_pattern_is_not_enforced(self):
         self.import_events(*[passive(i) for i in range(5)])

@@ -84,7 +84,7 @@ class MemoryContextTest(KaizenTest):
 
     def test_context_json_respects_the_budget_and_gives_the_same_bytes_twice(self):
         args = ("--server-type", "shopify", "--dimensions", "error-handling,security", "--json",
-                "--budget", "150")
+                "--budget", "150", "--project", "/src/shop/")
         a, b = self.context(*args), self.context(*args)
         self.assertEqual(a.rc, EXIT_OK, a)
         self.assertEqual(a.out_bytes, b.out_bytes)
@@ -92,7 +92,8 @@ class MemoryContextTest(KaizenTest):
         doc = strict_loads(a.out)
         self.assertEqual(doc["budgetTokens"], 150)
         self.assertEqual(doc["query"], {"serverType": "shopify", "type": "", "stage": "",
-                                        "dimensions": ["error-handling", "security"]})
+                                        "dimensions": ["error-handling", "security"],
+                                        "project": "shop"})
         self.assertGreater(doc["trimmed"].get("recentSimilar", 0), 0, doc)
         for key in ("preferences", "standards", "patterns", "recentSimilar", "antiPatterns"):
             self.assertIn(key, doc)

@@ -1,0 +1,14 @@
+// Which project a directory belongs to (issue 30 item 5): the nearest directory at or above it
+// that holds `.git` (a clone's top, or a linked worktree's), else the directory itself. Its
+// name is the project's (model::ProjectKey), so an agent working in webapp/src is told webapp's
+// rules, and a prompt said there is filed under webapp.
+#pragma once
+
+#include <string>
+
+namespace kaizen::cli {
+
+// `dir` made absolute and normal, then walked up; it need not exist. Empty in, empty out.
+std::string ProjectDirectory(const std::string& dir);
+
+}  // namespace kaizen::cli
