@@ -323,15 +323,26 @@ class Bench:
 
 def batches_of(path, size):
     """The file's lines as request bodies of `size` lines, in two phases: [[(bytes, lines)], ...].
-    The work events first, all of them stored before the rest is sent: a feedback event names a
-    recorded work event, and one sent by another client at the same moment may not be recorded
-    yet (refused, rightly) when the history is replayed by concurrent clients in one phase."""
+    The work and error events first, all of them stored before the rest is sent: a feedback event
+    names a recorded work event (an error may resolve a recorded error), and one sent by another
+    client at the same moment may not be recorded yet (refused, rightly) when the history is
+    replayed by concurrent clients in one phase.
+
+    Each event is stamped anew, a millisecond apart from ten minutes ago on, in the history's
+    order: a server ingests events as they happen. Replayed with their generated days, a batch of
+    an earlier day arriving after a later one makes the server fold its whole log again (log order
+    is day order; serve/live_state.cc), which is history import's cost, not live ingest's."""
+    base = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=10)
+    first, rest = [], []
     with open(path, "rb") as f:
-        lines = f.read().splitlines(True)
-    work = [l for l in lines if l.startswith(b'{"kind":"work"')]
-    rest = [l for l in lines if not l.startswith(b'{"kind":"work"')]
+        for i, line in enumerate(f):
+            event = json.loads(line)
+            at = base + datetime.timedelta(milliseconds=i)
+            event["timestamp"] = at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+            out = (json.dumps(event, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+            (first if event["kind"] in ("work", "error") else rest).append(out)
     return [[(b"".join(part[i:i + size]), len(part[i:i + size]))
-             for i in range(0, len(part), size)] for part in (work, rest)]
+             for i in range(0, len(part), size)] for part in (first, rest)]
 
 
 def drive_phases(server, phases, clients):
