@@ -323,8 +323,9 @@ class Bench:
 
 def batches_of(path, size):
     """The file's lines as request bodies of `size` lines, in two phases: [[(bytes, lines)], ...].
-    The work and error events first, all of them stored before the rest is sent: a feedback event
-    names a recorded work event (an error may resolve a recorded error), and one sent by another
+    The work and error events first (but the errors that resolve one), all of them stored before
+    the rest is sent: a feedback event names a recorded work event, a resolution a recorded error,
+    and one sent by another
     client at the same moment may not be recorded yet (refused, rightly) when the history is
     replayed by concurrent clients in one phase.
 
@@ -340,7 +341,9 @@ def batches_of(path, size):
             at = base + datetime.timedelta(milliseconds=i)
             event["timestamp"] = at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
             out = (json.dumps(event, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
-            (first if event["kind"] in ("work", "error") else rest).append(out)
+            early = event["kind"] == "work" or (event["kind"] == "error" and
+                                                 "resolves" not in event)
+            (first if early else rest).append(out)
     return [[(b"".join(part[i:i + size]), len(part[i:i + size]))
              for i in range(0, len(part), size)] for part in (first, rest)]
 
