@@ -97,7 +97,10 @@ void AgreementTracker::Add(const ReviewView& r) {
   if (j.decision == kNoDecision && j.scored == 0) return;  // nothing judged
   j.reviewer = ReviewerIndex(r.reviewer);
   j.at_ms = r.at_ms;
-  Item& item = items_[ItemKey(r.work.artifact_id, r.work.version)];
+  const uint64_t key = ItemKey(r.work.artifact_id, r.work.version);
+  auto [at, fresh] = index_.try_emplace(key, static_cast<uint32_t>(items_.size()));
+  if (fresh) items_.emplace_back().key = key;
+  Item& item = items_[at->second];
   auto same = std::find_if(item.judgements.begin(), item.judgements.end(),
                            [&](const Judgement& k) { return k.reviewer == j.reviewer; });
   if (same != item.judgements.end()) {
@@ -124,7 +127,7 @@ AgreementResult AgreementTracker::Result() const {
   };
   std::vector<Tally> tally(reviewers_.size());
 
-  for (const auto& [_, item] : items_) {
+  for (const Item& item : items_) {
     if (item.judgements.size() < 2) continue;
     std::vector<const Judgement*> decided;
     for (const Judgement& j : item.judgements) {
@@ -277,7 +280,7 @@ void AgreementTracker::Judgement::serialize(Archive& ar) {
 
 template <class Archive>
 void AgreementTracker::Item::serialize(Archive& ar) {
-  ar(artifact_id, version, judgements);
+  ar(key, artifact_id, version, judgements);
 }
 
 template <class Archive>
@@ -289,7 +292,11 @@ void AgreementTracker::serialize(Archive& ar) {
       state::Require(reviewer_index_.emplace(reviewers_[i], static_cast<uint32_t>(i)).second,
                      "a reviewer saved twice");
     }
-    for (const auto& [_, item] : items_) {
+    index_.clear();
+    for (size_t i = 0; i < items_.size(); ++i) {
+      const Item& item = items_[i];
+      state::Require(index_.emplace(item.key, static_cast<uint32_t>(i)).second,
+                     "an item saved twice");
       for (const Judgement& j : item.judgements) {
         state::Require(j.reviewer < reviewers_.size(), "a judgement by an unknown reviewer");
         state::Require(j.decision >= kNoDecision && j.decision <= 2, "an unknown decision");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/state_fwd.h"
@@ -80,6 +82,7 @@ class AgreementTracker {
     void serialize(Archive& ar);
   };
   struct Item {
+    uint64_t key = 0;  // ItemKey of (artifact id, version)
     // Kept once a second reviewer judged it: until then nothing is said of the item by name.
     std::string artifact_id, version;
     std::vector<Judgement> judgements;  // one per reviewer
@@ -90,9 +93,11 @@ class AgreementTracker {
 
   std::vector<std::string> reviewers_;
   std::map<std::string, uint32_t, std::less<>> reviewer_index_;
-  // By a 64-bit FNV-1a of (artifact id, version): every reviewed item is kept, most with one
-  // judgement, so not their names. Ordered, so the fold's sums run in one order: same bytes.
-  std::map<uint64_t, Item> items_;
+  // Every reviewed item, most with one judgement (so not their names), in the order first
+  // reviewed: the fold's sums run in one order, same bytes. Found through `index_`, by a 64-bit
+  // FNV-1a of (artifact id, version); an ordered map of them cost the 1M-event fold ~0.4 s.
+  std::vector<Item> items_;
+  absl::flat_hash_map<uint64_t, uint32_t> index_;  // never iterated
 };
 
 // The value of key `agreement`: {minItems, decisions: {alpha, items, reviewers, values},

@@ -121,32 +121,36 @@ void ReviewHistory::Add(const ReviewView& review, const ingest::ThemeTaxonomy& t
 
 void ReviewHistory::Add(const ReviewView& review, const std::vector<ReviewTheme>& found) {
   if (!IsDecided(review.decision)) return;
-  std::vector<std::string> themes;
+  // Views and a reused key: the fold allocates only for a group or a dimension it has not seen.
+  std::vector<std::string_view> themes;
   for (const ReviewTheme& t : found) {
     if (t.polarity < 0) themes.push_back(t.theme);
   }
   std::sort(themes.begin(), themes.end());
   themes.erase(std::unique(themes.begin(), themes.end()), themes.end());
   const bool approved = review.decision == Decision::kApproved;
-  std::string key = approved ? "+" : "-";
-  for (const std::string& t : themes) {
-    key += '\n';
-    key += t;
+  key_.assign(approved ? "+" : "-");
+  for (std::string_view t : themes) {
+    key_ += '\n';
+    key_ += t;
   }
   auto task = by_task_type_.find(OrUnspecified(review.task_type));
   if (task == by_task_type_.end()) {
     task = by_task_type_.try_emplace(std::string(OrUnspecified(review.task_type))).first;
   }
-  Group& g = task->second[key];
+  auto group = task->second.find(key_);
+  if (group == task->second.end()) group = task->second.try_emplace(key_).first;
+  Group& g = group->second;
   if (g.reviews == 0) {
-    g.themes = std::move(themes);
+    g.themes.assign(themes.begin(), themes.end());
     g.approved = approved;
   }
   ++g.reviews;
   for (const ScoreView& s : review.scores) {
-    auto& acc = g.scores[std::string(s.dimension)];
-    acc.first += s.score;
-    ++acc.second;
+    auto acc = g.scores.find(s.dimension);
+    if (acc == g.scores.end()) acc = g.scores.try_emplace(std::string(s.dimension)).first;
+    acc->second.first += s.score;
+    ++acc->second.second;
   }
 }
 

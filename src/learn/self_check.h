@@ -108,7 +108,7 @@ class ReviewHistory {
     std::vector<std::string> themes;  // negative themes, sorted, distinct
     bool approved = false;
     int64_t reviews = 0;
-    std::map<std::string, std::pair<double, int64_t>> scores;  // dimension -> (sum, n)
+    std::map<std::string, std::pair<double, int64_t>, std::less<>> scores;  // dimension -> (sum, n)
     template <class Archive>
     void serialize(Archive& ar);
   };
@@ -120,6 +120,7 @@ class ReviewHistory {
   template <class Archive>
   void serialize(Archive& ar);
   std::map<std::string, std::map<std::string, Group>, std::less<>> by_task_type_;
+  std::string key_;  // Add's scratch: a group's key, kept for its capacity
 };
 
 // What the machine checks found for one rule (cli/machine_check.h).
