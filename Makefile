@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 90
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config python3 jq \
   libsimdjson-dev libcli11-dev libfmt-dev rapidjson-dev libsodium-dev libre2-dev \
   libgtest-dev libgmock-dev libgit2-dev libpugixml-dev libboost-dev libabsl-dev \
-  libmimalloc-dev libcereal-dev llvm git postgresql libpq-dev
+  libmimalloc-dev libcereal-dev llvm git postgresql libpq-dev dpkg-dev zsh
 BENCH_PACKAGES := libbenchmark-dev nlohmann-json3-dev hyperfine wrk libcpp-httplib-dev
 
 # The release binary is built with clang: on the analysis of 1M events it ran 8-15% faster than
@@ -41,7 +41,7 @@ endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench js-deps build demo test unit integration asan tsan fuzz bench bench-themes bench-hook bench-pg format clean
+.PHONY: all deps deps-bench js-deps build install deb demo test unit integration asan tsan fuzz bench bench-themes bench-hook bench-pg format clean
 
 all: build
 
@@ -80,6 +80,18 @@ build: deps $(RELEASE_PROFILE)
 	cmake -S . -B $(BUILD) $(RELEASE_FLAGS) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
+# `make install [PREFIX=/usr/local] [DESTDIR=...]`: kaizen, kaizen-git, bash and zsh completions,
+# the docs.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# `make deb`: $(BUILD)/kaizen.deb (CPack), the same files under /usr, its Depends from the libraries
+# the programs link (dpkg-shlibdeps).
+deb: build
+	cd $(BUILD) && rm -f kaizen_*.deb && cpack -G DEB >/dev/null && cp kaizen_*.deb kaizen.deb
+	@echo "built $(BUILD)/kaizen.deb"
+
 demo: build
 	./$(BUILD)/kaizen demo --home ./.kaizen
 
@@ -92,8 +104,9 @@ PG_CLUSTER := python3 $(CURDIR)/tests/pg_cluster.py run --
 unit: build
 	cd $(BUILD) && $(PG_CLUSTER) ctest --output-on-failure -j$(JOBS)
 
-integration: build js-deps
-	KAIZEN_BIN=$(CURDIR)/$(BUILD)/kaizen $(PG_CLUSTER) python3 tests/integration/run_all.py
+integration: build deb js-deps
+	KAIZEN_BIN=$(CURDIR)/$(BUILD)/kaizen KAIZEN_DEB=$(CURDIR)/$(BUILD)/kaizen.deb $(PG_CLUSTER) \
+	  python3 tests/integration/run_all.py
 
 # The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, and the fuzzers, from one
 # build (clang): the library is compiled once with coverage for libFuzzer and ASan/UBSan for both,

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/completion.h"
+#include "cli/global_options.h"
 #include "cli/sibling.h"
 #include "cli/store_open.h"
 #include "cli/verb.h"
@@ -89,8 +91,16 @@ int HookMain(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc_in, char** argv_in) {
   using namespace kaizen::cli;
+  // `kaizen --home DIR VERB ...` as well as `kaizen VERB ... --home DIR`.
+  std::vector<std::string> args =
+      SharedOptionsAfterVerb(std::vector<std::string>(argv_in, argv_in + argc_in));
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  arg_ptrs.push_back(nullptr);
+  const int argc = static_cast<int>(args.size());
+  char** argv = arg_ptrs.data();
   if (argc > 1 && std::string_view(argv[1]) == "hook") return HookMain(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "git") {
     const kaizen::Status s =
@@ -101,6 +111,8 @@ int main(int argc, char** argv) {
   CLI::App app{"kaizen: makes AI agents learn from the people who review their work"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every verb");
+  app.set_version_flag("--version", std::string("kaizen ") + KAIZEN_VERSION,
+                       "print kaizen's version and exit");
 
   Common c;
   c.home = DefaultHome();
@@ -212,6 +224,14 @@ int main(int argc, char** argv) {
 
   auto* schema =
       app.add_subcommand("schema", "print the event model as markdown (docs/event-model.md)");
+  std::string shell;
+  auto* completion = app.add_subcommand(
+      "completion",
+      "print the shell completion script: `source <(kaizen completion bash)`, or install it "
+      "(make install does)");
+  completion->add_option("SHELL", shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
 
   // Verbs that register themselves from their own files (cli/verbs.h).
   std::vector<Verb> verbs;
@@ -270,7 +290,7 @@ int main(int argc, char** argv) {
   // tokens (an admin's home need not be a copy of it).
   std::unique_ptr<kaizen::store::PgLog> remote;
   if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
-      verb_name != "migrate") {
+      verb_name != "migrate" && verb_name != "completion") {
     if (kaizen::Status s = OpenStore(&c, &remote, /*sync=*/verb_name != "token"); !s.ok()) {
       return StoreOpenFailed(verb_name, s);
     }
@@ -284,6 +304,10 @@ int main(int argc, char** argv) {
   if (gen->parsed()) return GenCommand(events, seed, out);
   if (demo->parsed()) return DemoCommand(c);
   if (schema->parsed()) return SchemaCommand();
+  if (completion->parsed()) {
+    fmt::print("{}", CompletionScript(app, shell));
+    return kExitOk;
+  }
   if (analyze->parsed()) return AnalyzeCommand(c, only);
   if (explain->parsed()) return ExplainCommand(c, what, name);
   if (config->parsed()) return ConfigCommand(c, defaults);

@@ -120,6 +120,15 @@ class Validator {
                          fmt::format("missing (required {})", model::JsonTypeName(f.type))});
     }
     errors.insert(errors.begin() + static_cast<long>(first_error), missing.begin(), missing.end());
+    for (size_t i = 0; i < spec.fields.size(); ++i) {
+      const FieldSpec& f = spec.fields[i];
+      if (f.alias_of.empty() || !(seen & (uint64_t{1} << i))) continue;
+      const int other = spec.IndexOf(f.alias_of);
+      if (other >= 0 && (seen & (uint64_t{1} << other))) {
+        Error(path.Member(f.name), fmt::format("names the same as {}, given too (give one of them)",
+                                               path.Member(f.alias_of).Text()));
+      }
+    }
     if (reference_form) {
       WorkReference ref;
       ref.path = path.IsEvent() ? "workProduct" : path.Text();

@@ -215,6 +215,16 @@ TEST_F(Validate, MinimalLoopIsValid) {
   EXPECT_EQ(facts_.kind, EventKind::kLoop);
 }
 
+TEST_F(Validate, LoopMetricsTakeSeed003QualityEvaluatorNamesButNotBothNames) {
+  EXPECT_EQ(Run(R"({"kind":"loop","loop_id":"l1","iteration":1,"metrics":)"
+                R"({"code_quality":0.88,"documentation":0.95,"type_safety":1}})"),
+            Strings{});
+  EXPECT_EQ(Run(R"({"kind":"loop","loop_id":"l1","iteration":1,"metrics":)"
+                R"({"code_quality":0.88,"code_quality_score":0.9}})"),
+            Strings{"metrics.code_quality: names the same as metrics.code_quality_score, given "
+                    "too (give one of them)"});
+}
+
 TEST_F(Validate, MinimalAdminOfEachActionIsValid) {
   EXPECT_EQ(Run(R"({"kind":"admin","action":"rule_audit","rule_id":"r1","verdict":"retire"})"),
             Strings{});

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "learn/quality_index.h"
+#include "model/schema.h"
 #include "model/timestamp.h"
 
 namespace kaizen::learn {
@@ -614,6 +615,7 @@ bool LoopField(std::string_view k, od::value x, LoopView* v) {
   } else if (k == "metrics") {
     LoopMetricsView& q = v->metrics;
     return ForFields(x, [&](std::string_view mk, od::value mx) {
+      mk = model::CanonicalMetric(mk);
       if (mk == "test_coverage") {
         q.test_coverage = Dbl(mx);
       } else if (mk == "code_quality_score") {

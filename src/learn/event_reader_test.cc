@@ -182,6 +182,19 @@ TEST(EventReader, AStoredLineOfAKindNotReadWholeIsReadToItsTimestampWithoutAPars
   EXPECT_EQ(fast.work.artifact_id, "");
 }
 
+TEST(EventReader, LoopMetricsUnderSeed003QualityEvaluatorNamesAreRead) {
+  EventReader reader;
+  EventViews v;
+  ASSERT_TRUE(
+      reader.ReadJson(R"({"kind":"loop","timestamp":"2025-08-01T00:00:00Z","loop_id":"l",)"
+                      R"("iteration":1,"metrics":{"code_quality":0.88,"documentation":0.95,)"
+                      R"("type_safety":1}})",
+                      &v));
+  EXPECT_EQ(v.loop.metrics.code_quality_score, 0.88);
+  EXPECT_EQ(v.loop.metrics.doc_coverage, 0.95);
+  EXPECT_EQ(v.loop.metrics.type_coverage, 1.0);
+}
+
 TEST(EventReader, LinesNotWrittenAsIngestWritesThemAreLeftToTheParser) {
   EventReader reader;
   reader.set_read_whole(KindSet{model::EventKind::kFeedback});

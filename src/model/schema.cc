@@ -358,6 +358,19 @@ const ObjectSpec& QualityMetricsSpec() {
                                 Int("type_errors").Range(0, 1e12),
                                 Num("doc_coverage").Range(0, 1),
                                 Num("overall_quality").Range(0, 1),
+                                // seed 003's QualityEvaluator names three of them otherwise.
+                                Num("code_quality")
+                                    .Range(0, 1)
+                                    .AliasOf("code_quality_score")
+                                    .Doc("seed 003 QualityEvaluator's name of code_quality_score"),
+                                Num("documentation")
+                                    .Range(0, 1)
+                                    .AliasOf("doc_coverage")
+                                    .Doc("seed 003 QualityEvaluator's name of doc_coverage"),
+                                Num("type_safety")
+                                    .Range(0, 1)
+                                    .AliasOf("type_coverage")
+                                    .Doc("seed 003 QualityEvaluator's name of type_coverage"),
                             }};
   return s;
 }
@@ -565,6 +578,11 @@ const ObjectSpec& SchemaFor(EventKind kind) {
       return PromptSpec();
   }
   return FeedbackSpec();
+}
+
+std::string_view CanonicalMetric(std::string_view name) {
+  const FieldSpec* f = QualityMetricsSpec().Find(name);
+  return f != nullptr && !f->alias_of.empty() ? f->alias_of : name;
 }
 
 }  // namespace kaizen::model

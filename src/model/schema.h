@@ -38,6 +38,9 @@ struct FieldSpec {
   JsonType element = JsonType::kAny;   // the type of each array element
   bool nonempty = false;               // arrays and objects: at least one element
   std::string_view doc;
+  // Another name of the field `alias_of` of the same object: readers take either, an object
+  // giving both is refused.
+  std::string_view alias_of;
 
   FieldSpec Req() const {
     FieldSpec f = *this;
@@ -47,6 +50,11 @@ struct FieldSpec {
   FieldSpec OneOf(std::vector<std::string_view> v) const {
     FieldSpec f = *this;
     f.one_of = std::move(v);
+    return f;
+  }
+  FieldSpec AliasOf(std::string_view field) const {
+    FieldSpec f = *this;
+    f.alias_of = field;
     return f;
   }
   FieldSpec Range(double lo, double hi) const {
@@ -83,6 +91,9 @@ struct ObjectSpec {
 const ObjectSpec& SchemaFor(EventKind kind);
 // Nested shapes that other code needs by name.
 const ObjectSpec& WorkProductRefSpec();
+// The QualityMetrics field `name` stands for: itself, or, for seed 003 QualityEvaluator's names
+// (code_quality, documentation, type_safety), the field they are another name of.
+std::string_view CanonicalMetric(std::string_view name);
 // The 13 seed-000 QualityDimension values, in the seed's order.
 const std::vector<std::string_view>& QualityDimensions();
 

@@ -220,6 +220,11 @@ class Checker {
       if (f.required && !seen[i]) {
         Error(Join(path, f.name), fmt::format("missing (required {})", JsonTypeName(f.type)));
       }
+      if (const int other = f.alias_of.empty() ? -1 : spec.IndexOf(f.alias_of);
+          seen[i] && other >= 0 && seen[static_cast<size_t>(other)]) {
+        Error(Join(path, f.name), fmt::format("names the same as {}, given too (give one of them)",
+                                              Join(path, f.alias_of)));
+      }
     }
   }
 

@@ -4,6 +4,7 @@
 
 #include "learn/json_out.h"
 #include "learn/loop_control.h"
+#include "model/schema.h"
 #include "render/context.h"
 #include "render/hints.h"
 #include "serve/tool_args.h"
@@ -251,8 +252,9 @@ const ObjectSpec& LoopArgs() {
 }
 
 void ReadMetrics(simdjson::dom::object m, learn::LoopMetricsView* v) {
-  for (auto [key, value] : m) {
+  for (auto [name, value] : m) {
     if (value.is_null()) continue;
+    const std::string_view key = model::CanonicalMetric(name);
     std::optional<double> d = NumberArg(value);
     if (key == "tests_passing") {
       v->tests_passing = value.get_bool().value_unsafe();

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "model/schema.h"
 #include "signals/cobertura.h"
 #include "signals/lcov.h"
 
@@ -33,12 +34,22 @@ struct Field {
 
 // seed 003 QualityMetrics, in its order.
 constexpr Field kFields[] = {
-    {"test_coverage", Type::kRate},  {"tests_passing", Type::kBool},
-    {"test_count", Type::kCount},    {"code_quality_score", Type::kRate},
-    {"complexity", Type::kCount},    {"duplications", Type::kRate},
-    {"security_score", Type::kRate}, {"vulnerabilities", Type::kCount},
-    {"type_coverage", Type::kRate},  {"type_errors", Type::kCount},
-    {"doc_coverage", Type::kRate},   {"overall_quality", Type::kRate},
+    {"test_coverage", Type::kRate},
+    {"tests_passing", Type::kBool},
+    {"test_count", Type::kCount},
+    {"code_quality_score", Type::kRate},
+    {"complexity", Type::kCount},
+    {"duplications", Type::kRate},
+    {"security_score", Type::kRate},
+    {"vulnerabilities", Type::kCount},
+    {"type_coverage", Type::kRate},
+    {"type_errors", Type::kCount},
+    {"doc_coverage", Type::kRate},
+    {"overall_quality", Type::kRate},
+    // seed 003 QualityEvaluator's names of three of them (model::CanonicalMetric)
+    {"code_quality", Type::kRate},
+    {"documentation", Type::kRate},
+    {"type_safety", Type::kRate},
 };
 
 std::string FieldList() {
@@ -48,6 +59,7 @@ std::string FieldList() {
 }
 
 std::optional<double>* RateSlot(learn::LoopMetricsView& m, std::string_view k) {
+  k = model::CanonicalMetric(k);
   if (k == "test_coverage") return &m.test_coverage;
   if (k == "code_quality_score") return &m.code_quality_score;
   if (k == "duplications") return &m.duplications;
@@ -98,7 +110,16 @@ Status ReadMetrics(simdjson::dom::object obj, std::string_view path, learn::Loop
         auto d = Number(value);
         if (!d || !(*d >= 0 && *d <= 1))
           return InvalidArgument(fmt::format("{}: {} must be a number in 0..1", where, shown));
-        *RateSlot(*m, key) = *d + 0.0;  // -0 is stored as 0
+        std::optional<double>* slot = RateSlot(*m, key);
+        if (slot->has_value() && model::CanonicalMetric(key) != key) {
+          return InvalidArgument(fmt::format("{}: names the same as {}{}, given too (give one)",
+                                             where, path, model::CanonicalMetric(key)));
+        }
+        if (slot->has_value()) {
+          return InvalidArgument(
+              fmt::format("{}: given twice, by this name or another (give it once)", where));
+        }
+        *slot = *d + 0.0;  // -0 is stored as 0
         break;
       }
       case Type::kCount: {

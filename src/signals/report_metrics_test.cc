@@ -61,6 +61,18 @@ TEST(EvaluateOutput, WrapperCarriesCost) {
   EXPECT_DOUBLE_EQ(*r->cost, 0.25);
 }
 
+TEST(EvaluateOutput, Seed003QualityEvaluatorNamesAreTheQualityMetricsFields) {
+  auto r = ParseEvaluateOutput(R"({"code_quality":0.88,"documentation":0.95,"type_safety":1})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_DOUBLE_EQ(*r->metrics.code_quality_score, 0.88);
+  EXPECT_DOUBLE_EQ(*r->metrics.doc_coverage, 0.95);
+  EXPECT_DOUBLE_EQ(*r->metrics.type_coverage, 1.0);
+  auto both = ParseEvaluateOutput(R"({"metrics":{"doc_coverage":1,"documentation":0.5}})");
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.status().message(),
+            "metrics.documentation: names the same as metrics.doc_coverage, given too (give one)");
+}
+
 TEST(EvaluateOutput, LastLineIsReadAfterOtherOutput) {
   auto r = ParseEvaluateOutput("running 12 tests\nall ok\n{\"tests_passing\":true}\n\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
