@@ -87,6 +87,7 @@ int Record(const Common& c, const RateFlags& f, int score, std::string_view ques
   return kExitOk;
 }
 
+// Nobody was asked (no terminal): nothing is recorded.
 int Skipped(const Common& c, std::string_view why) {
   if (c.json) {
     fmt::print("{{\"skipped\":true,\"reason\":{}}}\n", JsonQuote(why));
@@ -94,6 +95,33 @@ int Skipped(const Common& c, std::string_view why) {
     fmt::print(stderr, "kaizen rate: skipped ({}); nothing recorded\n", why);
   }
   return kExitOk;
+}
+
+// A person saw `question` and gave no rating: seed 001 measures "filled vs. skipped", so the
+// skip is an `admin` event (action skip) beside the ratings. Returns `exit_code` once stored.
+int RecordSkip(const Common& c, const RateFlags& f, std::string_view question, std::string_view why,
+               int exit_code) {
+  std::string event =
+      "{\"kind\":\"admin\",\"action\":\"skip\",\"question\":" + JsonQuote(question) +
+      ",\"note\":" + JsonQuote(why);
+  if (!f.task.empty()) event += ",\"task_id\":" + JsonQuote(f.task);
+  if (!f.session.empty()) event += ",\"session_id\":" + JsonQuote(f.session);
+  event += "}";
+  auto now = NowMs(c.now);
+  if (!now.ok()) return FailVerb("rate", now.status());
+  auto stored = StoreEvent(c, *now, model::EventKind::kAdmin, event);
+  if (!stored.ok()) {
+    fmt::print(stderr, "kaizen rate: skipped ({}), and the skip could not be recorded: {}\n", why,
+               stored.status().message());
+    return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
+  }
+  if (c.json) {
+    fmt::print("{{\"skipped\":true,\"reason\":{},\"id\":{}}}\n", JsonQuote(why),
+               JsonQuote(stored->id));
+  } else {
+    fmt::print(stderr, "kaizen rate: skipped ({}); recorded as skipped: {}\n", why, stored->id);
+  }
+  return exit_code;
 }
 
 int RunRate(const Common& c, const RateFlags& f) {
@@ -123,14 +151,14 @@ int RunRate(const Common& c, const RateFlags& f) {
     case Answer::kScore:
       return Record(c, f, score, question);
     case Answer::kSkip:
-      return Skipped(c, "no rating given");
+      return RecordSkip(c, f, question, "no rating given", kExitOk);
     case Answer::kTimeout:
-      return Skipped(c, fmt::format("no key pressed in {:g} s", f.timeout));
-    case Answer::kClosed:
+      return RecordSkip(c, f, question, fmt::format("no key pressed in {:g} s", f.timeout),
+                        kExitOk);
+    case Answer::kClosed:  // the session ended under the question: nobody declined
       return Skipped(c, "the terminal closed");
-    case Answer::kCancel:
-      fmt::print(stderr, "kaizen rate: cancelled; nothing recorded\n");
-      return 130;  // as a shell reports a command ended by Ctrl-C
+    case Answer::kCancel:  // as a shell reports a command ended by Ctrl-C
+      return RecordSkip(c, f, question, "cancelled", 130);
   }
   return kExitOk;
 }

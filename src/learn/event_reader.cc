@@ -672,6 +672,10 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
     v->learning_mode = Bool(x);
   } else if (k == "minutes") {
     v->minutes = IntOr0(x);
+  } else if (k == "task_id") {
+    v->task_id = Str(x);
+  } else if (k == "question") {
+    v->question = Str(x);
   }
   return true;
 }

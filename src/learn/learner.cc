@@ -192,6 +192,7 @@ void Learner::Add(EventViews& event) {
       if (has(Part::kRules)) rules_.AddAdmin(event.admin);
       if (has(Part::kCorrections)) corrections_.Add(event.admin);
       if (has(Part::kQueue)) queue_.AddAdmin(event.admin);
+      if (has(Part::kSignals) && event.admin.action == "skip") signals_.AddSkip(event.admin);
       break;
     case model::EventKind::kCorrection:
       corrections_.Add(event.correction, prepared.correction_type, &prepared.change);

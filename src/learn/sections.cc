@@ -80,6 +80,7 @@ KindSet Parts::Kinds() const {
     kinds.Add(EventKind::kReward);
     kinds.Add(EventKind::kWork);
     kinds.Add(EventKind::kOutcome);
+    kinds.Add(EventKind::kAdmin);  // skipped ratings: the feedback response rate
   }
   if (Has(Part::kErrors)) kinds.Add(EventKind::kError);
   if (Has(Part::kLoops)) kinds.Add(EventKind::kLoop);

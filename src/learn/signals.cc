@@ -199,6 +199,17 @@ SignalTracker::CommitTally SignalTracker::TallyOf(const Commit& c) const {
   return t;
 }
 
+void SignalTracker::AddSkip(const AdminView& skip) { ++MonthOf(skip.at_ms).skips; }
+
+namespace {
+
+// Ratings given out of the times a person was asked.
+SignalMetric ResponseRate(int64_t ratings, int64_t skips) {
+  return {ratings + skips, Share(ratings, ratings + skips), {}};
+}
+
+}  // namespace
+
 SignalsResult SignalTracker::Headline() const {
   SignalsResult out;
   out.rewards = rewards_;
@@ -206,14 +217,16 @@ SignalsResult SignalTracker::Headline() const {
   out.coverage = {all.known, Share(all.covered, all.known), {}};
   out.revert_rate = {all.known, Share(all.reverted, all.known), {}};
   out.human_edit_rate = {all.measured, Share(all.edited, all.measured), {}};
-  int64_t ci_runs = 0, ci_passes = 0, ratings = 0;
+  int64_t ci_runs = 0, ci_passes = 0, ratings = 0, skips = 0;
   double rating_sum = 0;
   for (const auto& [index, m] : months_) {
     ci_runs += m.ci_runs;
     ci_passes += m.ci_passes;
     ratings += m.ratings;
+    skips += m.skips;
     rating_sum += m.rating_sum;
   }
+  out.response_rate = ResponseRate(ratings, skips);
   out.ci_pass_rate = {ci_runs, Share(ci_passes, ci_runs), {}};
   out.ratings = {
       ratings, ratings > 0 ? std::optional<double>(rating_sum / ratings) : std::nullopt, {}};
@@ -282,6 +295,8 @@ SignalsResult SignalTracker::Result(int64_t now_ms) const {
     out.ratings.trend.push_back(
         {name, mm.ratings,
          mm.ratings > 0 ? std::optional<double>(mm.rating_sum / mm.ratings) : std::nullopt});
+    const SignalMetric month_rate = ResponseRate(mm.ratings, mm.skips);
+    out.response_rate.trend.push_back({name, month_rate.n, month_rate.value});
   }
 
   for (const auto& [name, t] : tasks_) out.by_task_type.push_back(t);
@@ -350,6 +365,8 @@ void WriteJson(JsonWriter& w, const SignalsResult& r) {
   WriteMetric(w, r.time_to_completion);
   Key(w, "ratings");
   WriteMetric(w, r.ratings);
+  Key(w, "responseRate");
+  WriteMetric(w, r.response_rate);
   Key(w, "byTaskType");
   w.StartObject();
   for (const TaskSignals& t : r.by_task_type) {
@@ -414,7 +431,7 @@ void SignalTracker::Commit::serialize(Archive& ar) {
 
 template <class Archive>
 void SignalTracker::Month::serialize(Archive& ar) {
-  ar(ci_runs, ci_passes, ratings, rating_sum, seconds);
+  ar(ci_runs, ci_passes, ratings, rating_sum, seconds, skips);
 }
 
 template <class Archive>

@@ -105,6 +105,9 @@ struct SignalsResult {
   SignalMetric ci_pass_rate;        // passes / CI results
   SignalMetric time_to_completion;  // median seconds: time_efficiency rewards, successful tasks
   SignalMetric ratings;             // mean 1-5 rating
+  // seed 001 "Feedback response rate: filled vs. skipped": ratings given / (given + skipped),
+  // n the times a person was asked (a rating, or an `admin` skip).
+  SignalMetric response_rate;
   std::vector<TaskSignals> by_task_type;       // sorted by task type
   std::vector<SignalFailure> recent_failures;  // newest first
   std::vector<Alert> alerts;
@@ -122,6 +125,9 @@ class SignalTracker {
   // duration is one more completion time.
   void AddOutcome(const OutcomeView& outcome);
 
+  // A rating a person was asked for and did not give (`admin` action skip).
+  void AddSkip(const AdminView& skip);
+
   SignalsResult Result(int64_t now_ms) const;
   // What the agent's context and hints say of the signals (render/signal_lines.h): `rewards`, the
   // all-time `value` and `n` of coverage, revert, human edit, CI and rating metrics, and the
@@ -138,7 +144,7 @@ class SignalTracker {
     void serialize(Archive& ar);
   };
   struct Month {
-    int64_t ci_runs = 0, ci_passes = 0, ratings = 0;
+    int64_t ci_runs = 0, ci_passes = 0, ratings = 0, skips = 0;
     double rating_sum = 0;
     std::vector<double> seconds;  // completion times
     template <class Archive>

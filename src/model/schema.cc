@@ -393,12 +393,16 @@ const ObjectSpec& AdminSpec() {
       "admin",
       Common({
           Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request", "dismiss",
-                                       "submit", "reserve", "release"}),
+                                       "submit", "reserve", "release", "skip"}),
           Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
           Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
           Ident("user_id").Doc("consent; deletion_request"),
           Bool("learning_mode").Doc("consent: on or off for user_id"),
-          Ident("session_id").Doc("deletion_request"),
+          Ident("session_id").Doc("deletion_request; skip: the session whose rating was skipped"),
+          Ident("task_id").Doc("skip: the task whose rating was skipped"),
+          Str("question")
+              .Doc("skip: the question a person was asked and left unanswered (seed 001: a skip is "
+                   "counted against the ratings given, the feedback response rate)"),
           Ident("work_id").Doc(
               "dismiss: the work product taken out of the review queue, undecided; submit: one "
               "recorded as a prediction only, put in the queue"),

@@ -52,27 +52,47 @@ class Terminal(RateTest):
                          ("session_productivity", 0, "s-1"))
         self.assertEqual(e["context"]["question"], "How did it go?")
 
-    def test_enter_stores_nothing(self):
+    def skips(self):
+        return [e for e in self.stored_events() if e["kind"] == "admin"]
+
+    def test_enter_records_a_skip_not_a_rating(self):
         rc, shown = self.on_terminal(b"\r", "--task", "T-9")
         self.assertEqual(rc, EXIT_OK, shown)
-        self.assertIn("skipped", shown)
-        self.assertEqual(self.raw_lines(), [])
+        self.assertIn("skipped (no rating given); recorded as skipped", shown)
+        self.assertEqual(self.rewards(), [])
+        [skip] = self.skips()
+        self.assertEqual((skip["action"], skip["task_id"], skip["question"], skip["note"]),
+                         ("skip", "T-9", "Rate this task (T-9)", "no rating given"))
 
-    def test_escape_stores_nothing(self):
-        rc, shown = self.on_terminal(b"\x1b")
+    def test_escape_records_a_skip(self):
+        rc, shown = self.on_terminal(b"\x1b", "--session", "s-2")
         self.assertEqual(rc, EXIT_OK, shown)
-        self.assertEqual(self.raw_lines(), [])
+        [skip] = self.skips()
+        self.assertEqual(skip["session_id"], "s-2")
+
+    def test_the_response_rate_is_ratings_given_over_times_asked(self):
+        """seed 001 "Feedback response rate: filled vs. skipped", in the analysis and on the
+        dashboard's success metrics."""
+        for keys in (b"4", b"\r", b"5", b"\x1b"):
+            rc, shown = self.on_terminal(keys, "--task", "T-1")
+            self.assertEqual(rc, EXIT_OK, shown)
+        r = self.kz("analyze", "--json", "--only", "signals", "--home", self.home, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        rate = strict_loads(r.out)["signals"]["responseRate"]
+        self.assertEqual((rate["n"], rate["value"]), (4, 0.5))
+        self.assertEqual(rate["trend"][-1]["n"], 4)
 
     def test_other_keys_are_ignored_until_a_rating(self):
         rc, shown = self.on_terminal(b"x9 2")
         self.assertEqual(rc, EXIT_OK, shown)
         self.assertEqual(self.rewards()[0]["raw_value"], 2)
 
-    def test_ctrl_c_cancels_and_restores_the_terminal(self):
+    def test_ctrl_c_cancels_records_the_skip_and_restores_the_terminal(self):
         rc, shown = self.on_terminal(b"\x03")
         self.assertEqual(rc, 130, shown)
         self.assertIn("cancelled", shown)
-        self.assertEqual(self.raw_lines(), [])
+        self.assertEqual(self.rewards(), [])
+        self.assertEqual([e["note"] for e in self.skips()], ["cancelled"])
 
 
     def test_signals_restore_the_terminal(self):
@@ -85,7 +105,7 @@ class Terminal(RateTest):
         rc, shown = self.on_terminal(b"", "--timeout", "0.5")
         self.assertEqual(rc, EXIT_OK, shown)
         self.assertIn("no key pressed in 0.5 s", shown)
-        self.assertEqual(self.raw_lines(), [])
+        self.assertEqual([e["note"] for e in self.skips()], ["no key pressed in 0.5 s"])
 
 
 class NotATerminal(RateTest):

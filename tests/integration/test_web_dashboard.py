@@ -273,7 +273,7 @@ class WebDashboardTest(KaizenTest):
         signals = analysis["signals"]
         self.assertEqual([s["key"] for s in before["signals"]],
                          ["coverage", "revertRate", "humanEditAfterAgentRate", "ciPassRate",
-                          "timeToCompletion", "ratings"])
+                          "timeToCompletion", "ratings", "responseRate"])
         rate = signals["revertRate"]["value"]
         reverts = next(s for s in before["signals"] if s["key"] == "revertRate")
         self.assertEqual(reverts["value"], "–" if rate is None else f"{rate * 100:.1f}%")

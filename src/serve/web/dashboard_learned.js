@@ -72,6 +72,7 @@ const SIGNAL_METRICS = [
   ['ciPassRate', 'CI pass rate', (v) => pct(v), '↑ rising'],
   ['timeToCompletion', 'Time to completion (median)', (v) => (isNum(v) ? `${Math.round(v / 60)} min` : '–'), '↓ falling'],
   ['ratings', 'Rating (1-5)', (v) => (isNum(v) ? `${v.toFixed(1)}/5` : '–'), '↑ rising'],
+  ['responseRate', 'Feedback response rate (ratings given vs. skipped)', (v) => pct(v), '> 50%'],
 ];
 
 export function signalsSection(analysis) {
