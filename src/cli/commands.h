@@ -36,7 +36,9 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
 int VerifyCommand(const Common& c);
 int RebuildCommand(const Common& c);
 int StatsCommand(const Common& c);
-int ExportCommand(const Common& c, const std::string& kind, const std::string& since);
+// `format`: jsonl (the stored lines), sft or dpo (render/training_rows.h).
+int ExportCommand(const Common& c, const std::string& kind, const std::string& since,
+                  const std::string& format);
 int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
 int DemoCommand(const Common& c);
 int SchemaCommand();

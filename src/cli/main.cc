@@ -156,6 +156,13 @@ int main(int argc_in, char** argv_in) {
   export_cmd->add_option("--kind", kind, "only this kind");
   export_cmd->add_option("--since", since,
                          "only events at or after this time (ISO 8601 or YYYY-MM-DD)");
+  std::string export_format = "jsonl";
+  export_cmd
+      ->add_option("--format", export_format,
+                   "jsonl: the stored events; sft: prompt/completion rows from approved work; "
+                   "dpo: prompt/chosen/rejected rows from corrections and A/B comparisons "
+                   "(docs/training-data.md)")
+      ->check(CLI::IsMember({"jsonl", "sft", "dpo"}));
   add_common(export_cmd, false, false);
 
   auto* gen =
@@ -300,7 +307,7 @@ int main(int argc_in, char** argv_in) {
   if (verify->parsed()) return VerifyCommand(c);
   if (rebuild->parsed()) return RebuildCommand(c);
   if (stats->parsed()) return StatsCommand(c);
-  if (export_cmd->parsed()) return ExportCommand(c, kind, since);
+  if (export_cmd->parsed()) return ExportCommand(c, kind, since, export_format);
   if (gen->parsed()) return GenCommand(events, seed, out);
   if (demo->parsed()) return DemoCommand(c);
   if (schema->parsed()) return SchemaCommand();

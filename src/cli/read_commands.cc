@@ -1,12 +1,15 @@
 // The verbs that read the log: rebuild, stats, export.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "cli/commands.h"
 #include "cli/derived_files.h"
 #include "cli/json_text.h"
 #include "cli/learned_checkpoint.h"
 #include "model/event_kind.h"
 #include "model/timestamp.h"
+#include "render/training_rows.h"
 #include "store/file_system.h"
 #include "store/pg_log.h"
 
@@ -141,7 +144,19 @@ int StatsCommand(const Common& c) {
   return kExitOk;
 }
 
-int ExportCommand(const Common& c, const std::string& kind, const std::string& since) {
+int ExportCommand(const Common& c, const std::string& kind, const std::string& since,
+                  const std::string& format) {
+  std::optional<render::TrainingRows> rows;
+  if (format != "jsonl") {
+    if (!kind.empty()) {
+      fmt::print(stderr,
+                 "kaizen export: --kind \"{}\" with --format {}: training rows come from the "
+                 "kinds they need (work, feedback, correction); leave --kind out\n",
+                 kind, format);
+      return kExitUsage;
+    }
+    rows.emplace(format == "sft" ? render::TrainingFormat::kSft : render::TrainingFormat::kDpo);
+  }
   if (!kind.empty() && !model::ParseKind(kind)) {
     fmt::print(stderr, "kaizen export: --kind \"{}\" is not one of {}\n", kind, model::KindList());
     return kExitUsage;
@@ -168,13 +183,20 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
         std::string_view k, t;
         if (!kind.empty() && (e["kind"].get_string().get(k) != simdjson::SUCCESS || k != kind))
           return;
+        bool before_since = false;
         if (since_ms != INT64_MIN) {
           if (e["timestamp"].get_string().get(t) != simdjson::SUCCESS) return;
           auto ts = model::ParseTimestamp(t);
-          if (!ts.ok() || ts->unix_ms < since_ms) return;
+          before_since = !ts.ok() || ts->unix_ms < since_ms;
         }
-        out.append(text);
-        out.push_back('\n');
+        if (rows) {
+          // Work before --since is still what later reviews name: remembered, not written.
+          std::string dropped;
+          rows->Add(e, before_since ? &dropped : &out);
+        } else if (!before_since) {
+          out.append(text);
+          out.push_back('\n');
+        }
         if (out.size() > (1 << 20)) {
           std::fwrite(out.data(), 1, out.size(), stdout);
           out.clear();

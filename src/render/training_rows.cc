@@ -1,0 +1,232 @@
+#include "render/training_rows.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "learn/json_out.h"
+#include "model/project_key.h"
+
+namespace kaizen::render {
+namespace {
+
+using simdjson::dom::element;
+
+std::string_view Text(element e, std::string_view key) {
+  std::string_view v;
+  if (e[key].get_string().get(v) != simdjson::SUCCESS) return {};
+  return v;
+}
+
+std::string Key(std::string_view id, std::string_view version) {
+  std::string k(id);
+  k.push_back('\x1f');
+  k.append(version);
+  return k;
+}
+
+// What a piece of work was, in words: "code-module src/client.ts (shopify, stage implement)".
+std::string Described(const auto& w) {
+  std::string out = w.type.empty() ? std::string("work") : w.type;
+  if (!w.path.empty()) out += " " + w.path;
+  std::vector<std::string> about;
+  if (!w.server_type.empty()) about.push_back(w.server_type);
+  if (!w.stage.empty()) about.push_back("stage " + w.stage);
+  for (size_t i = 0; i < about.size(); ++i) out += (i == 0 ? " (" : ", ") + about[i];
+  if (!about.empty()) out += ")";
+  return out;
+}
+
+// The text of a piece of work a model could have written: its diff, else its summary.
+const std::string& Content(const auto& w) { return w.diff.empty() ? w.summary : w.diff; }
+
+struct Origin {
+  std::string_view source, event_id, author, session, time, project;
+};
+
+void WriteOrigin(learn::JsonWriter& w, const Origin& o) {
+  learn::Key(w, "source");
+  learn::Str(w, o.source);
+  learn::Key(w, "eventId");
+  learn::Str(w, o.event_id);
+  learn::Key(w, "author");
+  learn::Str(w, o.author);
+  learn::Key(w, "session");
+  learn::Str(w, o.session);
+  learn::Key(w, "time");
+  learn::Str(w, o.time);
+  if (!o.project.empty()) {
+    learn::Key(w, "project");
+    learn::Str(w, o.project);
+  }
+}
+
+void Line(const rapidjson::StringBuffer& b, std::string* out) {
+  out->append(b.GetString(), b.GetSize());
+  out->push_back('\n');
+}
+
+}  // namespace
+
+size_t TrainingRows::Add(element event, std::string* out) {
+  const std::string_view kind = Text(event, "kind");
+  if (kind == "work") {
+    RememberWork(event);
+    return 0;
+  }
+  if (kind == "correction") return format_ == TrainingFormat::kDpo ? AddCorrection(event, out) : 0;
+  if (kind == "feedback") return AddFeedback(event, out);
+  return 0;
+}
+
+void TrainingRows::RememberWork(element event) {
+  element ref;
+  if (event["workProduct"].get(ref) != simdjson::SUCCESS) return;
+  Work w;
+  w.type = Text(ref, "type");
+  w.path = Text(ref, "path");
+  w.summary = Text(ref, "summary");
+  w.diff = Text(ref, "diff");
+  w.stage = Text(event, "pipelineStage");
+  w.server_type = Text(event, "mcpServerType");
+  w.repository = Text(event, "repository");
+  const std::string_view id = Text(ref, "id");
+  works_[Key(id, Text(ref, "version"))] = w;
+  works_[std::string(id)] = std::move(w);
+}
+
+bool TrainingRows::Resolve(element ref, Work* work) const {
+  if (!Text(ref, "type").empty()) {  // a full WorkProductRef, inline
+    work->type = Text(ref, "type");
+    work->path = Text(ref, "path");
+    work->summary = Text(ref, "summary");
+    work->diff = Text(ref, "diff");
+    return true;
+  }
+  const std::string_view id = Text(ref, "id"), version = Text(ref, "version");
+  auto it = works_.find(version.empty() ? std::string(id) : Key(id, version));
+  if (it == works_.end()) return false;
+  *work = it->second;
+  return true;
+}
+
+size_t TrainingRows::AddCorrection(element event, std::string* out) const {
+  const std::string_view original = Text(event, "original"), corrected = Text(event, "corrected");
+  if (original.empty() || corrected.empty() || original == corrected) return 0;
+  element context;
+  const bool has_context = event["context"].get(context) == simdjson::SUCCESS &&
+                           context.type() == simdjson::dom::element_type::OBJECT;
+  auto from_context = [&](std::string_view key) {
+    return has_context ? Text(context, key) : std::string_view();
+  };
+  std::string prompt(from_context("prompt"));
+  if (prompt.empty()) {
+    // What the original was written for, as far as the correction says.
+    const bool code = Text(event, "_category") == "code";
+    prompt =
+        fmt::format("Write the {} ({})", code ? "code" : "text", Text(event, "correction_type"));
+    for (std::string_view key : {"project", "operation", "section", "file"}) {
+      if (!from_context(key).empty()) prompt += fmt::format("; {}: {}", key, from_context(key));
+    }
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "prompt");
+  learn::Str(w, prompt);
+  learn::Key(w, "chosen");
+  learn::Str(w, corrected);
+  learn::Key(w, "rejected");
+  learn::Str(w, original);
+  learn::Key(w, "correctionType");
+  learn::Str(w, Text(event, "correction_type"));
+  WriteOrigin(w,
+              {"correction", Text(event, "id"), Text(event, "user_id"), Text(event, "session_id"),
+               Text(event, "timestamp"), model::ProjectKey(from_context("project"))});
+  w.EndObject();
+  Line(b, out);
+  return 1;
+}
+
+size_t TrainingRows::AddFeedback(element event, std::string* out) const {
+  const Origin origin{"",
+                      Text(event, "id"),
+                      Text(event, "reviewerId"),
+                      Text(event, "sessionId"),
+                      Text(event, "timestamp"),
+                      {}};
+  element comparison;
+  if (format_ == TrainingFormat::kDpo && event["comparison"].get(comparison) == simdjson::SUCCESS) {
+    const std::string_view preferred = Text(comparison, "preferred");
+    if (preferred != "A" && preferred != "B") return 0;
+    element a, b_ref;
+    Work option_a, option_b;
+    if (comparison["optionA"].get(a) != simdjson::SUCCESS ||
+        comparison["optionB"].get(b_ref) != simdjson::SUCCESS || !Resolve(a, &option_a) ||
+        !Resolve(b_ref, &option_b)) {
+      return 0;
+    }
+    const Work& chosen = preferred == "A" ? option_a : option_b;
+    const Work& rejected = preferred == "A" ? option_b : option_a;
+    if (Content(chosen).empty() || Content(rejected).empty()) return 0;
+    rapidjson::StringBuffer b;
+    learn::JsonWriter w(b);
+    w.StartObject();
+    learn::Key(w, "prompt");
+    learn::Str(w, Described(chosen));
+    learn::Key(w, "chosen");
+    learn::Str(w, Content(chosen));
+    learn::Key(w, "rejected");
+    learn::Str(w, Content(rejected));
+    learn::Key(w, "strength");
+    learn::Str(w, Text(comparison, "preferenceStrength"));
+    learn::Key(w, "winners");
+    w.StartObject();
+    simdjson::dom::array dims;
+    if (comparison["dimensions"].get_array().get(dims) == simdjson::SUCCESS) {
+      for (element d : dims) {
+        const std::string_view winner = Text(d, "winner");
+        learn::Key(w, Text(d, "dimension"));
+        learn::Str(w, winner == preferred ? "chosen" : winner == "tie" ? "tie" : "rejected");
+      }
+    }
+    w.EndObject();
+    Origin o = origin;
+    o.source = "comparison";
+    o.project = model::ProjectKey(Text(event, "repository"));
+    WriteOrigin(w, o);
+    w.EndObject();
+    Line(b, out);
+    return 1;
+  }
+  if (format_ != TrainingFormat::kSft) return 0;
+  element decision, ref;
+  if (event["decision"].get(decision) != simdjson::SUCCESS ||
+      Text(decision, "decision") != "approved" ||
+      event["workProduct"].get(ref) != simdjson::SUCCESS) {
+    return 0;
+  }
+  Work work;
+  if (!Resolve(ref, &work) || Content(work).empty()) return 0;
+  if (work.stage.empty()) work.stage = Text(event, "pipelineStage");
+  if (work.server_type.empty()) work.server_type = Text(event, "mcpServerType");
+  std::string prompt = Described(work);
+  if (!work.diff.empty() && !work.summary.empty()) prompt += ": " + work.summary;
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "prompt");
+  learn::Str(w, prompt);
+  learn::Key(w, "completion");
+  learn::Str(w, Content(work));
+  Origin o = origin;
+  o.source = "approved-work";
+  const std::string_view repository = Text(event, "repository");
+  o.project = model::ProjectKey(repository.empty() ? work.repository : repository);
+  WriteOrigin(w, o);
+  w.EndObject();
+  Line(b, out);
+  return 1;
+}
+
+}  // namespace kaizen::render
