@@ -39,8 +39,9 @@ constexpr size_t kMaxIdBytes = 256;  // the event model's identifier limit
 
 struct CheckOptions {
   std::vector<std::string> paths;
-  std::string task_type, artifact_id, type = "code-module", commit;
+  std::string task_type, artifact_id, type = "code-module", commit, compare_with;
   bool no_record = false, submit = false;
+  int64_t approaches = 1;
 };
 
 struct Recorded {
@@ -93,7 +94,7 @@ Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorde
 void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
                const std::vector<SkippedFile>& skipped, const std::string& id,
                const std::string& version, const Recorded& rec, bool submitted,
-               const learn::SelfCheckConfig& config) {
+               const learn::SelfCheckConfig& config, const learn::CompareAdvice& compare) {
   fmt::print("kaizen check: {} file(s), task type {}\n", files.size(), r.task_type);
   if (!skipped.empty())
     fmt::print("  skipped {} file(s) (binary, over 1 MiB or unreadable)\n", skipped.size());
@@ -146,6 +147,14 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
           "  review the work once more; check it again unchanged to send it as it is (the "
           "prediction stays recorded), or changed for a new version's first pass\n");
     }
+  }
+  if (compare.compare) {
+    std::string why;
+    for (const std::string& reason : compare.reasons) why += (why.empty() ? "" : "; ") + reason;
+    fmt::print(
+        "compare: make a second version and present both for review (seed 000 §6.4: {}); check "
+        "it with --compare-with {}\n",
+        why, version);
   }
   fmt::print("artifact {} version {}", id, version);
   if (rec.stored) {
@@ -213,6 +222,8 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
   if (!o.artifact_id.empty()) id = o.artifact_id;
   const learn::SelfCheckResult result = SelfCheckFiles(
       *state.learner, history, state.now_ms, o.task_type, specs, files, config, id, version);
+  const learn::CompareAdvice compare =
+      state.learner->AdviseComparison({o.task_type, result.raw_confidence, o.approaches});
   Recorded rec;
   if (!o.no_record) {
     PredictionWork work{o.type, o.task_type, o.paths, id, version};
@@ -223,6 +234,7 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
       if (!note.empty()) fmt::print(stderr, "kaizen check: the change is not recorded: {}\n", note);
     }
     work.for_review = o.submit;
+    work.compare_with = o.compare_with;
     Status s = Record(c, state.now_ms, PredictionWorkEventJson(work, result, files.size()), &rec);
     if (s.ok() && rec.already && o.submit)
       s = SubmitCheckedBefore(c, state.now_ms, id, version, &rec);
@@ -232,10 +244,10 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
     }
   }
   if (c.json) {
-    fmt::print("{}\n", SelfCheckJson(result, files, skipped, id, version, rec.stored, rec.event_id,
-                                     rec.note));
+    fmt::print("{}\n", SelfCheckJson(result, compare, files, skipped, id, version, rec.stored,
+                                     rec.event_id, rec.note));
   } else {
-    PrintText(result, files, skipped, id, version, rec, o.submit, config);
+    PrintText(result, files, skipped, id, version, rec, o.submit, config, compare);
   }
   return result.ready_for_review ? kExitOk : kExitRejected;
 }
@@ -271,6 +283,16 @@ Verb AddCheckVerb(CLI::App& app, Common& c) {
   sub->add_option("--commit", o->commit,
                   "the agent's change as git names it: a commit or BASE..HEAD, recorded for the "
                   "review to show (default: the working tree's uncommitted diff of the paths)")
+      ->check([](const std::string& v) {
+        return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes)
+                                      : std::string();
+      });
+  sub->add_option("--approaches", o->approaches,
+                  "valid approaches the agent sees (2+: present two versions, seed 000 §6.4)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100}));
+  sub->add_option("--compare-with", o->compare_with,
+                  "the version of the same artifact this one is an alternative to: the review "
+                  "presents the two as an A/B comparison")
       ->check([](const std::string& v) {
         return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes)
                                       : std::string();

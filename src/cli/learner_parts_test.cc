@@ -134,8 +134,11 @@ TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
     const learn::SelfCheckResult b = SelfCheckFiles(*whole, whole_reviews, now, task, {}, files,
                                                     learn::SelfCheckConfig{}, "id", "v");
     if (std::string_view(task) != "unknown-task") EXPECT_GT(b.history_reviews, 0) << task;
-    EXPECT_EQ(SelfCheckJson(a, files, {}, "id", "v", false, "", ""),
-              SelfCheckJson(b, files, {}, "id", "v", false, "", ""))
+    // The A/B advice too (kSelfCheckParts folds the approvals it reads).
+    const learn::CompareAdvice compare_a = part->AdviseComparison({task, a.raw_confidence, 1});
+    const learn::CompareAdvice compare_b = whole->AdviseComparison({task, b.raw_confidence, 1});
+    EXPECT_EQ(SelfCheckJson(a, compare_a, files, {}, "id", "v", false, "", ""),
+              SelfCheckJson(b, compare_b, files, {}, "id", "v", false, "", ""))
         << task;
     // The review history each learner folds itself (what `kaizen check` and the stop hook read,
     // and what the checkpoint keeps) is the fold of every review the test made beside it.
@@ -143,8 +146,8 @@ TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
       const learn::SelfCheckResult own =
           SelfCheckFiles(*learner, learner->review_history(), now, task, {}, files,
                          learn::SelfCheckConfig{}, "id", "v");
-      EXPECT_EQ(SelfCheckJson(own, files, {}, "id", "v", false, "", ""),
-                SelfCheckJson(b, files, {}, "id", "v", false, "", ""))
+      EXPECT_EQ(SelfCheckJson(own, compare_b, files, {}, "id", "v", false, "", ""),
+                SelfCheckJson(b, compare_b, files, {}, "id", "v", false, "", ""))
           << task;
     }
   }

@@ -151,11 +151,17 @@ std::optional<ReviewTarget> FindTarget(const learn::Learner& learner, const std:
   ReviewTarget t;
   if (chosen != nullptr) {
     const learn::QueueItem& i = *chosen;
-    t = ReviewTarget{std::string(i.artifact_id), std::string(i.version),
-                     std::string(i.type),        std::string(i.summary),
-                     std::string(i.path),        std::string(i.commit),
-                     std::string(i.diff),        std::string(i.stage),
-                     std::string(i.server_type), true};
+    t = ReviewTarget{std::string(i.artifact_id),
+                     std::string(i.version),
+                     std::string(i.type),
+                     std::string(i.summary),
+                     std::string(i.path),
+                     std::string(i.commit),
+                     std::string(i.diff),
+                     std::string(i.stage),
+                     std::string(i.server_type),
+                     true,
+                     i.compare_with};
     return t;
   }
   std::optional<learn::WorkView> w = learner.work_registry().Find(id, version);

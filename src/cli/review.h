@@ -33,7 +33,8 @@ struct ReviewTiming {
 // The work version a review is for, as the queue (or else the registry) holds it.
 struct ReviewTarget {
   std::string id, version, type, summary, path, commit, diff, stage, server_type;
-  bool pending = false;  // in the review queue
+  bool pending = false;      // in the review queue
+  std::string compare_with;  // the version this one is an alternative to (seed 000 §6.4)
 };
 
 // The FeedbackEvent (or, for a dismissal, the admin event) of an answer, as JSON. `timestamp`:

@@ -99,6 +99,11 @@ std::string Show(const std::string& root, const ReviewTarget& t) {
   fmt::print("{} version {} ({}{})\n", t.id, t.version, t.type,
              t.server_type.empty() ? "" : ", task type " + t.server_type);
   fmt::print("  {}\n", t.summary);
+  if (!t.compare_with.empty()) {
+    fmt::print(
+        "  an alternative to version {}: compare the two on kaizen serve's review page (A/B)\n",
+        t.compare_with);
+  }
   if (!t.pending) fmt::print("  (not in the review queue: reviewed, superseded or dismissed)\n");
   const serve::WorkArtifact a =
       serve::ReadWorkArtifact(root, serve::WorkVersion{t.path, t.version, t.commit, t.diff,

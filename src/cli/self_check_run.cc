@@ -182,6 +182,10 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
     Str(w, o.diff);
   }
   w.EndObject();
+  if (!o.compare_with.empty()) {
+    Key(w, "compareWith");
+    Str(w, o.compare_with);
+  }
   if (!o.for_review) {
     Key(w, "forReview");
     w.Bool(false);
@@ -200,7 +204,8 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
   return b.GetString();
 }
 
-std::string SelfCheckJson(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
+std::string SelfCheckJson(const learn::SelfCheckResult& r, const learn::CompareAdvice& compare,
+                          const std::vector<CheckedFile>& files,
                           const std::vector<SkippedFile>& skipped, const std::string& id,
                           const std::string& version, bool stored, const std::string& event_id,
                           const std::string& note) {
@@ -210,6 +215,8 @@ std::string SelfCheckJson(const learn::SelfCheckResult& r, const std::vector<Che
   using learn::Str;
   w.StartObject();
   learn::WriteJsonMembers(w, r);
+  Key(w, "compare");  // seed 000 §6.4: present two versions instead of this one alone
+  learn::WriteJson(w, compare);
   Key(w, "artifactId");
   Str(w, id);
   Key(w, "version");

@@ -26,9 +26,11 @@ Status LoadChecks(const std::string& home, std::vector<CheckSpec>* specs,
 // each task type, Learner::review_history) included.
 Status LoadSelfCheckState(const Common& c, LearnedState* out);
 // What SelfCheckFiles reads of the learner.
+// kApproval: the task type's decisions, for the A/B advice (learn/compare_advice.h).
 inline const learn::Parts kSelfCheckParts = {learn::Part::kRules,       learn::Part::kEvidence,
                                              learn::Part::kGates,       learn::Part::kPreferences,
-                                             learn::Part::kCalibration, learn::Part::kAutonomy};
+                                             learn::Part::kCalibration, learn::Part::kAutonomy,
+                                             learn::Part::kApproval};
 
 // The artifact id names the checked paths (a later check of the same paths is a new version of
 // the same artifact); the version hashes the paths and their bytes.
@@ -62,6 +64,8 @@ struct PredictionWork {
   // empty. for_review false: a prediction only, kept out of the review queue.
   std::string commit, diff;
   bool for_review = true;
+  // compareWith: the version of the artifact this one is an alternative to (seed 000 §6.4).
+  std::string compare_with;
 };
 
 // The uncommitted change of `paths` from git (kaizen-git file-diff), to record with the work:
@@ -75,7 +79,8 @@ std::string PredictionWorkEventJson(const PredictionWork& work, const learn::Sel
 
 // `kaizen check --json`'s object (no newline): the result's members, then artifactId, version,
 // workEventId (null when not stored), recordNote, files and skipped.
-std::string SelfCheckJson(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
+std::string SelfCheckJson(const learn::SelfCheckResult& r, const learn::CompareAdvice& compare,
+                          const std::vector<CheckedFile>& files,
                           const std::vector<SkippedFile>& skipped, const std::string& id,
                           const std::string& version, bool stored, const std::string& event_id,
                           const std::string& note);

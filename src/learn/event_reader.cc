@@ -471,6 +471,8 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
     w->required_reviews = std::max<int64_t>(1, IntOr0(x));
   } else if (k == "repository") {
     w->project = Str(x);
+  } else if (k == "compareWith") {
+    w->compare_with = Str(x);
   }
   return true;
 }
@@ -770,6 +772,7 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   whole.diff = work.diff;
   whole.for_review = work.for_review;
   whole.required_reviews = work.required_reviews;
+  whole.compare_with = work.compare_with;
   return whole;
 }
 

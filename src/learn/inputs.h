@@ -45,10 +45,11 @@ struct WorkView {
   // The agent's change (kaizen extensions; not kept by the registry either): workProduct.commit,
   // a commit or BASE..HEAD, and workProduct.diff, a recorded unified diff.
   std::string_view commit, diff;
-  std::string_view project;                // repository, as given (model::ProjectKey names it)
-  bool for_review = true;                  // forReview: false for a prediction only (kaizen check)
-  int64_t required_reviews = 1;            // requiredReviews: distinct reviewers who must decide it
-  double confidence = 0;                   // bubaConfidence 0..1
+  std::string_view project;       // repository, as given (model::ProjectKey names it)
+  std::string_view compare_with;  // compareWith: the version this is an alternative to (§6.4)
+  bool for_review = true;         // forReview: false for a prediction only (kaizen check)
+  int64_t required_reviews = 1;   // requiredReviews: distinct reviewers who must decide it
+  double confidence = 0;          // bubaConfidence 0..1
   std::optional<double> score_prediction;  // bubaScorePrediction 1..10
   int64_t iteration_count = 0;
   bool experimental = false;  // kaizen extension: spent from the exploration budget (§9.4)

@@ -46,10 +46,11 @@ bool SameCommit(std::string_view a, std::string_view b) {
 
 ConfigFields LearnConfig::Fields() {
   ConfigFields all;
-  for (ConfigFields part : {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(),
-                            autonomy.Fields(), preferences.Fields(), communication.Fields(),
-                            outcomes.Fields(), loop.Fields(), evidence.Fields(), bias.Fields(),
-                            kpis.Fields(), rules.Fields(), memory.Fields(), signals.Fields()}) {
+  for (ConfigFields part :
+       {weights.Fields(), gates.Fields(), calibration.Fields(), speed.Fields(), autonomy.Fields(),
+        preferences.Fields(), communication.Fields(), outcomes.Fields(), loop.Fields(),
+        evidence.Fields(), bias.Fields(), kpis.Fields(), rules.Fields(), memory.Fields(),
+        signals.Fields(), compare.Fields()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -448,6 +449,10 @@ Status Learner::Explain(std::string_view what, std::string_view name, int64_t no
         known.empty() ? "" : "; known: ", known.empty() ? std::string() : list));
   }
   return Status::Ok();
+}
+
+CompareAdvice Learner::AdviseComparison(const CompareQuery& query) const {
+  return learn::AdviseComparison(config_.compare, calibration_, approval_.Result(), query);
 }
 
 std::vector<LearnedRule> Learner::Rules(int64_t now_ms) const {

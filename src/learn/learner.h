@@ -16,6 +16,7 @@
 #include "learn/bias_watch.h"
 #include "learn/calibration.h"
 #include "learn/communication.h"
+#include "learn/compare_advice.h"
 #include "learn/correction_patterns.h"
 #include "learn/decision_speed.h"
 #include "learn/error_accumulator.h"
@@ -59,6 +60,7 @@ struct LearnConfig {
   RuleConfig rules;
   MemoryConfig memory;
   SignalConfig signals;
+  CompareConfig compare;
 
   // Pointers into *this: valid while this object lives and is not moved.
   ConfigFields Fields();
@@ -135,6 +137,9 @@ class Learner {
   const LearnConfig& config() const { return config_; }
   const AutonomyTracker& autonomy() const { return autonomy_; }
   const CalibrationCurve& calibration() const { return calibration_; }
+  const ApprovalLearner& approval() const { return approval_; }
+  // seed 000 §6.4: whether to present two versions. REQUIRES: kApproval and kCalibration folded.
+  CompareAdvice AdviseComparison(const CompareQuery& query) const;
   const GateLearner& gates() const { return gates_; }
   const PreferenceLearner& preferences() const { return preferences_; }
   const OutcomeLearner& outcomes() const { return outcomes_; }

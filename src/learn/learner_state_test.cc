@@ -135,7 +135,8 @@ std::vector<std::string> Answers(const Learner& learner, int64_t now) {
   for (const char* task : {"ts-api", "shopify", "stripe", "github", ""}) {
     const SelfCheckResult r = cli::SelfCheckFiles(learner, learner.review_history(), now, task, {},
                                                   files, SelfCheckConfig{}, "id", "v");
-    out.push_back(cli::SelfCheckJson(r, files, {}, "id", "v", false, "", ""));
+    out.push_back(cli::SelfCheckJson(r, learner.AdviseComparison({task, r.raw_confidence, 1}),
+                                     files, {}, "id", "v", false, "", ""));
   }
   for (const RankedItem& r : OrderQueue(learner.queue(), learner.autonomy(), {"morning", {}})) {
     out.push_back(std::string(r.item->artifact_id) + " " + std::string(r.item->version) + " " +

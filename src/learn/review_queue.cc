@@ -100,6 +100,7 @@ void ReviewQueue::AddWork(const WorkView& work) {
   item.experimental = work.experimental;
   item.superseded = superseded;
   item.required_reviews = std::max<int64_t>(1, work.required_reviews);
+  item.compare_with = work.compare_with;
   pending_.insert_or_assign(Key(item.artifact_id, item.version), std::move(item));
 }
 
@@ -305,6 +306,8 @@ void WriteJson(JsonWriter& w, const RankedItem& ranked,
   w.Int64(i.superseded);
   Key(w, "requiredReviews");
   w.Int64(i.required_reviews);
+  Key(w, "compareWith");  // "" or the version to review this one against (A/B)
+  Str(w, i.compare_with);
   Key(w, "reviewedBy");
   w.StartArray();
   for (const std::string& who : i.reviewed_by) Str(w, who);
@@ -367,7 +370,7 @@ void ReviewQueue::serialize(Archive& ar) {
     }
     ar(strings, item.at_ms, item.confidence, item.score_prediction, item.iteration_count,
        item.experimental, item.deferrals, item.superseded, item.submitted, item.required_reviews,
-       item.reviewed_by);
+       item.reviewed_by, item.compare_with);
     cereal::size_type held = item.reservations.size();
     ar(cereal::make_size_tag(held));
     if constexpr (state::kLoading<Archive>) item.reservations.resize(held);

@@ -46,6 +46,9 @@ struct QueueItem {
     int64_t until_ms = 0;
   };
   std::vector<Reservation> reservations;
+  // compareWith: the version this one is an alternative to (seed 000 §6.4), reviewed as an A/B
+  // comparison of the two; empty for most.
+  std::string compare_with;
   // Reservations of others than `reviewer` that hold at `now_ms`.
   int64_t HeldByOthers(std::string_view reviewer, int64_t now_ms) const;
   bool HeldBy(std::string_view reviewer, int64_t now_ms) const;

@@ -234,6 +234,10 @@ const ObjectSpec& WorkSpec() {
                       .Doc("seed 000 §9.4: spent from the exploration budget, "
                            "clearly marked"),
                   Ident("repository").Doc(kRepositoryDoc),
+                  Ident("compareWith")
+                      .Doc("seed 000 §6.4: the version of the same work product this one is an "
+                           "alternative to; the review presents the two as an A/B comparison; "
+                           "kaizen extension"),
                   Int("requiredReviews")
                       .Range(1, 100)
                       .Doc("how many reviewers must decide it before it leaves the queue "

@@ -166,8 +166,10 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
       return Status::Ok();
     }
   }
-  result->json = cli::SelfCheckJson(r, files, skipped, work.id, work.version, stored, event_id,
-                                    stored ? "recorded as work event " + event_id : note);
+  const learn::CompareAdvice compare =
+      loaded.learner->AdviseComparison({std::string(task_type), r.raw_confidence, 1});
+  result->json = cli::SelfCheckJson(r, compare, files, skipped, work.id, work.version, stored,
+                                    event_id, stored ? "recorded as work event " + event_id : note);
   result->text =
       SelfCheckText(r, files.size(), stored ? "Recorded as work event " + event_id : note);
   return Status::Ok();

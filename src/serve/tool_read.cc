@@ -220,6 +220,54 @@ Status ShouldReview(LiveState* state, simdjson::dom::element args, ToolResult* r
   return Status::Ok();
 }
 
+// ---- should_compare (seed 000 §6.4) ----
+
+const ObjectSpec& ShouldCompareArgs() {
+  static const ObjectSpec spec{
+      "should_compare arguments",
+      {ArgField("task_type", JsonType::kIdentifier)
+           .Req()
+           .Doc("the task type (mcpServerType) of the work"),
+       ArgField("confidence", JsonType::kNumber)
+           .Range(0, 1)
+           .Doc("the agent's raw confidence in its approach; calibrated before it is compared "
+                "with 65%"),
+       ArgField("approaches", JsonType::kInteger)
+           .Range(1, 100)
+           .Doc("how many valid approaches the agent sees (2+: compare; default 1)")}};
+  return spec;
+}
+
+Status ShouldCompare(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  learn::CompareQuery query;
+  query.task_type = ArgString(args, "task_type");
+  simdjson::dom::element v;
+  if (args["confidence"].get(v) == simdjson::SUCCESS) query.confidence = NumberArg(v);
+  if (args["approaches"].get(v) == simdjson::SUCCESS) {
+    query.approaches = static_cast<int64_t>(NumberArg(v).value_or(1));
+  }
+  state->Read([&](const learn::Learner& learner, int64_t) {
+    const learn::CompareAdvice advice = learner.AdviseComparison(query);
+    rapidjson::StringBuffer b;
+    learn::JsonWriter w(b);
+    learn::WriteJson(w, advice);
+    result->json = b.GetString();
+    std::string why;
+    for (const std::string& r : advice.reasons) why += (why.empty() ? "" : "; ") + r;
+    result->text = advice.compare
+                       ? fmt::format(
+                             "Make two versions and present them as an A/B comparison (seed 000 "
+                             "§6.4): {}. Record the second with compareWith set to the first's "
+                             "version.",
+                             why)
+                       : fmt::format(
+                             "One version is enough for {}: no A/B trigger (confidence, "
+                             "approaches, mixed reviews) fired.",
+                             query.task_type);
+  });
+  return Status::Ok();
+}
+
 // ---- loop_decide (seed 003 orchestrator: HALT / CONTINUE / ABORT) ----
 
 const ObjectSpec& IterationSpec() {
@@ -401,6 +449,12 @@ std::vector<ToolDef> ReadTools() {
                       "type's earned autonomy level (seed 000 §6.3) and a stable sample of the "
                       "artifact id: asking again gives the same answer.",
                       ShouldReviewArgs(), ShouldReview));
+  tools.push_back(Def("should_compare",
+                      "Ask whether to make two versions of a task's work and present them to the "
+                      "reviewer as an A/B comparison instead of one (seed 000 §6.4): yes when "
+                      "the calibrated confidence is under 65%, two valid approaches exist, or "
+                      "reviewers were split on this task type.",
+                      ShouldCompareArgs(), ShouldCompare));
   tools.push_back(Def("loop_decide",
                       "In a refinement loop, pass the iterations so far (QualityMetrics, cost, "
                       "seconds, feedback) and get HALT, CONTINUE or ABORT with the rule that "

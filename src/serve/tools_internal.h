@@ -29,8 +29,8 @@ struct ToolDef {
 
 std::vector<ToolDef> RecordTools();  // record_*, log_correction, resolve_error
 std::vector<ToolDef> ReadTools();    // get_error_context, get_context, get_hints, should_review,
-                                     // loop_decide
-std::vector<ToolDef> CheckTools();   // self_check, validate_output
+                                   // should_compare, loop_decide
+std::vector<ToolDef> CheckTools();  // self_check, validate_output
 
 // A tool error: `errors` with their paths, the text one line per error under `summary`.
 void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, ToolResult* result);

@@ -169,6 +169,39 @@ class CheckTest(KaizenTest):
         self.assertEqual((out["violations"], out["rulesChecked"]), ([], []))
         self.assertEqual((out["score"], out["confidence"]), (7, 0.7))
 
+    # ---- A/B (seed 000 §6.4) ----------------------------------------------------------------
+
+    def test_two_approaches_ask_for_an_ab_comparison_and_the_queue_presents_the_pair(self):
+        first = self.write("client.ts", FIXED_CLIENT)
+        rc, out = self.check_json(first, "--task-type", TASK, "--approaches", "2", "--submit")
+        self.assertEqual(rc, EXIT_OK, out)
+        self.assertTrue(out["compare"]["compare"], out["compare"])
+        self.assertEqual(out["compare"]["reasons"], ["2 valid approaches"])
+        r = self.check(self.write("other.ts", UNSAFE_CLIENT), "--task-type", TASK,
+                       "--approaches", "2", "--no-record")
+        self.assertIn("compare: make a second version and present both for review (seed 000 "
+                      "§6.4: 2 valid approaches); check it with --compare-with ", r.out)
+        # The second version, made as the alternative to the first, names it; the queue item
+        # carries it to the review (the web page opens the A/B comparison with it).
+        self.write("client.ts", FIXED_CLIENT + "// the other approach\n")
+        rc, second = self.check_json(first, "--task-type", TASK, "--submit", "--compare-with",
+                                     out["version"])
+        self.assertEqual(rc, EXIT_OK, second)
+        [work] = [w for w in self.work_events() if w["workProduct"]["version"] == second["version"]]
+        self.assertEqual(work["compareWith"], out["version"])
+        r = self.kz("review", "--json", "--home", self.home, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        [item] = strict_loads(r.out)["items"]
+        self.assertEqual(item["compareWith"], out["version"])
+        self.assertIn(out["version"], item["versions"])
+
+    def test_one_sure_approach_on_an_undivided_task_type_needs_no_comparison(self):
+        self.retry_history()  # 10 rejections: one-sided, not mixed
+        rc, out = self.check_json(self.write("client.ts", FIXED_CLIENT), "--task-type", TASK)
+        self.assertFalse(out["compare"]["triggers"]["mixedPreferences"])
+        self.assertFalse(out["compare"]["triggers"]["severalApproaches"])
+        self.assertEqual(out["compare"]["taskType"], {"approved": 0, "decided": 10})
+
     # ---- the file walk -------------------------------------------------------------------------
 
     def test_directory_walk_skips_dependencies_and_globs_relative_paths(self):

@@ -20,7 +20,8 @@ SDK = os.path.join(JS_DIR, "node_modules", "@modelcontextprotocol", "sdk", "pack
 
 TOOLS = sorted(["record_feedback", "record_work", "record_outcome", "record_error", "resolve_error",
                 "get_error_context", "log_correction", "record_reward", "get_context", "get_hints",
-                "self_check", "should_review", "loop_decide", "validate_output"])
+                "self_check", "should_review", "should_compare", "loop_decide",
+                "validate_output"])
 
 
 def init(version="2025-06-18", id_=0):
@@ -86,7 +87,7 @@ class McpTest(KaizenTest):
         self.assertIn("tools", s["capabilities"])
         self.assertIn("resources", s["capabilities"])
         self.assertEqual(s["tools"], TOOLS)
-        self.assertEqual(s["toolsWithObjectSchema"], 14)
+        self.assertEqual(s["toolsWithObjectSchema"], 15)
 
         self.assertFalse(s["work"]["isError"], s["work"])
         self.assertTrue(s["work"]["stored"])
@@ -107,6 +108,12 @@ class McpTest(KaizenTest):
         self.assertEqual(first, second)
         self.assertEqual(first["level"], 0)
         self.assertTrue(first["should_review"])  # level 0 reviews every output
+        # seed 000 §6.4: a 50% confidence (no calibration data yet: taken as it is) is under 65%.
+        compare = s["shouldCompare"]
+        self.assertTrue(compare["compare"], compare)
+        self.assertEqual(compare["reasons"], ["calibrated confidence 50% is under 65%"])
+        self.assertEqual(compare["triggers"], {"lowConfidence": True, "severalApproaches": False,
+                                               "mixedPreferences": False})
 
         self.assertFalse(s["loop"]["isError"])
         self.assertIn(s["loop"]["action"], ("HALT", "CONTINUE", "ABORT"))
@@ -176,7 +183,7 @@ class McpTest(KaizenTest):
         self.assertEqual(replies[0]["result"], {})
         self.assertEqual((replies[1]["id"], self.error_code(replies[1])), (2, -32600))
         self.assertIn("before initialize", replies[1]["error"]["message"])
-        self.assertEqual(len(replies[3]["result"]["tools"]), 14)
+        self.assertEqual(len(replies[3]["result"]["tools"]), 15)
         self.assertEqual(self.stored("work"), [])  # the early call stored nothing
 
     def test_oversized_line_is_refused_and_the_session_goes_on(self):

@@ -82,7 +82,9 @@ class WebReviewTest(KaizenTest):
             work("webhook", "v1", "src/webhook.ts", "Webhook handler verifies signatures",
                  priority="urgent"),
             work("retry", "v1", "src/retry.ts", "Retry wrapper, first cut"),
-            work("retry", "v2", "src/retry.ts", "Retry wrapper with backoff", priority="high"),
+            # Made as the alternative to v1 (seed 000 §6.4): reviewed as an A/B comparison.
+            work("retry", "v2", "src/retry.ts", "Retry wrapper with backoff", priority="high",
+                 compareWith="v1"),
             work("cache", "v1", "src/retry.ts", "Cache the retried answers"),
             work("schema", "v1", "src/schema.ts", "Input schema", experimental=True),
             work("guide", "v1", "docs/guide.md", "Client guide", priority="low",
@@ -224,7 +226,9 @@ class WebReviewTest(KaizenTest):
                          sorted(["decision", "decision.severity", "decision.blockers",
                                  "scores.code-quality", "scores.error-handling", "annotations",
                                  "comparison", "confidence"]))
-        self.assertEqual(s["optionADefault"], "v1")  # the older version
+        self.assertEqual(s["optionADefault"], "v1")  # the version v2 is an alternative to
+        self.assertTrue(s["comparisonOpen"], "the A/B comparison is not open at once")
+        self.assertIn("an alternative to v1", s["comparisonTitle"])
         self.assertEqual(mouse["comparison"]["preferred"], "B")
         self.assertEqual(mouse["comparison"]["preferenceStrength"], "strong")
         self.assertEqual(mouse["comparison"]["dimensions"],

@@ -108,6 +108,8 @@ const review = {
 const first = structured(await call('should_review', review));
 const second = structured(await call('should_review', review));
 summary.shouldReview = [first, second];
+summary.shouldCompare = structured(
+    await call('should_compare', {task_type: 'api', confidence: 0.5, approaches: 1}));
 
 const loop = await call('loop_decide', {
   iterations: [

@@ -128,7 +128,10 @@ try {
   await page.click(`${modal} fieldset.dim[data-dim="error-handling"] label:has-text("3")`);
   await page.click(`${modal} .confidence label:has-text("Fairly sure")`);
   await page.click(`${modal} .confidence label:has-text("Someone else should also look")`);
-  await page.click(`${modal} .comparison > summary`);
+  // retry@v2 was made as the alternative to v1 (compareWith): the comparison opens by itself.
+  facts.comparisonOpen = await page.$eval(`${modal} .comparison`, (d) => d.open);
+  facts.comparisonTitle = await page.textContent(`${modal} .comparison > summary`);
+  if (!facts.comparisonOpen) await page.click(`${modal} .comparison > summary`);
   facts.optionADefault = await page.inputValue(`${modal} .comparison select`);
   await page.click(`${modal} .preferred label:has-text("B (this version)")`);
   await page.click(`${modal} .strength label:has-text("strong")`);

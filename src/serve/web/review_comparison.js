@@ -27,13 +27,20 @@ export const comparisonMethods = {
       this.cmp = null;
       return details;
     }
-    // Option A defaults to the version just before this one ("the older one"); else the first
-    // other.
+    // Option A is the version the agent made this one as an alternative to (compareWith, seed
+    // 000 §6.4: then the comparison is what the review is for, and opens at once); else the
+    // version just before this one ("the older one"); else the first other.
     const all = this.item.versions || [];
     const mine = all.indexOf(this.wp.version);
-    const older = mine > 0 ? all[mine - 1] : versions[0];
+    const alternative = this.item.compareWith && versions.includes(this.item.compareWith);
+    const older = alternative ? this.item.compareWith : mine > 0 ? all[mine - 1] : versions[0];
     const optionA = selectField('Option A (another version)', versions, 'none');
     optionA.control.value = older;
+    if (alternative) {
+      details.open = true;
+      details.querySelector('summary').textContent =
+          `A/B comparison: the agent made this version as an alternative to ${older}`;
+    }
     const preferred = radioGroup('preferred', PREFERRED, 'Which is better?', 'preferred');
     const strength = radioGroup(
         'strength', STRENGTHS.map((s) => ({value: s, label: s})), 'How strongly?', 'strength');
