@@ -258,6 +258,8 @@ int main(int argc_in, char** argv_in) {
   verbs.push_back(AddLoopVerb(app, c));
   verbs.push_back(AddRewardVerb(app, c));
   verbs.push_back(AddRateVerb(app, c));
+  verbs.push_back(AddAskVerb(app, c));
+  verbs.push_back(AddAnswerVerb(app, c));
   verbs.push_back(AddReviewVerb(app, c));
   verbs.push_back(AddMcpVerb(app, c));
   // `kaizen git ...` is kaizen-git's (cli/sibling.h): run above, before any parsing; listed here

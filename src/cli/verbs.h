@@ -21,6 +21,8 @@ Verb AddServeVerb(CLI::App& app, Common& c);
 Verb AddLoopVerb(CLI::App& app, Common& c);
 Verb AddRewardVerb(CLI::App& app, Common& c);
 Verb AddRateVerb(CLI::App& app, Common& c);
+Verb AddAskVerb(CLI::App& app, Common& c);
+Verb AddAnswerVerb(CLI::App& app, Common& c);
 Verb AddReviewVerb(CLI::App& app, Common& c);
 Verb AddMcpVerb(CLI::App& app, Common& c);
 Verb AddGithubVerb(CLI::App& app, Common& c);

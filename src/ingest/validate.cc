@@ -529,6 +529,12 @@ void KindRules(EventKind kind, object event, Validator& v, EventFacts* facts) {
       } else if (action == "reserve" || action == "release") {
         need("work_id");
         need("reviewerId");
+      } else if (action == "ask") {
+        need("question_id");
+        need("question");
+      } else if (action == "answer") {
+        need("question_id");
+        need("note");
       }
       return;
     }

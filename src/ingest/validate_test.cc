@@ -682,7 +682,7 @@ TEST_F(Validate, DeletionRequestWithoutUserOrSessionIsRefused) {
 TEST_F(Validate, AdminActionOutsideTheEnumIsRefused) {
   EXPECT_EQ(
       Run(R"({"kind":"admin","action":"purge"})"),
-      One(R"(action: "purge" is not one of rule_audit, consent, deletion_request, dismiss, submit, reserve, release, skip)"));
+      One(R"(action: "purge" is not one of rule_audit, consent, deletion_request, dismiss, submit, reserve, release, skip, ask, answer)"));
 }
 
 TEST_F(Validate, CorrectionThatChangesNothingIsRefused) {

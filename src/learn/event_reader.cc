@@ -678,6 +678,8 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
     v->task_id = Str(x);
   } else if (k == "question") {
     v->question = Str(x);
+  } else if (k == "question_id") {
+    v->question_id = Str(x);
   }
   return true;
 }

@@ -196,7 +196,8 @@ struct AdminView {
   int64_t at_ms = 0;
   std::string_view id, action, rule_id, verdict, user_id, session_id, reviewer, note;
   std::string_view work_id, work_version;  // dismiss, submit, reserve, release
-  std::string_view task_id, question;      // skip
+  std::string_view task_id, question;      // skip, ask, answer
+  std::string_view question_id;            // ask, answer
   std::optional<bool> learning_mode;
   int64_t minutes = 0;  // reserve: how long (0: absent)
 };

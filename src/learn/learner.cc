@@ -167,7 +167,10 @@ void Learner::Add(EventViews& event) {
       if (has(Part::kBias)) bias_.Add(r);
       if (has(Part::kAgreement)) agreement_.Add(r);
       if (has(Part::kKpis)) kpis_.Add(r);
-      if (has(Part::kProfiles)) profiles_.Add(r, themes);
+      if (has(Part::kProfiles)) {
+        profiles_.Add(r, themes);
+        questions_.AddReview(r);
+      }
       if (has(Part::kRecent)) recent_.Add(r, themes, autonomy_.Level(OrUnspecified(r.task_type)));
       if (has(Part::kQueue)) queue_.AddReview(r);
       break;
@@ -182,6 +185,9 @@ void Learner::Add(EventViews& event) {
     case model::EventKind::kOutcome:
       if (has(Part::kOutcomes)) outcomes_.Add(event.outcome, prepared.strategies);
       if (has(Part::kSignals)) signals_.AddOutcome(event.outcome);
+      if (has(Part::kProfiles) && !event.outcome.success) {
+        questions_.AddFailure(event.outcome.at_ms, "a failed task");
+      }
       break;
     case model::EventKind::kError:
       errors_.Add(event.error);
@@ -194,6 +200,7 @@ void Learner::Add(EventViews& event) {
       if (has(Part::kCorrections)) corrections_.Add(event.admin);
       if (has(Part::kQueue)) queue_.AddAdmin(event.admin);
       if (has(Part::kSignals) && event.admin.action == "skip") signals_.AddSkip(event.admin);
+      if (has(Part::kProfiles)) questions_.AddAdmin(event.admin);
       break;
     case model::EventKind::kCorrection:
       corrections_.Add(event.correction, prepared.correction_type, &prepared.change);
@@ -270,6 +277,9 @@ void Learner::AddReward(const RewardView& r) {
   }
   const bool agent_work = commit != nullptr || !r.detector.empty() || !r.agent.empty();
   const SignalVerdict verdict = signals_.Add(r, task_type, agent_work);
+  if (verdict.failed_outcome && parts_.Has(Part::kProfiles)) {
+    questions_.AddFailure(r.at_ms, "a revert or a rewrite of the agent's work");
+  }
 
   if (verdict.failed_outcome) {
     if (parts_.Has(Part::kAutonomy)) {

@@ -27,6 +27,7 @@
 #include "learn/loop_tracker.h"
 #include "learn/outcomes.h"
 #include "learn/preferences.h"
+#include "learn/question_bank.h"
 #include "learn/recent_reviews.h"
 #include "learn/review_queue.h"
 #include "learn/reviewer_profiles.h"
@@ -161,6 +162,8 @@ class Learner {
   const WorkRegistry& work_registry() const { return registry_; }
   // seed 001 automatic and low-friction signals.
   const SignalTracker& signals() const { return signals_; }
+  // seed 001 tier 3: questions asked and answered, and what makes the next one (kProfiles).
+  const QuestionTracker& questions() const { return questions_; }
   // The decided reviews of each task type, for the self-check (folded with Part::kRules).
   const ReviewHistory& review_history() const { return history_; }
 
@@ -200,6 +203,7 @@ class Learner {
   int64_t newest_ms_ = 0;
   std::array<uint64_t, model::kEventKindCount> by_kind_{};
   ApprovalLearner approval_;
+  QuestionTracker questions_;
   GateLearner gates_;
   CalibrationCurve calibration_;
   DecisionSpeedLearner speed_;

@@ -77,7 +77,8 @@ void Learner::serialize(Archive& ar) {
   ar(registry_, events_, newest_ms_, by_kind_);
   ar(approval_, gates_, calibration_, speed_, autonomy_, preferences_, communication_, outcomes_,
      errors_, loops_, evidence_, rules_, score_bands_, bias_, kpis_, corrections_, profiles_,
-     recent_, prompts_, queue_, signals_, state::SortedMap(commit_work_), history_, agreement_);
+     recent_, prompts_, queue_, signals_, state::SortedMap(commit_work_), history_, agreement_,
+     questions_);
 }
 
 uint64_t Learner::PartsBits() const {

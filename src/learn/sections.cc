@@ -86,6 +86,12 @@ KindSet Parts::Kinds() const {
   if (Has(Part::kLoops)) kinds.Add(EventKind::kLoop);
   if (Has(Part::kRules)) kinds.Add(EventKind::kAdmin);  // rule audits
   if (Has(Part::kQueue)) kinds.Add(EventKind::kAdmin);  // dismissals
+  if (Has(Part::kProfiles)) {
+    // The question bank (seed 001 tier 3): asks and answers, and what went wrong since.
+    kinds.Add(EventKind::kAdmin);
+    kinds.Add(EventKind::kReward);
+    kinds.Add(EventKind::kOutcome);
+  }
   // What people told agents in their sessions: theme evidence, and what the agent is reminded of.
   if (Has(Part::kEvidence) || Has(Part::kRules)) kinds.Add(EventKind::kPrompt);
   if (Has(Part::kCorrections)) {

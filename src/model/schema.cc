@@ -397,16 +397,19 @@ const ObjectSpec& AdminSpec() {
       "admin",
       Common({
           Ident("action").Req().OneOf({"rule_audit", "consent", "deletion_request", "dismiss",
-                                       "submit", "reserve", "release", "skip"}),
+                                       "submit", "reserve", "release", "skip", "ask", "answer"}),
           Ident("rule_id").Doc("rule_audit: the rule or correction pattern audited"),
           Ident("verdict").OneOf({"confirm", "retire"}).Doc("rule_audit"),
           Ident("user_id").Doc("consent; deletion_request"),
           Bool("learning_mode").Doc("consent: on or off for user_id"),
           Ident("session_id").Doc("deletion_request; skip: the session whose rating was skipped"),
           Ident("task_id").Doc("skip: the task whose rating was skipped"),
+          Ident("question_id")
+              .Doc("ask and answer: the question bank's id of the question (seed 001 tier 3)"),
           Str("question")
               .Doc("skip: the question a person was asked and left unanswered (seed 001: a skip is "
-                   "counted against the ratings given, the feedback response rate)"),
+                   "counted against the ratings given, the feedback response rate); ask and "
+                   "answer: the question's words"),
           Ident("work_id").Doc(
               "dismiss: the work product taken out of the review queue, undecided; submit: one "
               "recorded as a prediction only, put in the queue"),
@@ -417,7 +420,7 @@ const ObjectSpec& AdminSpec() {
           Int("minutes").Range(1, 1440).Doc(
               "reserve: how long the item stays reserved for reviewerId unless decided or "
               "released first (default 30)"),
-          Str("note"),
+          Str("note").Doc("answer: what the person answered (PII redacted at ingest)"),
       })};
   return s;
 }

@@ -10,6 +10,7 @@
 #include "model/project_key.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
+#include "render/answer_lines.h"
 #include "render/candidates.h"
 #include "render/safe_text.h"
 #include "render/signal_lines.h"
@@ -96,6 +97,10 @@ void Preferences(const learn::Learner& learner, ContextResult* out) {
     if (auto p = learner.profiles().Profile(reviewers[i].first)) {
       out->preferences.push_back(PreferenceLine(*p));
     }
+  }
+  // What people said when the agent asked them how they like to work (seed 001 tier 3).
+  for (std::string& line : AnswerLines(learner.questions())) {
+    out->preferences.push_back(std::move(line));
   }
 }
 

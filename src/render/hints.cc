@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/timestamp.h"
+#include "render/answer_lines.h"
 #include "render/candidates.h"
 #include "render/checklist.h"
 #include "render/pattern_blocks.h"
@@ -129,6 +130,7 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms, std::st
   in.anti_patterns = learner.outcomes().AntiPatterns();
   in.after_review = SignalLines(learner.signals().Headline());
   in.told = ToldLines(learner.session_prompts(), project);
+  in.answers = AnswerLines(learner.questions());
   for (const learn::LearnedRule* r : Candidates(in.rules, kMaxCandidates)) {
     in.candidates.push_back(CandidateLine(*r));
   }
@@ -157,6 +159,9 @@ std::string HintsSection(const HintsInput& in) {
   std::string told;
   for (const std::string& line : in.told) told += "- " + line + "\n";
   AppendSection("Told in Sessions (the person's words)", told, &out);
+  std::string answers;
+  for (const std::string& line : in.answers) answers += "- " + line + "\n";
+  AppendSection("How People Like to Work (their answers to your questions)", answers, &out);
   if (out.size() == header) out += "\nNo learned rules yet.\n";
   return out;
 }

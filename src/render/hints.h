@@ -39,6 +39,7 @@ struct HintsInput {
   std::vector<std::string> after_review;  // render/signal_lines.h
   std::vector<std::string> candidates;    // render/candidates.h CandidateLine, at most 10
   std::vector<std::string> told;          // render/told_lines.h
+  std::vector<std::string> answers;       // render/answer_lines.h
 };
 
 // The rules and instructions that hold in `project` (any spelling model::ProjectKey reads; empty:
@@ -49,7 +50,7 @@ HintsInput HintsInputFrom(const learn::Learner& learner, int64_t now_ms, std::st
 inline const learn::Parts kHintsParts = {learn::Part::kCommunication, learn::Part::kRules,
                                          learn::Part::kEvidence,      learn::Part::kGates,
                                          learn::Part::kCalibration,   learn::Part::kOutcomes,
-                                         learn::Part::kSignals};
+                                         learn::Part::kSignals,       learn::Part::kProfiles};
 
 // The generated section, starting with
 //   # Generated: YYYY-MM-DD | Based on N feedback events | K active rules

@@ -93,12 +93,12 @@ TEST_F(McpServerTest, BatchesOnlyIn20250326) {
       R"([{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}])");
 }
 
-TEST_F(McpServerTest, ToolsListHasFifteenToolsEachWithAnObjectSchema) {
+TEST_F(McpServerTest, ToolsListHasSeventeenToolsEachWithAnObjectSchema) {
   Init();
   const std::string r = server_->HandleLine(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   simdjson::dom::parser parser;
   simdjson::dom::array tools = parser.parse(r)["result"]["tools"].get_array().value();
-  EXPECT_EQ(tools.size(), 15u);
+  EXPECT_EQ(tools.size(), 17u);
   for (simdjson::dom::element t : tools) {
     std::string_view type;
     EXPECT_EQ(t["inputSchema"]["type"].get_string().get(type), simdjson::SUCCESS);

@@ -56,7 +56,8 @@ namespace {
 const std::vector<internal::ToolDef>& Defs() {
   static const std::vector<internal::ToolDef> defs = [] {
     std::vector<internal::ToolDef> all;
-    for (auto group : {internal::RecordTools(), internal::ReadTools(), internal::CheckTools()}) {
+    for (auto group : {internal::RecordTools(), internal::ReadTools(), internal::CheckTools(),
+                       internal::QuestionTools()}) {
       for (internal::ToolDef& d : group) {
         if (d.args != nullptr) d.spec.input_schema = JsonSchemaOf(*d.args);
         all.push_back(std::move(d));

@@ -27,10 +27,11 @@ struct ToolDef {
   Status (*run)(LiveState* state, simdjson::dom::element args, ToolResult* result) = nullptr;
 };
 
-std::vector<ToolDef> RecordTools();  // record_*, log_correction, resolve_error
-std::vector<ToolDef> ReadTools();    // get_error_context, get_context, get_hints, should_review,
-                                   // should_compare, loop_decide
-std::vector<ToolDef> CheckTools();  // self_check, validate_output
+std::vector<ToolDef> RecordTools();    // record_*, log_correction, resolve_error
+std::vector<ToolDef> ReadTools();      // get_error_context, get_context, get_hints, should_review,
+                                       // should_compare, loop_decide
+std::vector<ToolDef> CheckTools();     // self_check, validate_output
+std::vector<ToolDef> QuestionTools();  // next_question, record_answer
 
 // A tool error: `errors` with their paths, the text one line per error under `summary`.
 void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, ToolResult* result);

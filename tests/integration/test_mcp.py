@@ -21,7 +21,7 @@ SDK = os.path.join(JS_DIR, "node_modules", "@modelcontextprotocol", "sdk", "pack
 TOOLS = sorted(["record_feedback", "record_work", "record_outcome", "record_error", "resolve_error",
                 "get_error_context", "log_correction", "record_reward", "get_context", "get_hints",
                 "self_check", "should_review", "should_compare", "loop_decide",
-                "validate_output"])
+                "validate_output", "next_question", "record_answer"])
 
 
 def init(version="2025-06-18", id_=0):
@@ -87,7 +87,7 @@ class McpTest(KaizenTest):
         self.assertIn("tools", s["capabilities"])
         self.assertIn("resources", s["capabilities"])
         self.assertEqual(s["tools"], TOOLS)
-        self.assertEqual(s["toolsWithObjectSchema"], 15)
+        self.assertEqual(s["toolsWithObjectSchema"], 17)
 
         self.assertFalse(s["work"]["isError"], s["work"])
         self.assertTrue(s["work"]["stored"])
@@ -183,7 +183,7 @@ class McpTest(KaizenTest):
         self.assertEqual(replies[0]["result"], {})
         self.assertEqual((replies[1]["id"], self.error_code(replies[1])), (2, -32600))
         self.assertIn("before initialize", replies[1]["error"]["message"])
-        self.assertEqual(len(replies[3]["result"]["tools"]), 15)
+        self.assertEqual(len(replies[3]["result"]["tools"]), 17)
         self.assertEqual(self.stored("work"), [])  # the early call stored nothing
 
     def test_oversized_line_is_refused_and_the_session_goes_on(self):

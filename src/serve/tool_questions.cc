@@ -1,0 +1,140 @@
+// seed 001 tier 3, the agent's question bank, as MCP tools: next_question (the one question to
+// ask now, or why none; recorded as asked) and record_answer (what the person said). The same
+// choice and events as `kaizen ask` / `kaizen answer` (cli/ask.cc, cli/question_config.h).
+#include <fmt/format.h>
+
+#include "cli/json_text.h"
+#include "cli/question_config.h"
+#include "learn/json_out.h"
+#include "serve/tool_args.h"
+#include "serve/tools_internal.h"
+
+namespace kaizen::serve::internal {
+namespace {
+
+using model::JsonType;
+using model::ObjectSpec;
+
+const ObjectSpec& NextQuestionArgs() {
+  static const ObjectSpec spec{
+      "next_question arguments",
+      {ArgField("session_id", JsonType::kIdentifier)
+           .Doc("the session it would be asked in: never a second question in one session"),
+       ArgField("reviewer", JsonType::kIdentifier)
+           .Doc("who would be asked (default: whoever reviewed last): none while fatigued")}};
+  return spec;
+}
+
+Status NextQuestion(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
+  if (!bank.ok()) {
+    Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
+    return Status::Ok();
+  }
+  learn::QuestionMoment at;
+  at.session = ArgString(args, "session_id");
+  at.person = ArgString(args, "reviewer");
+  learn::NextQuestion next;
+  state->Read([&](const learn::Learner& learner, int64_t now_ms) {
+    at.now_ms = now_ms;
+    next = learner.questions().Next(*bank, at, learner.config().weights);
+  });
+  if (!next.question) {
+    result->json = fmt::format("{{\"question\":null,\"why\":{}}}", cli::JsonQuote(next.why));
+    result->text = "No question now: " + next.why + ".";
+    return Status::Ok();
+  }
+  const learn::BankQuestion& q = *next.question;
+  ToolResult asked;
+  KZ_RETURN_IF_ERROR(SubmitEvent(state, cli::AskEventJson(q, at.session, at.person),
+                                 model::EventKind::kAdmin, &asked));
+  if (asked.is_error) {
+    *result = std::move(asked);
+    return Status::Ok();
+  }
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "question");
+  w.StartObject();
+  learn::Key(w, "id");
+  learn::Str(w, q.id);
+  learn::Key(w, "category");
+  learn::Str(w, q.category);
+  learn::Key(w, "text");
+  learn::Str(w, q.text);
+  w.EndObject();
+  learn::Key(w, "why");
+  learn::Str(w, next.why);
+  w.EndObject();
+  result->json = b.GetString();
+  result->text = fmt::format(
+      "Ask the person, at this pause: \"{}\" ({}). Pass their words to record_answer with "
+      "question_id \"{}\".",
+      q.text, next.why, q.id);
+  return Status::Ok();
+}
+
+const ObjectSpec& RecordAnswerArgs() {
+  static const ObjectSpec spec{
+      "record_answer arguments",
+      {ArgField("question_id", JsonType::kIdentifier)
+           .Req()
+           .Doc("the question's id, as next_question gave it"),
+       ArgField("answer", JsonType::kString).Req().Doc("what the person answered, in their words"),
+       ArgField("session_id", JsonType::kIdentifier).Doc("the session it was asked in"),
+       ArgField("reviewer", JsonType::kIdentifier).Doc("who answered")}};
+  return spec;
+}
+
+Status RecordAnswer(LiveState* state, simdjson::dom::element args, ToolResult* result) {
+  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
+  if (!bank.ok()) {
+    Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
+    return Status::Ok();
+  }
+  const std::string_view id = ArgString(args, "question_id");
+  const learn::BankQuestion* q = cli::FindQuestion(*bank, id);
+  if (q == nullptr) {
+    Refuse("unknown question",
+           {{"question_id", fmt::format("\"{}\" is not a question of the bank (one of {})", id,
+                                        cli::QuestionIds(*bank))}},
+           result);
+    return Status::Ok();
+  }
+  return SubmitEvent(
+      state,
+      cli::AnswerEventJson(*q, ArgString(args, "answer"), ArgString(args, "session_id"),
+                           ArgString(args, "reviewer")),
+      model::EventKind::kAdmin, result);
+}
+
+ToolDef Tool(std::string name, std::string description, const ObjectSpec& args,
+             Status (*run)(LiveState*, simdjson::dom::element, ToolResult*)) {
+  ToolDef d;
+  d.spec.name = std::move(name);
+  d.spec.description = std::move(description);
+  d.spec.writes = true;
+  d.args = &args;
+  d.run = run;
+  return d;
+}
+
+}  // namespace
+
+std::vector<ToolDef> QuestionTools() {
+  return {
+      Tool("next_question",
+           "At a natural pause (a task or session done), get the one question to ask the person "
+           "about how they like to work (seed 001 question bank), or why none now: never twice in "
+           "a session, none while they are fatigued, \"What would have helped?\" after a revert or "
+           "failed task, no repeat before the bank is used up. The question is recorded as asked.",
+           NextQuestionArgs(), NextQuestion),
+      Tool("record_answer",
+           "Record the person's answer to a question next_question gave; kaizen tells agents what "
+           "people answered (context, hints).",
+           RecordAnswerArgs(), RecordAnswer),
+  };
+}
+
+}  // namespace kaizen::serve::internal
