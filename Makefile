@@ -137,7 +137,7 @@ tsan: deps
 
 # Every parser has a libFuzzer target fuzz/<name>_fuzz.cc, seeded from fuzz/corpus_<name> (ingest:
 # fuzz/corpus). FUZZ_SECONDS in all, shared equally; a crash input lands in $(ASAN)/<name>-crash-*.
-FUZZ_TARGETS := ingest learn config checks privacy report git_commit_text jsonrpc http_query line_source github hook ingest_index pg_copy access
+FUZZ_TARGETS := ingest learn config checks privacy report git_commit_text jsonrpc http_query line_source github hook ingest_index pg_copy access questions training
 fuzz: deps
 	$(SANITIZED_CONFIG)
 	cmake --build $(ASAN) -j$(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))

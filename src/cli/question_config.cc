@@ -27,12 +27,19 @@ Result<std::vector<learn::BankQuestion>> LoadQuestionBank(const std::string& hom
   const std::string path = store::PathIn(home, kQuestionsConfig);
   if (!fs->Exists(path)) return learn::DefaultQuestionBank();
   KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
+  return ParseQuestionBank(text, path);
+}
+
+Result<std::vector<learn::BankQuestion>> ParseQuestionBank(std::string_view text,
+                                                           std::string_view path) {
   auto bad = [&](std::string_view field, std::string_view why) {
     return InvalidArgument(fmt::format("{}: {}: {}", path, field, why));
   };
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (parser.parse(text).get(doc) != simdjson::SUCCESS) return bad("(file)", "not JSON");
+  if (parser.parse(text.data(), text.size()).get(doc) != simdjson::SUCCESS) {
+    return bad("(file)", "not JSON");
+  }
   simdjson::dom::array questions;
   if (doc["questions"].get_array().get(questions) != simdjson::SUCCESS) {
     return bad("questions", "missing, or not an array of {id, category, text}");

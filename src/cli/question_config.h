@@ -22,6 +22,9 @@ inline constexpr std::string_view kQuestionsConfig = "config/questions.json";
 
 // InvalidArgument names the file, the field and the rule.
 Result<std::vector<learn::BankQuestion>> LoadQuestionBank(const std::string& home);
+// The same on the file's bytes; `path` names it in errors.
+Result<std::vector<learn::BankQuestion>> ParseQuestionBank(std::string_view text,
+                                                           std::string_view path);
 // The question `id` names: one of `bank`, or the friction question; nullptr otherwise.
 const learn::BankQuestion* FindQuestion(const std::vector<learn::BankQuestion>& bank,
                                         std::string_view id);

@@ -1,0 +1,59 @@
+// libFuzzer target for `<home>/config/questions.json` (cli/question_config.h): the bytes are the
+// file. ParseQuestionBank runs on them. Nothing may crash, leak or hang, and:
+//   - a refused file is InvalidArgument naming the file first;
+//   - an accepted bank is not empty, its ids are distinct, 1-64 bytes of [a-z0-9-] and never the
+//     friction question's, its texts 1-500 bytes; FindQuestion finds each by its id, and the
+//     friction question too; the next question of a fresh tracker is the bank's first.
+//
+//   make fuzz   (or see the Makefile's fuzz target for the full command line)
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "cli/question_config.h"
+
+namespace {
+
+using namespace kaizen;
+
+constexpr std::string_view kFile = "fuzz-questions.json";
+
+bool ValidId(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto bank = cli::ParseQuestionBank(text, kFile);
+  if (!bank.ok()) {
+    if (bank.status().code() != StatusCode::kInvalidArgument) std::abort();
+    if (bank.status().message().substr(0, kFile.size() + 2) != std::string(kFile) + ": ") {
+      std::abort();
+    }
+    return 0;
+  }
+  if (bank->empty()) std::abort();
+  std::set<std::string> ids;
+  for (const learn::BankQuestion& q : *bank) {
+    if (!ValidId(q.id) || q.id == learn::FrictionQuestion().id) std::abort();
+    if (!ids.insert(q.id).second) std::abort();
+    if (q.text.empty() || q.text.size() > 500) std::abort();
+    if (cli::FindQuestion(*bank, q.id) != &q) std::abort();
+  }
+  if (cli::FindQuestion(*bank, "friction") != &learn::FrictionQuestion()) std::abort();
+  learn::QuestionMoment at;
+  at.session = "s";
+  const learn::NextQuestion next =
+      learn::QuestionTracker().Next(*bank, at, learn::SignalWeightConfig{});
+  if (!next.question || next.question->id != bank->front().id) std::abort();
+  return 0;
+}
