@@ -21,14 +21,6 @@ using namespace kaizen;
 
 constexpr std::string_view kFile = "fuzz-questions.json";
 
-bool ValidId(std::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char c : id) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -44,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (bank->empty()) std::abort();
   std::set<std::string> ids;
   for (const learn::BankQuestion& q : *bank) {
-    if (!ValidId(q.id) || q.id == learn::FrictionQuestion().id) std::abort();
+    if (!cli::ValidQuestionId(q.id) || q.id == learn::FrictionQuestion().id) std::abort();
     if (!ids.insert(q.id).second) std::abort();
     if (q.text.empty() || q.text.size() > 500) std::abort();
     if (cli::FindQuestion(*bank, q.id) != &q) std::abort();

@@ -10,17 +10,14 @@
 #include "store/log_format.h"
 
 namespace kaizen::cli {
-namespace {
 
-bool ValidId(std::string_view id) {
+bool ValidQuestionId(std::string_view id) {
   if (id.empty() || id.size() > 64) return false;
   for (char c : id) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
   }
   return true;
 }
-
-}  // namespace
 
 Result<std::vector<learn::BankQuestion>> LoadQuestionBank(const std::string& home) {
   store::FileSystem* fs = store::DefaultFileSystem();
@@ -51,7 +48,7 @@ Result<std::vector<learn::BankQuestion>> ParseQuestionBank(std::string_view text
     const std::string where = fmt::format("questions[{}]", i++);
     learn::BankQuestion b;
     std::string_view id, category, words;
-    if (q["id"].get_string().get(id) != simdjson::SUCCESS || !ValidId(id) ||
+    if (q["id"].get_string().get(id) != simdjson::SUCCESS || !ValidQuestionId(id) ||
         id == learn::FrictionQuestion().id) {
       return bad(where + ".id", "must be 1-64 bytes of a-z, 0-9 and -, and not \"friction\"");
     }

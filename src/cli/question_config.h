@@ -25,6 +25,8 @@ Result<std::vector<learn::BankQuestion>> LoadQuestionBank(const std::string& hom
 // The same on the file's bytes; `path` names it in errors.
 Result<std::vector<learn::BankQuestion>> ParseQuestionBank(std::string_view text,
                                                            std::string_view path);
+// A question id as the config may give it: 1-64 bytes of [a-z0-9-].
+bool ValidQuestionId(std::string_view id);
 // The question `id` names: one of `bank`, or the friction question; nullptr otherwise.
 const learn::BankQuestion* FindQuestion(const std::vector<learn::BankQuestion>& bank,
                                         std::string_view id);
