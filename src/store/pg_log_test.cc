@@ -107,6 +107,31 @@ TEST_F(PgLogTest, StoredLinesComeBackByteForByteInBatchOrder) {
   EXPECT_EQ(all.back().day, "2026-04-01");
 }
 
+TEST_F(PgLogTest, TheProjectColumnNamesTheProjectWhereverTheKindKeepsIt) {
+  auto log = Open();
+  ASSERT_TRUE(log);
+  auto event = [](int n, const std::string& kind, const std::string& rest) {
+    return "{\"kind\":\"" + kind + "\",\"id\":\"" + Id(n) +
+           "\",\"timestamp\":\"2026-03-02T10:00:00.000Z\"," + rest + "}\n";
+  };
+  std::map<std::string, std::string> batch;
+  batch["2026-03-02"] = event(1, "feedback", "\"repository\":\"acme/webapp\"") +
+                        event(2, "prompt", "\"project\":\"/home/ana/src/api/\"") +
+                        event(3, "correction", "\"context\":{\"project\":\"jSeeker\"}") +
+                        event(4, "reward", "\"context\":{\"repo\":\"git@github.com:a/docs.git\"}") +
+                        event(5, "outcome", "\"note\":\"none\"");
+  ASSERT_TRUE(log->Insert(batch).ok());
+  PGconn* c = PQconnectdb(conninfo_.c_str());
+  ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+  PGresult* r = PQexec(c, "SELECT coalesce(project, '-') FROM kaizen_events ORDER BY id");
+  ASSERT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(c);
+  std::vector<std::string> projects;
+  for (int i = 0; i < PQntuples(r); ++i) projects.emplace_back(PQgetvalue(r, i, 0));
+  PQclear(r);
+  PQfinish(c);
+  EXPECT_EQ(projects, (std::vector<std::string>{"webapp", "api", "jSeeker", "docs", "-"}));
+}
+
 TEST_F(PgLogTest, ABatchHoldingAStoredIdIsRefusedWholeAndNamesTheId) {
   auto log = Open();
   ASSERT_TRUE(log);
