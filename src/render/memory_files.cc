@@ -580,13 +580,18 @@ std::string ImprovementLogFile(const learn::Learner& learner, int64_t now_ms) {
   std::vector<Entry> entries;
   for (const LearnedRule& r : learner.Rules(now_ms)) {
     if (r.promoted_at_ms && *r.promoted_at_ms <= now_ms) {
-      entries.push_back(
-          {*r.promoted_at_ms, 0,
-           fmt::format("- **Rule promoted:** {} ({})\n  - Source: {}, {} reviews over {} days\n"
-                       "  - Confidence: {}\n",
-                       QuoteReviewerText(r.prompt_instruction), Label(r.id), Label(r.source),
-                       r.occurrences, r.days, Pct(r.confidence)),
-           true});
+      std::string text = fmt::format(
+          "- **Rule promoted:** {} ({})\n  - Source: {}, {} reviews over {} days\n"
+          "  - Confidence: {}\n",
+          QuoteReviewerText(r.prompt_instruction), Label(r.id), Label(r.source), r.occurrences,
+          r.days, Pct(r.confidence));
+      // A project's own rule (issue 30 item 5): the journal says where it holds.
+      if (!r.holds_in.empty()) {
+        std::string where;
+        for (const std::string& p : r.holds_in) where += (where.empty() ? "" : ", ") + Label(p);
+        text += "  - Holds in: " + where + " only\n";
+      }
+      entries.push_back({*r.promoted_at_ms, 0, std::move(text), true});
     }
     for (const learn::RuleAudit& a : r.audits) {
       if (a.at_ms > now_ms) continue;

@@ -91,6 +91,12 @@ class ProjectsTest(KaizenTest):
         self.assertIn("holds in api only; cited in api 8x on 8 days, confirmed", text)
         self.assertEqual(set(self.rules("--project", "webapp")), {"rule-naming"})
         self.assertEqual(set(self.rules("--project", "/home/ana/src/api/")), {"rule-retries"})
+        # The improvement log says where each promoted rule holds.
+        r = self.kz("render", "--home", self.home, "--now", NOW)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        log = open(os.path.join(self.home, "memory", "improvement-log.md")).read()
+        self.assertIn("Holds in: api only", log)
+        self.assertIn("Holds in: webapp only", log)
 
     def test_context_and_hints_tell_each_project_its_own_rules(self):
         rules = self.two_projects()
