@@ -92,6 +92,7 @@ bool CommunicationLearner::SuggestBreak(int64_t session_fatigue) const {
 }
 
 void CommunicationLearner::Add(const ReviewView& r) {
+  detail_.Add(r);  // what was read is measured also when the decision was not timed
   // Engagement is speed, richness and completion together: a review nobody timed (kaizen review
   // with flags) measured none of how the reviewer engaged with what they were shown.
   if (r.decision_untimed) return;
@@ -164,6 +165,7 @@ CommunicationResult CommunicationLearner::Result() const {
   r.windows = Sorted(windows_, config_);
   r.best_windows = Ranked(r.windows, config_.min_reviews);
   if (r.best_windows.size() > 2) r.best_windows.resize(2);
+  r.detail_level = detail_.Result();
   if (weekday_.n > 0) r.day_types.emplace("weekday", weekday_.Stats(config_));
   if (weekend_.n > 0) r.day_types.emplace("weekend", weekend_.Stats(config_));
 
@@ -232,6 +234,8 @@ void WriteJson(JsonWriter& w, const CommunicationResult& r) {
   WriteStats(w, r.day_types, "engagement");
   Key(w, "bestWindows");
   StrArray(w, r.best_windows);
+  Key(w, "detailLevel");
+  WriteJson(w, r.detail_level);
 
   const FatigueStats& f = r.fatigue;
   Key(w, "fatigue");
@@ -272,7 +276,7 @@ void CommunicationLearner::Tally::serialize(Archive& ar) {
 template <class Archive>
 void CommunicationLearner::serialize(Archive& ar) {
   ar(state::SortedMap(formats_), state::SortedMap(windows_), weekday_, weekend_, fresh_, fatigued_,
-     state::SortedMap(tired_sessions_), newest_tired_ms_);
+     state::SortedMap(tired_sessions_), newest_tired_ms_, detail_);
   std::optional<std::string> newest;
   if constexpr (!state::kLoading<Archive>) {
     if (newest_tired_ != nullptr) newest = *newest_tired_;

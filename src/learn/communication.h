@@ -15,6 +15,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "learn/config_field.h"
+#include "learn/detail_level.h"
 #include "learn/inputs.h"
 #include "learn/json_out.h"
 #include "learn/signal_weight.h"
@@ -69,6 +70,7 @@ struct CommunicationResult {
   std::map<std::string, EngagementStats> day_types;  // "weekday" | "weekend"
   std::vector<std::string> best_windows;             // top 2 timeOfDay windows with >= min_reviews
   FatigueStats fatigue;
+  std::vector<SectionStats> detail_level;  // seed 000 §3.5 detail level (learn/detail_level.h)
 };
 
 class CommunicationLearner {
@@ -112,6 +114,7 @@ class CommunicationLearner {
   StringMap<int64_t> tired_sessions_;  // session -> highest sessionFatigue, once at threshold
   const std::string* newest_tired_ = nullptr;  // key in tired_sessions_ of the newest one
   int64_t newest_tired_ms_ = 0;
+  DetailLevelTracker detail_;
 };
 
 // The `communication` object of `kaizen analyze --json`.

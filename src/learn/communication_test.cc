@@ -55,7 +55,7 @@ TEST(Communication, EmptyLogReportsNothingAndNulls) {
   CommunicationLearner l({}, {});
   EXPECT_EQ(Json(l.Result()),
             R"({"formats":{},"bestFormat":null,"windows":{},"dayTypes":{},"bestWindows":[],)"
-            R"("fatigue":{"threshold":5,"weight":0.7,"fatiguedReviews":0,)"
+            R"("detailLevel":[],"fatigue":{"threshold":5,"weight":0.7,"fatiguedReviews":0,)"
             R"("sessionsNeedingBreak":0,"freshRichness":null,"fatiguedRichness":null,)"
             R"("freshSeconds":null,"fatiguedSeconds":null,"breakSuggestion":null}})");
 }
@@ -276,7 +276,7 @@ TEST(Communication, WritesTheCommunicationSection) {
       R"("dayTypes":{)"
       R"("weekday":{"n":1,"avgSeconds":15.0,"richness":1.0,"completionRate":0.0,"engagement":0.0},)"
       R"("weekend":{"n":1,"avgSeconds":60.0,"richness":0.5,"completionRate":1.0,"engagement":0.25}},)"
-      R"("bestWindows":[],"fatigue":{"threshold":5,"weight":0.7,"fatiguedReviews":1,)"
+      R"("bestWindows":[],"detailLevel":[],"fatigue":{"threshold":5,"weight":0.7,"fatiguedReviews":1,)"
       R"("sessionsNeedingBreak":1,"freshRichness":1.0,"fatiguedRichness":0.5,)"
       R"("freshSeconds":15.0,"fatiguedSeconds":60.0,)"
       R"("breakSuggestion":"You've reviewed 5 items — want me to batch the rest for later?"}})");

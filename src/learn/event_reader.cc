@@ -201,6 +201,7 @@ void ResetReview(ReviewView* r) {
   r->liked = r->disliked = {};
   r->comparison.reset();
   r->annotations.clear();
+  r->sections.clear();
   r->confidence = ConfidenceLevel::kNone;
   r->would_delegate = r->needs_expert = false;
   r->override_weight = Override::kNone;
@@ -274,6 +275,22 @@ bool ReadMeta(od::value v, ReviewView* r) {
       r->concurrent_modals = IntOr0(x);
     } else if (k == "sessionFatigue") {
       r->session_fatigue = IntOr0(x);
+    } else if (k == "sections") {
+      return ForElements(x, [&](od::value e) {
+        SectionView s;
+        bool ok = ForFields(e, [&](std::string_view sk, od::value sx) {
+          if (sk == "name") {
+            s.name = Str(sx);
+          } else if (sk == "visibleMs") {
+            s.visible_ms = Dbl(sx).value_or(0);
+          } else if (sk == "expanded") {
+            s.expanded = Bool(sx).value_or(false);
+          }
+          return true;
+        });
+        r->sections.push_back(s);
+        return ok;
+      });
     }
     return true;
   });

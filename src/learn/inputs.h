@@ -72,6 +72,13 @@ struct AnnotationView {
   std::string_view text;
 };
 
+// One summary section the review page showed (meta.sections, seed 000 §3.5 detail level).
+struct SectionView {
+  std::string_view name;
+  double visible_ms = 0;
+  bool expanded = false;
+};
+
 struct DimensionWinnerView {
   std::string_view dimension;
   char winner = 'T';  // 'A', 'B' or 'T' (tie)
@@ -126,6 +133,7 @@ struct ReviewView {
   std::string_view device, time_of_day, day_of_week, presentation_format;
   int64_t concurrent_modals = 0;
   int64_t session_fatigue = 0;             // the Nth review in its session (1-based)
+  std::vector<SectionView> sections;       // meta.sections
   std::optional<double> prediction_delta;  // _predictionDelta: mean score - bubaScorePrediction
 };
 

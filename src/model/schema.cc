@@ -164,6 +164,18 @@ const ObjectSpec& ConfidenceSpec() {
   return s;
 }
 
+// seed 000 §3.5 detail level: one summary section the review page showed.
+const ObjectSpec& SectionReadSpec() {
+  static const ObjectSpec s{
+      "SectionRead",
+      {
+          Str("name").Req().Doc("the section's heading in the work's summary"),
+          Num("visibleMs").Req().Range(0, 1e12).Doc("how long it was on screen"),
+          Bool("expanded").Doc("the reviewer opened it for more (Show more)"),
+      }};
+  return s;
+}
+
 const ObjectSpec& MetaSpec() {
   static const ObjectSpec s{
       "FeedbackMeta",
@@ -185,6 +197,9 @@ const ObjectSpec& MetaSpec() {
           Ident("presentationFormat")
               .Doc("how the work was shown (seed 000 §3.5), e.g. diff-summary, full-file, "
                    "summary-only"),
+          ArrOfObj("sections", SectionReadSpec())
+              .Doc("seed 000 §3.5 detail level: the summary's sections the page showed, how long "
+                   "each was on screen and whether it was expanded; kaizen extension"),
           ArrOf("unmeasured", JsonType::kIdentifier)
               .Doc("the meta fields the client could not measure, each then absent (kaizen "
                    "review with decision flags: timeToDecisionMs); kaizen extension"),

@@ -100,6 +100,20 @@ std::string PresentationLines(const learn::CommunicationResult& c) {
                    "- Submit for review in the {} window: reviews are most engaged then\n",
                    windows);
   }
+  // seed 000 §3.5 detail level: the summary's sections reviewers skip, and those they open.
+  for (const learn::SectionStats& sec : c.detail_level) {
+    if (sec.advice == "drop") {
+      fmt::format_to(std::back_inserter(lines),
+                     "- Summary section {}: read in {} of {} reviews that showed it; compress it "
+                     "or leave it out\n",
+                     QuoteReviewerText(sec.name), sec.read, sec.shown);
+    } else if (sec.advice == "expand") {
+      fmt::format_to(std::back_inserter(lines),
+                     "- Summary section {}: reviewers opened it for more in {} of {} reviews; "
+                     "put it first, in full\n",
+                     QuoteReviewerText(sec.name), sec.expanded, sec.shown);
+    }
+  }
   return lines;
 }
 

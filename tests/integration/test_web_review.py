@@ -48,6 +48,12 @@ def git(repo, *args):
                             GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com"))
 
 
+RETRY_V2_SUMMARY = ("## What changed\nRetry wrapper with backoff\n"
+                    "## Test Coverage\n" + "".join(f"- case {n}: retried and capped\n"
+                                                   for n in range(1, 9)) +
+                    "## Architecture Decisions\nOne module, no new dependency\n")
+
+
 def work(art_id, version, path, summary, priority="normal", wtype="code-module", **extra):
     e = work_event(art_id, version, prediction=7, priority=priority,
                    timestamp=f"2025-12-31T0{len(art_id) % 9}:00:00Z", mcpServerType="api-client",
@@ -83,7 +89,9 @@ class WebReviewTest(KaizenTest):
                  priority="urgent"),
             work("retry", "v1", "src/retry.ts", "Retry wrapper, first cut"),
             # Made as the alternative to v1 (seed 000 §6.4): reviewed as an A/B comparison.
-            work("retry", "v2", "src/retry.ts", "Retry wrapper with backoff", priority="high",
+            # Its summary in sections (seed 000 §3.5 detail level): the page shows them one by
+            # one, the long one cut with "Show more".
+            work("retry", "v2", "src/retry.ts", RETRY_V2_SUMMARY, priority="high",
                  compareWith="v1"),
             work("cache", "v1", "src/retry.ts", "Cache the retried answers"),
             work("schema", "v1", "src/schema.ts", "Input schema", experimental=True),
@@ -238,6 +246,13 @@ class WebReviewTest(KaizenTest):
         self.assertEqual((mouse["comparison"]["optionB"]["id"],
                           mouse["comparison"]["optionB"]["version"]), ("retry", "v2"))
         self.assertEqual(mouse["meta"]["presentationFormat"], "diff-summary")
+        sections = {x["name"]: x for x in mouse["meta"]["sections"]}
+        self.assertEqual(list(sections), ["What changed", "Test Coverage",
+                                          "Architecture Decisions"])
+        self.assertEqual([x["expanded"] for x in sections.values()], [False, True, False])
+        self.assertTrue(all(isinstance(x["visibleMs"], int) and x["visibleMs"] >= 0
+                            for x in sections.values()))
+        self.assertGreater(sections["What changed"]["visibleMs"], 0)
         self.assertGreater(mouse["meta"]["timeToFirstInteractionMs"], 0)
 
         deferred = by_item["guide@v1"]

@@ -104,6 +104,8 @@ try {
   await page.waitForSelector(`${modal} .code.diff .code-line.add button.ln`);
   facts.mouseDefaultTab =
       await page.getAttribute(`${modal} [role="tab"][aria-selected="true"]`, 'data-format');
+  // seed 000 §3.5 detail level: the long section of the summary, opened for more.
+  await page.click(`${modal} .summary-section[data-section="Test Coverage"] .show-more`);
   await page.click(`${modal} .decision label:has-text("Reject")`);
   await page.selectOption(`${modal} .rv-section[aria-label="Decision"] select`, 'major');
   await page.click(

@@ -6,6 +6,32 @@ import {api, el, fmtNum} from './common.js';
 import {uid} from './review_controls.js';
 
 // seed 000 §3.5 presentation formats, with their tab shortcut keys (f / u / s).
+// A summary's sections: [{name, body}] from its lines starting with #; empty when it has none (it
+// is then shown whole, as one paragraph). Text before the first heading is "Overview".
+const SECTION_LINES = 6;
+function summarySections(text) {
+  const parts = [];
+  let current = null;
+  for (const line of text.split('\n')) {
+    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      current = {name: heading[1].slice(0, 200), lines: []};
+      parts.push(current);
+    } else {
+      if (!current) {
+        if (!line.trim()) continue;
+        current = {name: 'Overview', lines: []};
+        parts.push(current);
+      }
+      current.lines.push(line);
+    }
+  }
+  if (!parts.some((p) => p.name !== 'Overview')) return [];
+  const seen = new Set();
+  return parts.filter((p) => !seen.has(p.name) && seen.add(p.name))
+      .map((p) => ({name: p.name, body: p.lines.join('\n').trim()}));
+}
+
 export const FORMATS = [
   {key: 'diff-summary', label: 'Diff + summary', shortcut: 'f'},
   {key: 'full-file', label: 'Full file', shortcut: 'u'},
@@ -114,14 +140,73 @@ export const artifactMethods = {
     }
   },
 
+  // seed 000 §3.5 detail level: a summary written in sections (lines starting with #) is shown
+  // section by section, a long section cut at SECTION_LINES with "Show more"; how long each is on
+  // screen and whether it was expanded go with the review (meta.sections, review_meta.js).
+  summaryBlock() {
+    const parts = summarySections(this.wp.summary || '');
+    const box = el('div', {class: 'summary'}, el('h3', {}, 'Summary'));
+    if (!parts.length) {
+      box.append(el('p', {}, this.wp.summary || '(no summary)'));
+      return box;
+    }
+    if (this.sectionObserver) this.sectionObserver.disconnect();
+    this.sectionState = this.sectionState || new Map();
+    this.sectionObserver = new IntersectionObserver((entries) => {
+      const now = performance.now();
+      for (const e of entries) {
+        const s = this.sectionState.get(e.target.dataset.section);
+        if (!s) continue;
+        if (e.isIntersecting && s.since === null) s.since = now;
+        if (!e.isIntersecting && s.since !== null) {
+          s.visibleMs += now - s.since;
+          s.since = null;
+        }
+      }
+    }, {root: this.pane, threshold: 0.5});
+    for (const part of parts) {
+      if (!this.sectionState.has(part.name)) {
+        this.sectionState.set(part.name, {visibleMs: 0, since: null, expanded: false});
+      }
+      const state = this.sectionState.get(part.name);
+      const lines = part.body.split('\n');
+      const cut = lines.length > SECTION_LINES && !state.expanded;
+      const body = el('p', {class: 'section-body'},
+                      cut ? lines.slice(0, SECTION_LINES).join('\n') : part.body);
+      const section = el('section', {class: 'summary-section', 'data-section': part.name},
+                         el('h4', {}, part.name), body);
+      if (cut) {
+        const more = el('button', {type: 'button', class: 'show-more'}, 'Show more');
+        more.addEventListener('click', () => {
+          body.textContent = part.body;
+          state.expanded = true;
+          more.remove();
+        });
+        section.append(more);
+      }
+      box.append(section);
+      this.sectionObserver.observe(section);
+    }
+    return box;
+  },
+
+  // meta.sections: each section's time on screen so far, and whether it was expanded.
+  sectionsRead() {
+    if (!this.sectionState || !this.sectionState.size) return undefined;
+    const now = performance.now();
+    return [...this.sectionState].map(([name, s]) => ({
+      name,
+      visibleMs: Math.round(s.visibleMs + (s.since === null ? 0 : now - s.since)),
+      expanded: s.expanded,
+    }));
+  },
+
   renderPane() {
     const pane = this.pane;
     pane.replaceChildren();
     pane.scrollTop = 0;
     const work = this.work;
-    const summary =
-        el('div', {class: 'summary'}, el('h3', {}, 'Summary'),
-           el('p', {}, this.wp.summary || '(no summary)'));
+    const summary = this.summaryBlock();
     if (this.format === 'summary-only') {
       pane.append(summary, this.factsList());
     } else if (this.format === 'diff-summary') {

@@ -98,6 +98,8 @@ export const metaMethods = {
       presentationFormat: this.format,
     };
     if (modified.length) meta.fieldsModified = modified;
+    const sections = this.sectionsRead();
+    if (sections) meta.sections = sections;
     // The pane's depth for the format on screen at submit; absent when the work never loaded.
     if (this.depth[this.format] !== undefined) {
       meta.scrollDepth = Math.round(this.depth[this.format] * 1000) / 1000;
