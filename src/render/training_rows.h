@@ -5,8 +5,8 @@
 //
 //   dpo  a correction: rejected = what was written (`original`), chosen = what the person made of
 //        it (`corrected`), the prompt from its context (context.prompt, else what it was: text or
-//        code, the correction type, project, operation, section, file). An A/B comparison a reviewer
-//        decided (preferred A or B; "neither" and "both-good" make no pair): chosen = the
+//        code, the correction type, project, operation, section, file). An A/B comparison a
+//        reviewer decided (preferred A or B; "neither" and "both-good" make no pair): chosen = the
 //        preferred option, rejected = the other (each its diff, else its summary), with the
 //        strength and the per-dimension winners as "chosen", "rejected" or "tie".
 //   sft  approved work: completion = its diff, else its summary; prompt = what it was (type,
