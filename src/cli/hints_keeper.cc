@@ -46,14 +46,14 @@ void HintsKeeper::Refresh() {
   }
   bool all_written = true;
   if (!files->empty()) {
-    const std::filesystem::path dir = std::filesystem::path(home_).parent_path();
-    const std::string project = ProjectDirectory(dir.string());
+    // Each file the rules of the project it lies in (cli/project_dir.h).
+    const std::vector<HintsTarget> targets =
+        HintsTargets(std::filesystem::path(home_).parent_path().string(), *files);
     state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-      const std::string hints =
-          render::HintsSection(render::HintsInputFrom(learner, now_ms, project));
-      for (const std::string& f : *files) {
-        const std::string path = (dir / f).string();
-        Result<bool> written = WriteHintsSection(hints, path);
+      for (const HintsTarget& t : targets) {
+        const std::string& path = t.path;
+        Result<bool> written = WriteHintsSection(
+            render::HintsSection(render::HintsInputFrom(learner, now_ms, t.project)), path);
         if (!written.ok()) {
           report(fmt::format("hints file {}: {}", path, written.status().message()));
           all_written = false;

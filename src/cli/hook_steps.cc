@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -141,26 +142,36 @@ Result<std::string> SessionStart(HookContext& ctx) {
   learn::Parts parts = render::kHintsParts;
   parts |= learn::Parts{learn::Part::kAutonomy, learn::Part::kErrors};
   KZ_ASSIGN_OR_RETURN(std::vector<std::string> files, HintsFiles(home));
-  // The session is told what holds in the project it works in; the hints files, next to the
-  // home, what holds in the home's project (the same one, unless the home is shared).
-  const std::filesystem::path files_dir = std::filesystem::path(home).parent_path();
-  const std::string files_project = ProjectDirectory(files_dir.string());
-  const std::string session_project = p.cwd.empty() ? files_project : ProjectDirectory(p.cwd);
-  std::string hints, context;
-  KZ_RETURN_IF_ERROR(
-      ctx.backend->WithLearner(parts, [&](const learn::Learner& learner, int64_t now_ms) {
-        const std::string session_hints =
-            render::HintsSection(render::HintsInputFrom(learner, now_ms, session_project));
-        context = SessionContext(learner, session_hints, ctx.budget_tokens);
-        hints = model::ProjectKey(files_project) == model::ProjectKey(session_project)
-                    ? session_hints
-                    : render::HintsSection(render::HintsInputFrom(learner, now_ms, files_project));
-        return Status::Ok();
-      }));
+  // The session is told what holds in the project it works in; each hints file what holds in the
+  // project it lies in (the same one, unless the home serves several).
+  const std::string files_dir = std::filesystem::path(home).parent_path().string();
+  const std::vector<HintsTarget> targets = HintsTargets(files_dir, files);
+  const std::string session_project =
+      ProjectDirectory(p.cwd.empty() ? files_dir : std::string(p.cwd));
+  std::map<std::string, std::string, std::less<>> sections;  // by model::ProjectKey
+  std::string context;
+  KZ_RETURN_IF_ERROR(ctx.backend->WithLearner(parts, [&](const learn::Learner& learner,
+                                                         int64_t now_ms) {
+    auto section = [&](const std::string& project) -> const std::string& {
+      const std::string_view key = model::ProjectKey(project);
+      auto it = sections.find(key);
+      if (it == sections.end()) {
+        it = sections
+                 .emplace(std::string(key),
+                          render::HintsSection(render::HintsInputFrom(learner, now_ms, project)))
+                 .first;
+      }
+      return it->second;
+    };
+    context = SessionContext(learner, section(session_project), ctx.budget_tokens);
+    for (const HintsTarget& t : targets) section(t.project);
+    return Status::Ok();
+  }));
   // The hints files kept current: the agent reads them at its next start, and people see them.
-  for (const std::string& f : files) {
-    const std::string path = (files_dir / f).string();
-    Result<bool> written = WriteHintsSection(hints, path);
+  for (const HintsTarget& t : targets) {
+    const std::string& path = t.path;
+    Result<bool> written =
+        WriteHintsSection(sections.find(model::ProjectKey(t.project))->second, path);
     if (!written.ok()) {
       ctx.notes.push_back(fmt::format("hints file {}: {}", path, written.status().message()));
     } else if (*written) {

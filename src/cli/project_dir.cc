@@ -20,4 +20,14 @@ std::string ProjectDirectory(const std::string& dir) {
   return start.string();
 }
 
+std::vector<HintsTarget> HintsTargets(const std::string& dir,
+                                      const std::vector<std::string>& files) {
+  std::vector<HintsTarget> out;
+  for (const std::string& f : files) {
+    const std::filesystem::path path = std::filesystem::path(dir) / f;
+    out.push_back({path.string(), ProjectDirectory(path.parent_path().string())});
+  }
+  return out;
+}
+
 }  // namespace kaizen::cli

@@ -191,6 +191,26 @@ class ProjectHooksTest(KaizenTest):
         self.assertIn(rules["rule-naming"]["prompt_instruction"], context)
         self.assertNotIn(rules["rule-retries"]["prompt_instruction"], context)
 
+    def test_each_hints_file_gets_the_rules_of_the_clone_it_lies_in(self):
+        """A clone inside the project (a submodule, a vendored service) has a hints file of its
+        own: the session start writes each file its own project's rules."""
+        api = git_repo(os.path.join(self.webapp, "services", "api"))
+        os.makedirs(os.path.join(self.home, "config"), exist_ok=True)
+        with open(os.path.join(self.home, "config", "hints.json"), "w") as f:
+            json.dump({"files": ["CLAUDE.md", "services/api/AGENTS.md"]}, f)
+        r = self.import_("-", input=jsonl(*(reviews_of("acme/api", API_BLOCKERS) +
+                                             reviews_of("acme/webapp", WEBAPP_BLOCKERS))))
+        self.assertEqual(r.rc, EXIT_OK, r)
+        rules = {x["id"]: x for x in strict_loads(self.kz(
+            "rules", "--home", self.home, "--now", NOW, "--json").out)["rules"]}
+        self.hook("SessionStart", self.webapp)
+        webapp_md = open(os.path.join(self.webapp, "CLAUDE.md")).read()
+        api_md = open(os.path.join(api, "AGENTS.md")).read()
+        self.assertIn(rules["rule-naming"]["prompt_instruction"], webapp_md)
+        self.assertNotIn(rules["rule-retries"]["prompt_instruction"], webapp_md)
+        self.assertIn(rules["rule-retries"]["prompt_instruction"], api_md)
+        self.assertNotIn(rules["rule-naming"]["prompt_instruction"], api_md)
+
     def test_an_instruction_said_in_one_project_is_told_there_only(self):
         sub = os.path.join(self.webapp, "src")
         os.makedirs(sub)
