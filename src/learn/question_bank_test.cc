@@ -102,7 +102,8 @@ TEST(QuestionBank, EachPersonsLatestAnswerNewestFirst) {
     AdminView a;
     a.action = "answer";
     a.question_id = id;
-    a.question = "Q " + std::string(id);
+    const std::string question = "Q " + std::string(id);  // a view's text outlives AddAdmin
+    a.question = question;
     a.note = words;
     a.reviewer = who;
     a.at_ms = at;
