@@ -42,7 +42,7 @@ int Ask(const Common& c, const AskFlags& f) {
       state.learner->questions().Next(*bank, at, state.learner->config().weights);
   if (!next.question) {
     if (c.json) {
-      fmt::print("{{\"question\":null,\"why\":{}}}\n", JsonQuote(next.why));
+      fmt::print("{}\n", NextQuestionJson(next));
     } else {
       fmt::print(stderr, "kaizen ask: no question now: {}\n", next.why);
     }
@@ -53,10 +53,7 @@ int Ask(const Common& c, const AskFlags& f) {
       StoreEvent(c, state.now_ms, model::EventKind::kAdmin, AskEventJson(q, f.session, f.reviewer));
   if (!stored.ok()) return FailVerb("ask", stored.status());
   if (c.json) {
-    fmt::print(
-        "{{\"question\":{{\"id\":{},\"category\":{},\"text\":{}}},\"why\":{},\"askedEvent\":{}}}\n",
-        JsonQuote(q.id), JsonQuote(q.category), JsonQuote(q.text), JsonQuote(next.why),
-        JsonQuote(stored->id));
+    fmt::print("{}\n", NextQuestionJson(next, stored->id));
   } else {
     fmt::print("{}\n", q.text);
     fmt::print(stderr, "(question {}: {}; answer with `kaizen answer {} \"...\"`)\n", q.id,

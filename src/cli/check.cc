@@ -37,6 +37,11 @@ namespace {
 
 constexpr size_t kMaxIdBytes = 256;  // the event model's identifier limit
 
+// The event model's limit on an identifier, for the options recorded as one.
+std::string AtMostIdBytes(const std::string& v) {
+  return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes) : std::string();
+}
+
 struct CheckOptions {
   std::vector<std::string> paths;
   std::string task_type, artifact_id, type = "code-module", commit, compare_with;
@@ -149,12 +154,10 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
     }
   }
   if (compare.compare) {
-    std::string why;
-    for (const std::string& reason : compare.reasons) why += (why.empty() ? "" : "; ") + reason;
     fmt::print(
         "compare: make a second version and present both for review (seed 000 §6.4: {}); check "
         "it with --compare-with {}\n",
-        why, version);
+        fmt::join(compare.reasons, "; "), version);
   }
   fmt::print("artifact {} version {}", id, version);
   if (rec.stored) {
@@ -283,20 +286,14 @@ Verb AddCheckVerb(CLI::App& app, Common& c) {
   sub->add_option("--commit", o->commit,
                   "the agent's change as git names it: a commit or BASE..HEAD, recorded for the "
                   "review to show (default: the working tree's uncommitted diff of the paths)")
-      ->check([](const std::string& v) {
-        return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes)
-                                      : std::string();
-      });
+      ->check(AtMostIdBytes);
   sub->add_option("--approaches", o->approaches,
                   "valid approaches the agent sees (2+: present two versions, seed 000 §6.4)")
       ->check(CLI::Range(int64_t{1}, int64_t{100}));
   sub->add_option("--compare-with", o->compare_with,
                   "the version of the same artifact this one is an alternative to: the review "
                   "presents the two as an A/B comparison")
-      ->check([](const std::string& v) {
-        return v.size() > kMaxIdBytes ? fmt::format("at most {} bytes", kMaxIdBytes)
-                                      : std::string();
-      });
+      ->check(AtMostIdBytes);
   sub->add_flag("--no-record", o->no_record,
                 "do not record the prediction as a work event (a preview: the check then does not "
                 "count as this version's first self-review pass)")

@@ -116,6 +116,33 @@ std::string QuestionEvent(std::string_view action, const learn::BankQuestion& q,
 
 }  // namespace
 
+std::string NextQuestionJson(const learn::NextQuestion& next, std::string_view asked_event) {
+  rapidjson::StringBuffer b;
+  learn::JsonWriter w(b);
+  w.StartObject();
+  learn::Key(w, "question");
+  if (next.question) {
+    w.StartObject();
+    learn::Key(w, "id");
+    learn::Str(w, next.question->id);
+    learn::Key(w, "category");
+    learn::Str(w, next.question->category);
+    learn::Key(w, "text");
+    learn::Str(w, next.question->text);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  learn::Key(w, "why");
+  learn::Str(w, next.why);
+  if (!asked_event.empty()) {
+    learn::Key(w, "askedEvent");
+    learn::Str(w, asked_event);
+  }
+  w.EndObject();
+  return b.GetString();
+}
+
 std::string AskEventJson(const learn::BankQuestion& q, std::string_view session,
                          std::string_view person) {
   return QuestionEvent("ask", q, {}, session, person);

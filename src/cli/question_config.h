@@ -33,6 +33,10 @@ const learn::BankQuestion* FindQuestion(const std::vector<learn::BankQuestion>& 
 // "id1, id2, ..." of `bank` and the friction question.
 std::string QuestionIds(const std::vector<learn::BankQuestion>& bank);
 
+// What `kaizen ask --json` and MCP next_question answer: {"question": {"id", "category", "text"}
+// or null, "why"}, with "askedEvent" (the ask event's id) when `asked_event` is given.
+std::string NextQuestionJson(const learn::NextQuestion& next, std::string_view asked_event = {});
+
 // `admin` events: the question asked (action ask), and what the person answered (action answer).
 // Empty session or person are left out.
 std::string AskEventJson(const learn::BankQuestion& q, std::string_view session,

@@ -166,13 +166,7 @@ RuleBook::~RuleBook() = default;
 void RuleBook::AddReview(const ReviewView& review, const std::vector<ReviewTheme>& themes) {
   ++total_reviews_;
   const std::string_view project = model::ProjectKey(review.project);
-  if (!project.empty() && !several_projects_) {
-    if (first_project_.empty()) {
-      first_project_ = project;
-    } else if (first_project_ != project) {
-      several_projects_ = true;
-    }
-  }
+  projects_named_.Add(project);
   for (const ReviewTheme& t : themes) {
     auto it = themes_.find(t.theme);
     if (it == themes_.end()) {
@@ -272,7 +266,7 @@ void RuleBook::Scope(const ThemeState& s, LearnedRule* rule) const {
     if (tally.negative > 0) cited.push_back(name);
   }
   rule->promoted_global = confirmed.size() >= 2;
-  if (!several_projects_ || rule->promoted_global || unnamed_confirms) return;
+  if (!projects_named_.several || rule->promoted_global || unnamed_confirms) return;
   if (confirmed.size() == 1) {
     rule->holds_in = std::move(confirmed);
   } else if (!unnamed_cites) {
@@ -562,7 +556,7 @@ void RuleAudit::serialize(Archive& ar) {
 
 template <class Archive>
 void RuleBook::serialize(Archive& ar) {
-  ar(total_reviews_, storage_, state::SortedMap(audits_), first_project_, several_projects_);
+  ar(total_reviews_, storage_, state::SortedMap(audits_), projects_named_);
   if constexpr (state::kLoading<Archive>) {
     themes_.clear();
     for (const std::unique_ptr<ThemeState>& s : storage_) {

@@ -30,6 +30,7 @@
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "learn/theme_evidence.h"
+#include "model/project_key.h"
 
 namespace kaizen::learn {
 
@@ -182,10 +183,8 @@ class RuleBook {
   RuleConfig config_;
   EvidenceConfig evidence_;
   int64_t total_reviews_ = 0;
-  // The first project any review or prompt named, and whether another one was named since:
-  // scoping starts with the second project.
-  std::string first_project_;
-  bool several_projects_ = false;
+  // Whether reviews and prompts named more than one project: scoping starts with the second.
+  model::ProjectsNamed projects_named_;
   std::unordered_map<std::string, ThemeState*, StringHash, std::equal_to<>> themes_;
   std::vector<std::unique_ptr<ThemeState>> storage_;
   std::unordered_map<std::string, std::vector<RuleAudit>, StringHash, std::equal_to<>> audits_;

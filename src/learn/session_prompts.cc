@@ -55,13 +55,7 @@ void SessionPrompts::Add(const PromptView& prompt) {
   if (!correction && !instruction) return;
   ++(correction ? corrections_ : instructions_);
   const std::string_view project = model::ProjectKey(prompt.project);
-  if (!project.empty() && !several_projects_) {
-    if (first_project_.empty()) {
-      first_project_ = project;
-    } else if (first_project_ != project) {
-      several_projects_ = true;
-    }
-  }
+  projects_named_.Add(project);
   // Only what names something to do is told again: "that's wrong" meant something in its
   // conversation, not in the next one.
   const std::string_view said = prompt.instruction;
@@ -95,7 +89,7 @@ void SessionPrompts::Add(const PromptView& prompt) {
 std::vector<ToldInstruction> SessionPrompts::Told(size_t limit, std::string_view project) const {
   const std::string_view here = model::ProjectKey(project);
   auto holds = [&](const ToldInstruction& t) {
-    return !several_projects_ || t.anywhere || t.projects.size() >= 2 ||
+    return !projects_named_.several || t.anywhere || t.projects.size() >= 2 ||
            (!here.empty() && std::binary_search(t.projects.begin(), t.projects.end(), here));
   };
   std::vector<const Entry*> order;
@@ -119,8 +113,7 @@ void SessionPrompts::Entry::serialize(Archive& ar) {
 
 template <class Archive>
 void SessionPrompts::serialize(Archive& ar) {
-  ar(state::SortedMap(told_), corrections_, instructions_, positives_, seq_, first_project_,
-     several_projects_);
+  ar(state::SortedMap(told_), corrections_, instructions_, positives_, seq_, projects_named_);
 }
 
 KZ_STATE_INSTANTIATE(SessionPrompts);

@@ -16,6 +16,7 @@
 #include "learn/review_themes.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
+#include "model/project_key.h"
 
 namespace kaizen::learn {
 
@@ -68,8 +69,7 @@ class SessionPrompts {
   std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> told_;
   int64_t corrections_ = 0, instructions_ = 0, positives_ = 0;
   uint64_t seq_ = 0;
-  std::string first_project_;  // the first project a prompt named
-  bool several_projects_ = false;
+  model::ProjectsNamed projects_named_;  // by the corrections and instructions
 };
 
 }  // namespace kaizen::learn

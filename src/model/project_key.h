@@ -7,6 +7,7 @@
 // one name.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace kaizen::model {
@@ -23,5 +24,25 @@ inline std::string_view ProjectKey(std::string_view raw) {
   }
   return raw;
 }
+
+// Whether a log has named more than one project (by ProjectKey) so far: scoping starts with the
+// second project. The first one named is kept to tell.
+struct ProjectsNamed {
+  std::string first;
+  bool several = false;
+
+  void Add(std::string_view key) {
+    if (key.empty() || several) return;
+    if (first.empty()) {
+      first = key;
+    } else if (first != key) {
+      several = true;
+    }
+  }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(first, several);
+  }
+};
 
 }  // namespace kaizen::model

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "learn/json_out.h"
+#include "model/json_access.h"
 #include "model/project_key.h"
 
 namespace kaizen::render {
@@ -12,11 +13,7 @@ namespace {
 
 using simdjson::dom::element;
 
-std::string_view Text(element e, std::string_view key) {
-  std::string_view v;
-  if (e[key].get_string().get(v) != simdjson::SUCCESS) return {};
-  return v;
-}
+using model::StringAt;
 
 std::string Key(std::string_view id, std::string_view version) {
   std::string k(id);
@@ -69,7 +66,7 @@ void Line(const rapidjson::StringBuffer& b, std::string* out) {
 }  // namespace
 
 size_t TrainingRows::Add(element event, std::string* out) {
-  const std::string_view kind = Text(event, "kind");
+  const std::string_view kind = StringAt(event, "kind");
   if (kind == "work") {
     RememberWork(event);
     return 0;
@@ -79,52 +76,63 @@ size_t TrainingRows::Add(element event, std::string* out) {
   return 0;
 }
 
+TrainingRows::Work TrainingRows::FromRef(element ref) {
+  Work w;
+  w.type = StringAt(ref, "type");
+  w.path = StringAt(ref, "path");
+  w.summary = StringAt(ref, "summary");
+  w.diff = StringAt(ref, "diff");
+  return w;
+}
+
 void TrainingRows::RememberWork(element event) {
   element ref;
   if (event["workProduct"].get(ref) != simdjson::SUCCESS) return;
-  Work w;
-  w.type = Text(ref, "type");
-  w.path = Text(ref, "path");
-  w.summary = Text(ref, "summary");
-  w.diff = Text(ref, "diff");
-  w.stage = Text(event, "pipelineStage");
-  w.server_type = Text(event, "mcpServerType");
-  w.repository = Text(event, "repository");
-  const std::string_view id = Text(ref, "id");
-  works_[Key(id, Text(ref, "version"))] = w;
-  works_[std::string(id)] = std::move(w);
+  Work w = FromRef(ref);
+  w.stage = StringAt(event, "pipelineStage");
+  w.server_type = StringAt(event, "mcpServerType");
+  w.repository = StringAt(event, "repository");
+  std::string key = Key(StringAt(ref, "id"), StringAt(ref, "version"));
+  latest_[std::string(StringAt(ref, "id"))] = key;
+  works_[std::move(key)] = std::move(w);
 }
 
 bool TrainingRows::Resolve(element ref, Work* work) const {
-  if (!Text(ref, "type").empty()) {  // a full WorkProductRef, inline
-    work->type = Text(ref, "type");
-    work->path = Text(ref, "path");
-    work->summary = Text(ref, "summary");
-    work->diff = Text(ref, "diff");
+  if (!StringAt(ref, "type").empty()) {  // a full WorkProductRef, inline
+    *work = FromRef(ref);
     return true;
   }
-  const std::string_view id = Text(ref, "id"), version = Text(ref, "version");
-  auto it = works_.find(version.empty() ? std::string(id) : Key(id, version));
+  const std::string_view id = StringAt(ref, "id"), version = StringAt(ref, "version");
+  std::string key;
+  if (version.empty()) {
+    auto latest = latest_.find(std::string(id));
+    if (latest == latest_.end()) return false;
+    key = latest->second;
+  } else {
+    key = Key(id, version);
+  }
+  auto it = works_.find(key);
   if (it == works_.end()) return false;
   *work = it->second;
   return true;
 }
 
 size_t TrainingRows::AddCorrection(element event, std::string* out) const {
-  const std::string_view original = Text(event, "original"), corrected = Text(event, "corrected");
+  const std::string_view original = StringAt(event, "original"),
+                         corrected = StringAt(event, "corrected");
   if (original.empty() || corrected.empty() || original == corrected) return 0;
   element context;
   const bool has_context = event["context"].get(context) == simdjson::SUCCESS &&
                            context.type() == simdjson::dom::element_type::OBJECT;
   auto from_context = [&](std::string_view key) {
-    return has_context ? Text(context, key) : std::string_view();
+    return has_context ? StringAt(context, key) : std::string_view();
   };
   std::string prompt(from_context("prompt"));
   if (prompt.empty()) {
     // What the original was written for, as far as the correction says.
-    const bool code = Text(event, "_category") == "code";
-    prompt =
-        fmt::format("Write the {} ({})", code ? "code" : "text", Text(event, "correction_type"));
+    const bool code = StringAt(event, "_category") == "code";
+    prompt = fmt::format("Write the {} ({})", code ? "code" : "text",
+                         StringAt(event, "correction_type"));
     for (std::string_view key : {"project", "operation", "section", "file"}) {
       if (!from_context(key).empty()) prompt += fmt::format("; {}: {}", key, from_context(key));
     }
@@ -139,10 +147,10 @@ size_t TrainingRows::AddCorrection(element event, std::string* out) const {
   learn::Key(w, "rejected");
   learn::Str(w, original);
   learn::Key(w, "correctionType");
-  learn::Str(w, Text(event, "correction_type"));
-  WriteOrigin(w,
-              {"correction", Text(event, "id"), Text(event, "user_id"), Text(event, "session_id"),
-               Text(event, "timestamp"), model::ProjectKey(from_context("project"))});
+  learn::Str(w, StringAt(event, "correction_type"));
+  WriteOrigin(w, {"correction", StringAt(event, "id"), StringAt(event, "user_id"),
+                  StringAt(event, "session_id"), StringAt(event, "timestamp"),
+                  model::ProjectKey(from_context("project"))});
   w.EndObject();
   Line(b, out);
   return 1;
@@ -150,14 +158,14 @@ size_t TrainingRows::AddCorrection(element event, std::string* out) const {
 
 size_t TrainingRows::AddFeedback(element event, std::string* out) const {
   const Origin origin{"",
-                      Text(event, "id"),
-                      Text(event, "reviewerId"),
-                      Text(event, "sessionId"),
-                      Text(event, "timestamp"),
+                      StringAt(event, "id"),
+                      StringAt(event, "reviewerId"),
+                      StringAt(event, "sessionId"),
+                      StringAt(event, "timestamp"),
                       {}};
   element comparison;
   if (format_ == TrainingFormat::kDpo && event["comparison"].get(comparison) == simdjson::SUCCESS) {
-    const std::string_view preferred = Text(comparison, "preferred");
+    const std::string_view preferred = StringAt(comparison, "preferred");
     if (preferred != "A" && preferred != "B") return 0;
     element a, b_ref;
     Work option_a, option_b;
@@ -179,21 +187,21 @@ size_t TrainingRows::AddFeedback(element event, std::string* out) const {
     learn::Key(w, "rejected");
     learn::Str(w, Content(rejected));
     learn::Key(w, "strength");
-    learn::Str(w, Text(comparison, "preferenceStrength"));
+    learn::Str(w, StringAt(comparison, "preferenceStrength"));
     learn::Key(w, "winners");
     w.StartObject();
     simdjson::dom::array dims;
     if (comparison["dimensions"].get_array().get(dims) == simdjson::SUCCESS) {
       for (element d : dims) {
-        const std::string_view winner = Text(d, "winner");
-        learn::Key(w, Text(d, "dimension"));
+        const std::string_view winner = StringAt(d, "winner");
+        learn::Key(w, StringAt(d, "dimension"));
         learn::Str(w, winner == preferred ? "chosen" : winner == "tie" ? "tie" : "rejected");
       }
     }
     w.EndObject();
     Origin o = origin;
     o.source = "comparison";
-    o.project = model::ProjectKey(Text(event, "repository"));
+    o.project = model::ProjectKey(StringAt(event, "repository"));
     WriteOrigin(w, o);
     w.EndObject();
     Line(b, out);
@@ -202,14 +210,14 @@ size_t TrainingRows::AddFeedback(element event, std::string* out) const {
   if (format_ != TrainingFormat::kSft) return 0;
   element decision, ref;
   if (event["decision"].get(decision) != simdjson::SUCCESS ||
-      Text(decision, "decision") != "approved" ||
+      StringAt(decision, "decision") != "approved" ||
       event["workProduct"].get(ref) != simdjson::SUCCESS) {
     return 0;
   }
   Work work;
   if (!Resolve(ref, &work) || Content(work).empty()) return 0;
-  if (work.stage.empty()) work.stage = Text(event, "pipelineStage");
-  if (work.server_type.empty()) work.server_type = Text(event, "mcpServerType");
+  if (work.stage.empty()) work.stage = StringAt(event, "pipelineStage");
+  if (work.server_type.empty()) work.server_type = StringAt(event, "mcpServerType");
   std::string prompt = Described(work);
   if (!work.diff.empty() && !work.summary.empty()) prompt += ": " + work.summary;
   rapidjson::StringBuffer b;
@@ -221,7 +229,7 @@ size_t TrainingRows::AddFeedback(element event, std::string* out) const {
   learn::Str(w, Content(work));
   Origin o = origin;
   o.source = "approved-work";
-  const std::string_view repository = Text(event, "repository");
+  const std::string_view repository = StringAt(event, "repository");
   o.project = model::ProjectKey(repository.empty() ? work.repository : repository);
   WriteOrigin(w, o);
   w.EndObject();

@@ -39,6 +39,8 @@ class TrainingRows {
   struct Work {
     std::string type, path, summary, diff, stage, server_type, repository;
   };
+  // A WorkProductRef's own fields (type, path, summary, diff).
+  static Work FromRef(simdjson::dom::element ref);
   // A WorkProductRef as given inline, else the recorded `work` it names; false when unknown.
   bool Resolve(simdjson::dom::element ref, Work* work) const;
   void RememberWork(simdjson::dom::element event);
@@ -46,8 +48,9 @@ class TrainingRows {
   size_t AddFeedback(simdjson::dom::element event, std::string* out) const;
 
   TrainingFormat format_;
-  // By "<id>\x1f<version>", and by "<id>" for its latest version.
+  // By "<id>\x1f<version>" (a work's diff can be long: kept once), and each id's latest key.
   std::unordered_map<std::string, Work> works_;
+  std::unordered_map<std::string, std::string> latest_;
 };
 
 }  // namespace kaizen::render

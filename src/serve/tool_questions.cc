@@ -3,9 +3,7 @@
 // choice and events as `kaizen ask` / `kaizen answer` (cli/ask.cc, cli/question_config.h).
 #include <fmt/format.h>
 
-#include "cli/json_text.h"
 #include "cli/question_config.h"
-#include "learn/json_out.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
 
@@ -40,7 +38,7 @@ Status NextQuestion(LiveState* state, simdjson::dom::element args, ToolResult* r
     next = learner.questions().Next(*bank, at, learner.config().weights);
   });
   if (!next.question) {
-    result->json = fmt::format("{{\"question\":null,\"why\":{}}}", cli::JsonQuote(next.why));
+    result->json = cli::NextQuestionJson(next);
     result->text = "No question now: " + next.why + ".";
     return Status::Ok();
   }
@@ -52,22 +50,7 @@ Status NextQuestion(LiveState* state, simdjson::dom::element args, ToolResult* r
     *result = std::move(asked);
     return Status::Ok();
   }
-  rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  w.StartObject();
-  learn::Key(w, "question");
-  w.StartObject();
-  learn::Key(w, "id");
-  learn::Str(w, q.id);
-  learn::Key(w, "category");
-  learn::Str(w, q.category);
-  learn::Key(w, "text");
-  learn::Str(w, q.text);
-  w.EndObject();
-  learn::Key(w, "why");
-  learn::Str(w, next.why);
-  w.EndObject();
-  result->json = b.GetString();
+  result->json = cli::NextQuestionJson(next);
   result->text = fmt::format(
       "Ask the person, at this pause: \"{}\" ({}). Pass their words to record_answer with "
       "question_id \"{}\".",
@@ -109,31 +92,20 @@ Status RecordAnswer(LiveState* state, simdjson::dom::element args, ToolResult* r
       model::EventKind::kAdmin, result);
 }
 
-ToolDef Tool(std::string name, std::string description, const ObjectSpec& args,
-             Status (*run)(LiveState*, simdjson::dom::element, ToolResult*)) {
-  ToolDef d;
-  d.spec.name = std::move(name);
-  d.spec.description = std::move(description);
-  d.spec.writes = true;
-  d.args = &args;
-  d.run = run;
-  return d;
-}
-
 }  // namespace
 
 std::vector<ToolDef> QuestionTools() {
   return {
-      Tool("next_question",
-           "At a natural pause (a task or session done), get the one question to ask the person "
-           "about how they like to work (seed 001 question bank), or why none now: never twice in "
-           "a session, none while they are fatigued, \"What would have helped?\" after a revert or "
-           "failed task, no repeat before the bank is used up. The question is recorded as asked.",
-           NextQuestionArgs(), NextQuestion),
-      Tool("record_answer",
-           "Record the person's answer to a question next_question gave; kaizen tells agents what "
-           "people answered (context, hints).",
-           RecordAnswerArgs(), RecordAnswer),
+      Def("next_question",
+          "At a natural pause (a task or session done), get the one question to ask the person "
+          "about how they like to work (seed 001 question bank), or why none now: never twice in "
+          "a session, none while they are fatigued, \"What would have helped?\" after a revert or "
+          "failed task, no repeat before the bank is used up. The question is recorded as asked.",
+          NextQuestionArgs(), NextQuestion, /*writes=*/true),
+      Def("record_answer",
+          "Record the person's answer to a question next_question gave; kaizen tells agents what "
+          "people answered (context, hints).",
+          RecordAnswerArgs(), RecordAnswer, /*writes=*/true),
   };
 }
 

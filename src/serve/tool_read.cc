@@ -252,14 +252,12 @@ Status ShouldCompare(LiveState* state, simdjson::dom::element args, ToolResult* 
     learn::JsonWriter w(b);
     learn::WriteJson(w, advice);
     result->json = b.GetString();
-    std::string why;
-    for (const std::string& r : advice.reasons) why += (why.empty() ? "" : "; ") + r;
     result->text = advice.compare
                        ? fmt::format(
                              "Make two versions and present them as an A/B comparison (seed 000 "
                              "§6.4): {}. Record the second with compareWith set to the first's "
                              "version.",
-                             why)
+                             fmt::join(advice.reasons, "; "))
                        : fmt::format(
                              "One version is enough for {}: no A/B trigger (confidence, "
                              "approaches, mixed reviews) fired.",
@@ -412,16 +410,6 @@ Status LoopDecide(LiveState* state, simdjson::dom::element args, ToolResult* res
       missing == 0 ? "" : "; not measured (left out of q_halt): ", learn::MetricNames(missing),
       d.stagnation_detected ? "; quality is stagnating" : "");
   return Status::Ok();
-}
-
-ToolDef Def(std::string name, std::string description, const ObjectSpec& args,
-            Status (*run)(LiveState*, simdjson::dom::element, ToolResult*)) {
-  ToolDef d;
-  d.spec.name = std::move(name);
-  d.spec.description = std::move(description);
-  d.args = &args;
-  d.run = run;
-  return d;
 }
 
 }  // namespace

@@ -44,9 +44,18 @@ Status SubmitEvent(LiveState* state, std::string_view event_json, model::EventKi
 }
 
 std::string_view ArgString(simdjson::dom::element args, std::string_view key) {
-  std::string_view s;
-  if (args[key].get_string().get(s) != simdjson::SUCCESS) return {};
-  return s;
+  return model::StringAt(args, key);
+}
+
+ToolDef Def(std::string name, std::string description, const model::ObjectSpec& args,
+            Status (*run)(LiveState*, simdjson::dom::element, ToolResult*), bool writes) {
+  ToolDef d;
+  d.spec.name = std::move(name);
+  d.spec.description = std::move(description);
+  d.spec.writes = writes;
+  d.args = &args;
+  d.run = run;
+  return d;
 }
 
 }  // namespace internal

@@ -27,6 +27,10 @@ struct ToolDef {
   Status (*run)(LiveState* state, simdjson::dom::element args, ToolResult* result) = nullptr;
 };
 
+// A tool whose arguments `args` checks, run by `run`; `writes`: it stores events.
+ToolDef Def(std::string name, std::string description, const model::ObjectSpec& args,
+            Status (*run)(LiveState*, simdjson::dom::element, ToolResult*), bool writes = false);
+
 std::vector<ToolDef> RecordTools();    // record_*, log_correction, resolve_error
 std::vector<ToolDef> ReadTools();      // get_error_context, get_context, get_hints, should_review,
                                        // should_compare, loop_decide
