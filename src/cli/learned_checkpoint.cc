@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "model/hex.h"
+#include "store/copy_progress.h"
 #include "store/log_format.h"
 #include "store/raw_log.h"
 
@@ -325,9 +326,21 @@ Status FoldWithCheckpoint(const std::string& home,
   CheckpointUse local;
   if (use == nullptr) use = &local;
   store::RawLog log(home, store::DefaultFileSystem());
-  if (!log.HomeExists()) return Status::Ok();
+  // A first copy of the store streaming into this new home has no checkpoint to start from: the
+  // read follows the copy. Any other copy in progress is waited for before the checkpoint is
+  // looked at (it may drop the copy the checkpoint was of).
+  bool copying_whole = false;
+  if (std::shared_ptr<store::CopyProgress> copy = store::CopyInProgress(home)) {
+    copying_whole = copy->Whole();
+    if (!copying_whole) KZ_RETURN_IF_ERROR(copy->Wait());
+  }
+  if (!copying_whole && !log.HomeExists()) return Status::Ok();
   Found found;
-  KZ_RETURN_IF_ERROR(FindCheckpoint(home, log, /*check_digest=*/false, &found));
+  if (copying_whole) {
+    found.why_not = "the home's first copy of the store";
+  } else {
+    KZ_RETURN_IF_ERROR(FindCheckpoint(home, log, /*check_digest=*/false, &found));
+  }
   use->why_not = found.why_not;
   LogPosition from;
   LogScan before;

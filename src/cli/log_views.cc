@@ -6,10 +6,12 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "store/copy_progress.h"
 #include "store/log_format.h"
 
 namespace kaizen::cli {
@@ -61,18 +63,22 @@ struct Slice {
 
 class Reading {
  public:
-  Reading(store::RawLog& log, std::vector<RawFile>& files, uint64_t slice_bytes, size_t slices,
-          const std::function<void(learn::EventViews&)>& fn,
+  // Reads `files`, listed whole beforehand, or (with `follow`) the pieces a copy in progress
+  // writes, each as soon as it is written.
+  Reading(store::RawLog& log, std::vector<RawFile> files, store::CopyProgress* follow,
+          uint64_t slice_bytes, const std::function<void(learn::EventViews&)>& fn,
           const std::function<void(learn::EventViews*)>& prepare, const learn::ReadScope& scope,
           LogScan* scan)
       : log_(log),
-        files_(files),
+        follow_(follow),
         slice_bytes_(slice_bytes),
-        slices_(slices),
         fn_(fn),
         prepare_(prepare),
         scope_(scope),
-        scan_(scan) {}
+        scan_(scan) {
+    for (RawFile& f : files) AddFile(std::move(f));
+    listed_ = follow == nullptr;
+  }
 
   // Takes slices in log order, reads each, and folds it once every slice before it is folded.
   void Worker() {
@@ -84,22 +90,67 @@ class Reading {
     size_t file = 0;
     while (true) {
       size_t n;
+      RawFile* f;
       {
-        std::lock_guard<std::mutex> l(mu_);
-        if (stop_ || next_ >= slices_) return;
+        std::unique_lock<std::mutex> l(mu_);
+        if (!NextSliceListed(l)) return;
         n = next_++;
+        while (file + 1 < files_.size() && files_[file + 1].first_slice <= n) ++file;
+        f = &files_[file];  // a deque's elements stay where they are as it grows
       }
-      while (file + 1 < files_.size() && files_[file + 1].first_slice <= n) ++file;
-      RawFile& f = files_[file];
       slice.Clear();
-      if (Load(&f)) Parse(parser, reader, f, n - f.first_slice, &slice);
-      if (!Fold(f, n, &slice)) return;
+      if (Load(f)) Parse(parser, reader, *f, n - f->first_slice, &slice);
+      if (!Fold(*f, n, &slice)) return;
     }
   }
 
   Status result() const { return result_; }
+  Status copy_result() const { return copy_result_; }
 
  private:
+  void AddFile(RawFile f) {
+    const uint64_t bytes = f.snapshot_size - f.start;
+    f.first_slice = slices_;
+    f.slices = std::max<uint64_t>(1, (bytes + slice_bytes_ - 1) / slice_bytes_);
+    slices_ += f.slices;
+    files_.push_back(std::move(f));
+  }
+
+  // Whether the next slice to take exists: listed, or (following a copy) once the copy wrote the
+  // piece it falls in. One worker at a time waits for the copy's next piece; the others wait for
+  // that one (and, woken, look at next_ again: another may have taken slices meanwhile). False
+  // when reading stops, or the copy ended before that slice.
+  bool NextSliceListed(std::unique_lock<std::mutex>& l) {
+    while (!stop_ && next_ >= slices_ && !listed_) {
+      if (fetching_) {
+        changed_.wait(l);
+        continue;
+      }
+      fetching_ = true;
+      const size_t k = pieces_;
+      l.unlock();
+      std::optional<store::CopiedPiece> piece = follow_->Piece(k);
+      Status ended = piece ? Status::Ok() : follow_->Wait();
+      l.lock();
+      fetching_ = false;
+      if (piece) {
+        ++pieces_;
+        RawFile f;
+        f.name = std::move(piece->file);
+        f.start = piece->start;
+        f.first_line = piece->lines_before;
+        f.snapshot_size = piece->end;
+        AddFile(std::move(f));
+      } else {
+        listed_ = true;
+        copy_result_ = ended;
+        if (!ended.ok()) stop_ = true;  // a piece may be missing: no fold of what was read
+      }
+      changed_.notify_all();
+    }
+    return !stop_ && next_ < slices_;
+  }
+
   // Reads the file unless another worker is reading it, waiting for it then. False when it could
   // not be read (f->status says why).
   bool Load(RawFile* f) {
@@ -232,7 +283,12 @@ class Reading {
     const bool last = n + 1 == f.first_slice + f.slices;
     if (more && last) {
       scan_->bytes += f.end;
-      scan_->files.emplace_back(f.name, f.start + f.end);
+      // A copy followed writes a day file in several pieces: one file read.
+      if (!scan_->files.empty() && scan_->files.back().first == f.name) {
+        scan_->files.back().second = f.start + f.end;
+      } else {
+        scan_->files.emplace_back(f.name, f.start + f.end);
+      }
       scan_->last_file_lines = line_base_;
       line_base_ = 0;
     }
@@ -250,15 +306,20 @@ class Reading {
   }
 
   store::RawLog& log_;
-  std::vector<RawFile>& files_;
+  store::CopyProgress* const follow_;
   const uint64_t slice_bytes_;
-  const size_t slices_;
   const std::function<void(learn::EventViews&)>& fn_;
   const std::function<void(learn::EventViews*)>& prepare_;
   const learn::ReadScope scope_;
   LogScan* scan_;  // written by the folding turn only
   std::mutex mu_;
   std::condition_variable changed_;
+  std::deque<RawFile> files_;         // GUARDED_BY(mu_): grows while a copy is followed
+  size_t slices_ = 0;                 // GUARDED_BY(mu_): of files_
+  bool listed_ = false;               // GUARDED_BY(mu_): files_ is every file there is to read
+  bool fetching_ = false;             // GUARDED_BY(mu_): a worker waits for the copy's next piece
+  size_t pieces_ = 0;                 // GUARDED_BY(mu_): pieces of the copy taken
+  Status copy_result_;                // GUARDED_BY(mu_): how the followed copy ended
   size_t next_ = 0;                   // GUARDED_BY(mu_): the next slice to take
   size_t folded_ = 0;                 // GUARDED_BY(mu_): slices folded
   bool stop_ = false;                 // GUARDED_BY(mu_)
@@ -274,16 +335,22 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
                     const learn::ReadScope& scope, uint64_t slice_bytes, size_t threads,
                     const LogPosition& from) {
   slice_bytes = std::max<uint64_t>(1, slice_bytes);
+  // A first copy of the store streaming into this (new) home: followed, piece by piece. Any other
+  // copy in progress is waited for, as the writer lock below would.
+  std::shared_ptr<store::CopyProgress> copy = store::CopyInProgress(log.home());
+  if (copy && !(from.file.empty() && copy->Whole())) {
+    KZ_RETURN_IF_ERROR(copy->Wait());
+    copy = nullptr;
+  }
   std::vector<std::pair<std::string, uint64_t>> listed;
-  if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
-  {
+  if (copy == nullptr) {
+    if (!log.HomeExists()) return Status::Ok();  // a mistyped --home leaves no directory behind
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
     KZ_RETURN_IF_ERROR(log.EnsureLayout());
     KZ_ASSIGN_OR_RETURN(listed, log.ListRawFiles());
   }
   std::erase_if(listed, [&](const auto& file) { return file.first < from.file; });
   std::vector<RawFile> files(listed.size());
-  size_t slices = 0;
   for (size_t i = 0; i < listed.size(); ++i) {
     RawFile& f = files[i];
     f.name = listed[i].first;
@@ -292,23 +359,20 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
       f.first_line = from.lines;
     }
     f.snapshot_size = listed[i].second;
-    f.first_slice = slices;
-    const uint64_t bytes = f.snapshot_size - f.start;
-    f.slices = std::max<uint64_t>(1, (bytes + slice_bytes - 1) / slice_bytes);
-    slices += f.slices;
   }
   // Each thread, this one included, takes the next slice, reads it and folds it in its turn: at
   // most one slice per thread and the files they fall in are in memory, however long the log.
   // Handing views to a separate folding thread, as until 2026-11-23, cost about as much CPU again
   // as the work (1M events, three sections: 0.64-0.69 s of CPU on one thread, 0.94-1.09 s on
   // three), the folding thread missing the cache on every view and string it touched.
-  Reading reading(log, files, slice_bytes, slices, fn, prepare, scope, scan);
+  Reading reading(log, std::move(files), copy.get(), slice_bytes, fn, prepare, scope, scan);
   const size_t workers =
       threads > 0 ? threads : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   std::vector<std::thread> pool;
   for (size_t w = 1; w < workers; ++w) pool.emplace_back([&] { reading.Worker(); });
   reading.Worker();
   for (std::thread& t : pool) t.join();
+  KZ_RETURN_IF_ERROR(reading.copy_result());
   return reading.result();
 }
 

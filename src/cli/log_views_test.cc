@@ -6,13 +6,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
+#include "store/copy_progress.h"
 #include "store/fault_injection_file_system.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
@@ -173,6 +177,102 @@ TEST_F(LogViewsTest, AnEmptyLogAndEmptyFilesFoldNothing) {
     EXPECT_EQ(f.unreadable, 0u);
     EXPECT_EQ(f.bytes, 2u) << slice;
   }
+}
+
+// A first copy of a store streaming into a new home (ingest::BackgroundSync): days in order, each
+// written in pieces, each piece announced once written. `pieces` holds each day's pieces.
+struct Copier {
+  std::string home;
+  std::vector<std::pair<std::string, std::vector<std::string>>> days;  // file, its pieces
+  Status ends_with;
+  size_t fail_after = SIZE_MAX;  // pieces written before the copy fails with ends_with
+
+  // The copy's work, as CopyProgress::Start runs it: its status ends the copy.
+  Status Run(store::CopyProgress* progress) {
+    progress->SetWhole(true);
+    size_t written = 0;
+    for (const auto& [file, pieces] : days) {
+      std::ofstream out(home + "/" + std::string(store::kRawDir) + "/" + file, std::ios::binary);
+      uint64_t at = 0, lines = 0;
+      for (const std::string& piece : pieces) {
+        if (written++ == fail_after) return ends_with;
+        out << piece << std::flush;
+        // The reader is ahead now and then: it waits for the next piece.
+        std::this_thread::sleep_for(std::chrono::milliseconds(written % 3));
+        progress->Add({file, at, at + piece.size(), lines});
+        at += piece.size();
+        lines += static_cast<uint64_t>(std::count(piece.begin(), piece.end(), '\n'));
+      }
+    }
+    return Status::Ok();
+  }
+};
+
+TEST_F(LogViewsTest, FollowingAStreamingCopyFoldsWhatReadingItsFilesAfterwardsFolds) {
+  Copier copier{home_};
+  int n = 0;
+  for (int day = 1; day <= 3; ++day) {
+    std::vector<std::string> pieces;
+    for (int p = 0; p < 4; ++p) {
+      std::string piece;
+      for (int i = 0; i < 5 + p; ++i)
+        piece += Outcome(day, n++, static_cast<size_t>(i * 97)) + "\n";
+      if (day == 2 && p == 2) piece += "not json\n";  // its line number counts the pieces before
+      pieces.push_back(piece);
+    }
+    copier.days.push_back({"2025-07-0" + std::to_string(day) + ".jsonl", pieces});
+  }
+  for (size_t threads : {1, 2, 4}) {
+    for (uint64_t slice : {uint64_t{100}, kLogSliceBytes}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, slices of " + std::to_string(slice));
+      std::filesystem::remove_all(home_ + "/" + std::string(store::kRawDir));
+      std::filesystem::create_directories(home_ + "/" + std::string(store::kRawDir));
+      auto progress = std::make_shared<store::CopyProgress>();
+      store::SetCopyInProgress(home_, progress);
+      progress->Start([&] { return copier.Run(progress.get()); });
+      const Folded followed = Read(slice, store::DefaultFileSystem(), nullptr, threads);
+      store::SetCopyInProgress(home_, nullptr);
+      const Folded afterwards = Read(slice, store::DefaultFileSystem(), nullptr, threads);
+      EXPECT_EQ(followed, afterwards);
+      EXPECT_EQ(followed.beads.size(), static_cast<size_t>(n));
+      ASSERT_EQ(followed.bad.size(), 1u);
+      EXPECT_EQ(std::get<1>(followed.bad[0]), 5u + 6u + 7u + 1u);  // day 2, third piece's end
+      EXPECT_EQ(followed.files.size(), 3u);  // a file read in pieces is one file of the scan
+    }
+  }
+}
+
+TEST_F(LogViewsTest, ACopyThatFailsEndsTheFollowingReadWithTheCopysError) {
+  Copier copier{home_};
+  copier.days.push_back({"2025-07-01.jsonl", {Outcome(1, 1, 10) + "\n", Outcome(1, 2, 10) + "\n"}});
+  copier.days.push_back({"2025-07-02.jsonl", {Outcome(2, 3, 10) + "\n"}});
+  copier.fail_after = 2;
+  copier.ends_with = Unavailable("the store postgresql://kaizen@db/kaizen went away");
+  auto progress = std::make_shared<store::CopyProgress>();
+  store::SetCopyInProgress(home_, progress);
+  progress->Start([&] { return copier.Run(progress.get()); });
+  Status status;
+  Read(kLogSliceBytes, store::DefaultFileSystem(), &status);
+  store::SetCopyInProgress(home_, nullptr);
+  EXPECT_EQ(status.code(), StatusCode::kUnavailable) << status.ToString();
+  EXPECT_NE(status.message().find("went away"), std::string::npos);
+}
+
+TEST_F(LogViewsTest, ACopyOntoAnEarlierCopyIsWaitedForThenTheFilesAreRead) {
+  Write("2025-07-01.jsonl", Outcome(1, 1, 10) + "\n");
+  auto progress = std::make_shared<store::CopyProgress>();
+  store::SetCopyInProgress(home_, progress);
+  progress->Start([&] {
+    progress->SetWhole(false);  // rows appended to the copy made earlier
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ofstream(home_ + "/" + std::string(store::kRawDir) + "/2025-07-01.jsonl",
+                  std::ios::app | std::ios::binary)
+        << Outcome(1, 2, 10) << "\n";
+    return Status::Ok();
+  });
+  const Folded f = Read(kLogSliceBytes);
+  store::SetCopyInProgress(home_, nullptr);
+  EXPECT_EQ(f.beads, (std::vector<std::string>{"b1", "b2"}));  // the appended row included
 }
 
 }  // namespace

@@ -297,9 +297,15 @@ int main(int argc_in, char** argv_in) {
   // The shared store, when one is named, for every verb that reads or writes a home's log; the
   // home brought up to date with it first, except for `token`, which reads only the store's
   // tokens (an admin's home need not be a copy of it).
+  // A verb whose first read of the log is its fold folds a new home's first copy as it streams.
   std::unique_ptr<kaizen::store::PgLog> remote;
-  if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
-      verb_name != "migrate" && verb_name != "completion") {
+  std::unique_ptr<kaizen::ingest::BackgroundSync> copying;  // after remote: joined first
+  if (verb_name == "analyze" || verb_name == "explain") {
+    if (kaizen::Status s = OpenStoreFolding(&c, &remote, &copying); !s.ok()) {
+      return StoreOpenFailed(verb_name, s);
+    }
+  } else if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
+             verb_name != "migrate" && verb_name != "completion") {
     if (kaizen::Status s = OpenStore(&c, &remote, /*sync=*/verb_name != "token"); !s.ok()) {
       return StoreOpenFailed(verb_name, s);
     }

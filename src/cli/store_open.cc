@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "ingest/store_mirror.h"
@@ -32,6 +33,28 @@ Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync) {
   log.set_remote(c->remote);
   uint64_t pulled = 0;
   return ingest::SyncMirror(log, &pulled);
+}
+
+Status OpenStoreFolding(Common* c, std::unique_ptr<store::PgLog>* opened,
+                        std::unique_ptr<ingest::BackgroundSync>* background) {
+  KZ_RETURN_IF_ERROR(OpenStore(c, opened, /*sync=*/false));
+  if (c->remote == nullptr) return Status::Ok();
+  // A new home: no mirror state, no event. Its copy can only fail as the store or the disk fails
+  // (no home that is not the store's copy to refuse), which the verb's fold reports.
+  store::RawLog log(c->home, store::DefaultFileSystem());
+  KZ_ASSIGN_OR_RETURN(auto state, store::ReadMirrorState(c->home, log.fs()));
+  bool empty = !state.has_value();
+  if (empty && log.HomeExists()) {
+    KZ_ASSIGN_OR_RETURN(auto files, log.ListRawFiles());
+    empty = std::all_of(files.begin(), files.end(), [](const auto& f) { return f.second == 0; });
+  }
+  if (!empty) {
+    log.set_remote(c->remote);
+    uint64_t pulled = 0;
+    return ingest::SyncMirror(log, &pulled);
+  }
+  *background = std::make_unique<ingest::BackgroundSync>(c->home, c->store);
+  return Status::Ok();
 }
 
 int StoreOpenFailed(std::string_view verb, const Status& s) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "ingest/store_mirror.h"
 #include "kaizen/status.h"
 #include "store/pg_log.h"
 
@@ -20,6 +21,13 @@ std::string ResolveStore(const std::string& given);
 // connection, which *opened keeps. InvalidArgument for a value that names no PostgreSQL database,
 // Unavailable when it cannot be reached, FailedPrecondition when the home is not a copy of it.
 Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync = true);
+
+// OpenStore for a verb that folds the log before it reads it otherwise (analyze, explain): a new
+// home's first copy runs on a thread while the verb folds each day file as it is written
+// (ingest::BackgroundSync; *background keeps it, to be joined before the process ends). Any
+// other home is brought up to date first, as OpenStore does.
+Status OpenStoreFolding(Common* c, std::unique_ptr<store::PgLog>* opened,
+                        std::unique_ptr<ingest::BackgroundSync>* background);
 
 // Says why OpenStore failed ("kaizen VERB: ...") and returns the exit code: 2 for a value that
 // names no database or a home that is not the store's copy (the command is wrong), 3 for a store

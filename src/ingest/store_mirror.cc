@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "store/log_format.h"
 
@@ -61,6 +62,74 @@ Status DropCopy(store::RawLog& log, IngestCache& cache) {
   return cache.CatchUp(&notes);
 }
 
+// Writes a whole copy's rows to the day files as they stream in, in log order (day, then the
+// order each day's rows were written): each file opened once and written a page at a time, its
+// writeback started when the next day begins and waited for in one pass at the end. The copy is
+// acknowledged to nobody until the mirror state is written after Finish, so one fsync per file
+// at the end is as safe as one per page, and leaves the disk busy while the rows still stream.
+class WholeCopy {
+ public:
+  WholeCopy(store::RawLog& log, store::CopyProgress* progress) : log_(log), progress_(progress) {}
+
+  // Appends the page's rows, a run of one day at a time, each run a piece for the reader.
+  Status Page(const std::vector<store::PgRow>& rows) {
+    for (size_t i = 0; i < rows.size();) {
+      const std::string_view day = rows[i].day;
+      text_.clear();
+      size_t j = i;
+      for (; j < rows.size() && rows[j].day == day; ++j) text_.append(rows[j].body).push_back('\n');
+      if (file_ == nullptr || day != day_) KZ_RETURN_IF_ERROR(Open(day));
+      const uint64_t start = file_->Size();
+      KZ_RETURN_IF_ERROR(file_->Append(text_));
+      if (progress_ != nullptr) progress_->Add({name_, start, file_->Size(), lines_});
+      lines_ += j - i;
+      i = j;
+    }
+    return Status::Ok();
+  }
+
+  // Makes every file written durable, and their directory entries.
+  Status Finish() {
+    if (file_ != nullptr) file_->StartSync();
+    file_.reset();
+    store::FileSystem* fs = log_.fs();
+    for (const std::string& name : written_) {
+      KZ_ASSIGN_OR_RETURN(auto f, fs->OpenAppendable(log_.RawPath(name)));
+      KZ_RETURN_IF_ERROR(f->Sync());
+    }
+    if (written_.empty()) return Status::Ok();
+    KZ_RETURN_IF_ERROR(fs->SyncDir(store::PathIn(log_.home(), store::kRawDir)));
+    KZ_RETURN_IF_ERROR(fs->SyncDir(store::PathIn(log_.home(), "feedback")));
+    return fs->SyncDir(log_.home());
+  }
+
+ private:
+  Status Open(std::string_view day) {
+    if (file_ != nullptr && day < day_) {
+      return DataLoss(
+          fmt::format("the store sent rows of day {} after day {}: a whole copy "
+                      "streams in day order",
+                      day, day_));
+    }
+    if (file_ != nullptr) file_->StartSync();
+    file_.reset();  // before the next opens: a long log has more days than a process has files
+    day_ = day;
+    name_ = day_ + std::string(store::kRawSuffix);
+    KZ_ASSIGN_OR_RETURN(file_, log_.fs()->OpenAppendable(log_.RawPath(name_)));
+    written_.push_back(name_);
+    lines_ = 0;
+    return Status::Ok();
+  }
+
+  store::RawLog& log_;
+  store::CopyProgress* progress_;
+  std::unique_ptr<store::AppendableFile> file_;
+  std::string day_, name_;
+  uint64_t lines_ = 0;  // of file_, before what the next page appends
+  std::vector<std::string> written_;
+  std::string text_;
+};
+
 }  // namespace
 
 Status AppendUnseen(store::RawLog& log, IngestCache& cache, const std::vector<DayLine>& lines,
@@ -95,7 +164,8 @@ Status AppendUnseen(store::RawLog& log, IngestCache& cache, const std::vector<Da
   return Status::Ok();
 }
 
-Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
+Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled,
+                  store::CopyProgress* progress) {
   *pulled = 0;
   store::PgLog& pg = *log.remote();
   KZ_ASSIGN_OR_RETURN(auto state, store::ReadMirrorState(log.home(), log.fs()));
@@ -132,26 +202,16 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   const bool whole =
       state->frontier == "0" &&
       std::all_of(files.begin(), files.end(), [](const auto& f) { return f.second == 0; });
+  if (progress != nullptr) progress->SetWhole(whole);
+  WholeCopy copy(log, progress);
   bool caught_up = false;
-  std::map<std::string, std::string> by_day;
-  auto copy_whole = [&](const std::vector<store::PgRow>& rows) -> Status {
-    by_day.clear();
-    std::string* day = nullptr;
-    std::string_view day_name;
-    for (const store::PgRow& row : rows) {
-      if (day == nullptr || row.day != day_name) {
-        day = &by_day[std::string(row.day)];
-        day_name = row.day;
-      }
-      day->append(row.body).push_back('\n');
-    }
-    KZ_RETURN_IF_ERROR(log.AppendLocal(by_day));
-    *pulled += rows.size();
-    return Status::Ok();
-  };
   std::vector<DayLine> lines;
   auto copy_page = [&](const std::vector<store::PgRow>& rows) -> Status {
-    if (whole) return copy_whole(rows);
+    if (whole) {
+      KZ_RETURN_IF_ERROR(copy.Page(rows));
+      *pulled += rows.size();
+      return Status::Ok();
+    }
     if (!caught_up) {
       // Only now: a verb that finds nothing new (the usual case) never reads the cache.
       std::vector<store::RecoveryNote> notes;
@@ -167,6 +227,7 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   };
   KZ_ASSIGN_OR_RETURN(store::PgLog::Since since,
                       pg.ReadSince(state->frontier, kPageRows, copy_page));
+  if (whole) KZ_RETURN_IF_ERROR(copy.Finish());
   state->frontier = since.frontier;
   // A rewrite between the two reads: the copy is of the older epoch, so the next pull redoes it.
   if (since.epoch != state->epoch) state->epoch = since.epoch - 1;
@@ -177,13 +238,35 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled) {
   return store::WriteMirrorState(log.home(), log.fs(), *state);
 }
 
-Status SyncMirror(store::RawLog& log, uint64_t* pulled) {
+Status SyncMirror(store::RawLog& log, uint64_t* pulled, store::CopyProgress* progress) {
   KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
   KZ_RETURN_IF_ERROR(log.EnsureLayout());
   IngestCache cache(&log);  // caught up by PullMirror when it has rows to check
-  KZ_RETURN_IF_ERROR(PullMirror(log, cache, pulled));
+  KZ_RETURN_IF_ERROR(PullMirror(log, cache, pulled, progress));
   if (*pulled > 0) (void)cache.WriteIndex();  // derived: without it the next process reads more
   return Status::Ok();
+}
+
+BackgroundSync::BackgroundSync(std::string home, std::string conninfo)
+    : home_(std::move(home)), progress_(std::make_shared<store::CopyProgress>()) {
+  // Registered before the copy starts: a reader that comes first waits for it.
+  store::SetCopyInProgress(home_, progress_);
+  progress_->Start(
+      [home = home_, conninfo = std::move(conninfo), progress = progress_.get()]() -> Status {
+        KZ_ASSIGN_OR_RETURN(std::unique_ptr<store::PgLog> pg, store::PgLog::Open(conninfo));
+        store::RawLog log(home, store::DefaultFileSystem());
+        log.set_remote(pg.get());
+        uint64_t pulled = 0;
+        return SyncMirror(log, &pulled, progress);  // the home's lock is released on return
+      });
+}
+
+BackgroundSync::~BackgroundSync() { (void)Join(); }
+
+Status BackgroundSync::Join() {
+  Status s = progress_->Wait();
+  store::SetCopyInProgress(home_, nullptr);
+  return s;
 }
 
 }  // namespace kaizen::ingest

@@ -10,11 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest_state.h"
 #include "kaizen/status.h"
+#include "store/copy_progress.h"
 #include "store/pg_log.h"
 #include "store/raw_log.h"
 
@@ -37,11 +39,31 @@ Status AppendUnseen(store::RawLog& log, IngestCache& cache, const std::vector<Da
 // the files unparsed: the cache reads it when next caught up). A home that mirrors no store yet
 // becomes this one's copy when every event it holds is in the store (an empty home; one `kaizen
 // migrate` copied there); FailedPrecondition when it holds events the store lacks, or mirrors
-// another store.
-Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled);
+// another store. `progress`, when given, learns whether this is a whole copy and each piece of a
+// day file as it is written (a reader folds them meanwhile); its Finish is the caller's.
+Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled,
+                  store::CopyProgress* progress = nullptr);
 
 // Lock, catch up, pull: what a verb that reads the log does first. Also writes the ingest index
 // when its tail grew long, as an ingest would.
-Status SyncMirror(store::RawLog& log, uint64_t* pulled);
+Status SyncMirror(store::RawLog& log, uint64_t* pulled, store::CopyProgress* progress = nullptr);
+
+// SyncMirror on a thread of its own, on a connection of its own to `conninfo`, for a verb that
+// folds the log meanwhile: registered as the copy in progress into the home (store/
+// copy_progress.h) until Join. A verb that reads the log otherwise waits for the home's writer
+// lock, which the copy holds until it ended.
+class BackgroundSync {
+ public:
+  BackgroundSync(std::string home, std::string conninfo);
+  ~BackgroundSync();  // joins
+  BackgroundSync(const BackgroundSync&) = delete;
+  BackgroundSync& operator=(const BackgroundSync&) = delete;
+  // Waits for the copy to end: its status.
+  Status Join();
+
+ private:
+  std::string home_;
+  std::shared_ptr<store::CopyProgress> progress_;
+};
 
 }  // namespace kaizen::ingest

@@ -134,13 +134,17 @@ void ReviewHistory::Add(const ReviewView& review, const std::vector<ReviewTheme>
     key_ += '\n';
     key_ += t;
   }
-  auto task = by_task_type_.find(OrUnspecified(review.task_type));
-  if (task == by_task_type_.end()) {
-    task = by_task_type_.try_emplace(std::string(OrUnspecified(review.task_type))).first;
+  const std::string_view task_type = OrUnspecified(review.task_type);
+  lookup_.assign(task_type);
+  lookup_ += '\0';
+  lookup_ += key_;
+  Group*& indexed = index_.of[lookup_];
+  if (indexed == nullptr) {
+    auto task = by_task_type_.find(task_type);
+    if (task == by_task_type_.end()) task = by_task_type_.try_emplace(std::string(task_type)).first;
+    indexed = &task->second[key_];  // a map's elements stay where they are as it grows
   }
-  auto group = task->second.find(key_);
-  if (group == task->second.end()) group = task->second.try_emplace(key_).first;
-  Group& g = group->second;
+  Group& g = *indexed;
   if (g.reviews == 0) {
     g.themes.assign(themes.begin(), themes.end());
     g.approved = approved;
@@ -161,6 +165,7 @@ void ReviewHistory::Group::serialize(Archive& ar) {
 
 template <class Archive>
 void ReviewHistory::serialize(Archive& ar) {
+  index_.of.clear();  // a loaded state has groups of its own
   ar(by_task_type_);
 }
 

@@ -56,6 +56,8 @@
 #include <string_view>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "ingest/text_analysis.h"
 #include "learn/autonomy.h"
 #include "learn/calibration.h"
@@ -120,7 +122,20 @@ class ReviewHistory {
   template <class Archive>
   void serialize(Archive& ar);
   std::map<std::string, std::map<std::string, Group>, std::less<>> by_task_type_;
-  std::string key_;  // Add's scratch: a group's key, kept for its capacity
+  std::string key_;     // Add's scratch: a group's key, kept for its capacity
+  std::string lookup_;  // Add's scratch: task type, '\0', key_
+  // The groups met so far by task type and key, hashed: a decided review finds its group without
+  // walking the ordered map's string keys (the map keeps the order the self-check reads). Not
+  // state: a copy, or a state loaded, starts it again.
+  struct GroupIndex {
+    absl::flat_hash_map<std::string, Group*> of;
+    GroupIndex() = default;
+    GroupIndex(const GroupIndex&) {}
+    GroupIndex& operator=(const GroupIndex&) {
+      of.clear();
+      return *this;
+    }
+  } index_;
 };
 
 // What the machine checks found for one rule (cli/machine_check.h).

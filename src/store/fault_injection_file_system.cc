@@ -26,6 +26,8 @@ class FaultInjectionAppendableFile final : public AppendableFile {
     return base_->Sync();
   }
 
+  void StartSync() override { base_->StartSync(); }
+
   Status Truncate(uint64_t size) override {
     fs_->OnTruncate();
     return base_->Truncate(size);

@@ -31,6 +31,9 @@ class AppendableFile {
   // Makes everything appended so far durable (fdatasync). After a failure the file's durable
   // contents are unknown.
   virtual Status Sync() = 0;
+  // Starts writing what was appended to the disk, without waiting (Sync still waits for it): a
+  // writer of many files syncs them in one pass at the end, by when the disk has mostly caught up.
+  virtual void StartSync() {}
   virtual Status Truncate(uint64_t size) = 0;
   virtual uint64_t Size() const = 0;
 };

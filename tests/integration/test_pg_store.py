@@ -215,8 +215,20 @@ class StoreMirrorTest(PgStoreTest):
         analysis = strict_loads(on_files.out)
         self.assertGreater(analysis["events"]["feedback"], 0, analysis["events"])
         self.assertEqual(on_store.out, on_files.out)
+        # A new home folds its first copy as it streams in (analyze, explain): the same answer,
+        # and the same files, recorded as a copy of the store, as a copy made before the fold.
         self.assertEqual(on_copy.out, on_files.out)
         self.assert_same_files(file_home, store_home)
+        self.assert_same_files(file_home, copy_home, "the copy a streaming fold made")
+        self.assertNotEqual(mirror_state(copy_home)["frontier"], "0")
+        again = self.on(copy_home, "analyze", "--json", "--now", "end")
+        self.assertEqual(again.out, on_files.out)
+        explained = {home: self.on(home, "explain", "--now", "end", "calibration", "all")
+                     for home in (store_home, self.path("explain"))}
+        for r in explained.values():
+            self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(explained[store_home].out, explained[self.path("explain")].out)
+        self.assert_same_files(file_home, self.path("explain"))
 
     def test_a_home_with_events_of_its_own_is_refused_until_migrated_then_works(self):
         home = self.path("own")
