@@ -138,23 +138,34 @@ void ReviewHistory::Add(const ReviewView& review, const std::vector<ReviewTheme>
   lookup_.assign(task_type);
   lookup_ += '\0';
   lookup_ += key_;
-  Group*& indexed = index_.of[lookup_];
-  if (indexed == nullptr) {
+  Indexed& indexed = index_.of[lookup_];
+  if (indexed.group == nullptr) {
     auto task = by_task_type_.find(task_type);
     if (task == by_task_type_.end()) task = by_task_type_.try_emplace(std::string(task_type)).first;
-    indexed = &task->second[key_];  // a map's elements stay where they are as it grows
+    indexed.group = &task->second[key_];  // a map's elements stay where they are as it grows
   }
-  Group& g = *indexed;
+  Group& g = *indexed.group;
   if (g.reviews == 0) {
     g.themes.assign(themes.begin(), themes.end());
     g.approved = approved;
   }
   ++g.reviews;
   for (const ScoreView& s : review.scores) {
-    auto acc = g.scores.find(s.dimension);
-    if (acc == g.scores.end()) acc = g.scores.try_emplace(std::string(s.dimension)).first;
-    acc->second.first += s.score;
-    ++acc->second.second;
+    std::pair<double, int64_t>* acc = nullptr;
+    for (const auto& [dimension, sum] : indexed.dimensions) {
+      if (dimension == s.dimension) {
+        acc = sum;
+        break;
+      }
+    }
+    if (acc == nullptr) {
+      auto it = g.scores.find(s.dimension);
+      if (it == g.scores.end()) it = g.scores.try_emplace(std::string(s.dimension)).first;
+      acc = &it->second;
+      indexed.dimensions.emplace_back(it->first, acc);
+    }
+    acc->first += s.score;
+    ++acc->second;
   }
 }
 

@@ -127,8 +127,14 @@ class ReviewHistory {
   // The groups met so far by task type and key, hashed: a decided review finds its group without
   // walking the ordered map's string keys (the map keeps the order the self-check reads). Not
   // state: a copy, or a state loaded, starts it again.
+  struct Indexed {
+    Group* group = nullptr;
+    // The group's score dimensions met so far (views of its map's keys), searched in a line: a
+    // handful, where the map's nodes, one allocation each, miss the cache on every step.
+    std::vector<std::pair<std::string_view, std::pair<double, int64_t>*>> dimensions;
+  };
   struct GroupIndex {
-    absl::flat_hash_map<std::string, Group*> of;
+    absl::flat_hash_map<std::string, Indexed> of;
     GroupIndex() = default;
     GroupIndex(const GroupIndex&) {}
     GroupIndex& operator=(const GroupIndex&) {

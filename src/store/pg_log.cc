@@ -396,8 +396,8 @@ Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_r
   const std::string select =
       frontier == "0"
           ? std::string(
-                "SELECT e.xid::text, e.seq, e.id, e.day::text, e.body FROM "
-                "kaizen_events e ORDER BY e.day, e.xid, e.seq")
+                "SELECT '', e.seq, '', e.day::text, e.body FROM kaizen_events e "
+                "ORDER BY e.day, e.xid, e.seq")
           : fmt::format(
                 "SELECT e.xid::text, e.seq, e.id, e.day::text, e.body FROM kaizen_events e "
                 "WHERE e.xid >= '{}'::xid8 ORDER BY e.xid, e.seq",

@@ -44,6 +44,7 @@ namespace kaizen::store {
 inline constexpr std::string_view kPgChannel = "kaizen_events";
 
 // One stored row as read back: views into the page being delivered, valid during the callback.
+// A read of the whole log (ReadSince from "0") leaves `xid` and `id` empty.
 struct PgRow {
   std::string_view xid;  // the writing transaction (xid8, decimal)
   int64_t seq = 0;       // insertion order
@@ -78,7 +79,10 @@ class PgLog {
 
   // Rows written since `frontier` (a decimal xid8; "0" for all), in (xid, seq) order, a page at a
   // time under one snapshot; rows at or above the new frontier may be passed again on the next
-  // call (skip them by id). `epoch` is the log's rewrite count read in the same snapshot.
+  // call (skip them by id). `epoch` is the log's rewrite count read in the same snapshot. The
+  // whole log ("0") comes in day order, each day's rows in the order they were written, with
+  // `xid` and `id` left empty: the server spends nothing on what a copy of every row does not
+  // ask (the ids are in the bodies).
   struct Since {
     std::string frontier;  // the next call's
     uint64_t epoch = 0;
