@@ -17,6 +17,9 @@
 namespace kaizen::cli {
 namespace {
 
+static_assert(simdjson::SIMDJSON_PADDING <= store::kPieceSlack,
+              "a piece a copy hands over has room for the parser's padding");
+
 namespace od = simdjson::ondemand;
 
 // One raw file, read whole by the first worker that needs it and freed once its last slice is
@@ -140,6 +143,13 @@ class Reading {
         f.start = piece->start;
         f.first_line = piece->lines_before;
         f.snapshot_size = piece->end;
+        if (!piece->bytes.empty()) {
+          // Handed over by the copy: whole lines, spare capacity for the padding.
+          f.data = std::move(piece->bytes);
+          f.end = f.data.size();
+          f.data.append(simdjson::SIMDJSON_PADDING, ' ');
+          f.state = RawFile::State::kRead;
+        }
         AddFile(std::move(f));
       } else {
         listed_ = true;
@@ -296,7 +306,12 @@ class Reading {
       std::lock_guard<std::mutex> l(mu_);
       if (!more) stop_ = true;
       if (last || !more) {
-        buffers_.push_back(std::move(f.data));
+        // A followed copy's next piece reuses it; a file read, the next file read.
+        if (follow_ != nullptr) {
+          follow_->Recycle(std::move(f.data));
+        } else {
+          buffers_.push_back(std::move(f.data));
+        }
         f.data = std::string();
       }
       ++folded_;

@@ -180,7 +180,7 @@ TEST_F(LogViewsTest, AnEmptyLogAndEmptyFilesFoldNothing) {
 }
 
 // A first copy of a store streaming into a new home (ingest::BackgroundSync): days in order, each
-// written in pieces, each piece announced once written. `pieces` holds each day's pieces.
+// written in pieces, each piece announced once written. `days` holds each day's pieces.
 struct Copier {
   std::string home;
   std::vector<std::pair<std::string, std::vector<std::string>>> days;  // file, its pieces
@@ -199,7 +199,14 @@ struct Copier {
         out << piece << std::flush;
         // The reader is ahead now and then: it waits for the next piece.
         std::this_thread::sleep_for(std::chrono::milliseconds(written % 3));
-        progress->Add({file, at, at + piece.size(), lines});
+        // Every other piece comes with its bytes (as the copy hands them over while it holds
+        // few); the others are read back from the file.
+        std::string bytes;
+        if (written % 2 == 0) {
+          bytes.reserve(piece.size() + store::kPieceSlack);
+          bytes.assign(piece);
+        }
+        progress->Add({file, at, at + piece.size(), lines, std::move(bytes)});
         at += piece.size();
         lines += static_cast<uint64_t>(std::count(piece.begin(), piece.end(), '\n'));
       }

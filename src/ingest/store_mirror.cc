@@ -71,17 +71,25 @@ class WholeCopy {
  public:
   WholeCopy(store::RawLog& log, store::CopyProgress* progress) : log_(log), progress_(progress) {}
 
-  // Appends the page's rows, a run of one day at a time, each run a piece for the reader.
+  // Appends the page's rows, a run of one day at a time, each run a piece for the reader (its
+  // bytes handed over, in a buffer a reader gave back when there is one).
   Status Page(const std::vector<store::PgRow>& rows) {
     for (size_t i = 0; i < rows.size();) {
       const std::string_view day = rows[i].day;
-      text_.clear();
-      size_t j = i;
-      for (; j < rows.size() && rows[j].day == day; ++j) text_.append(rows[j].body).push_back('\n');
+      size_t j = i, bytes = 0;
+      for (; j < rows.size() && rows[j].day == day; ++j) bytes += rows[j].body.size() + 1;
+      std::string text = progress_ != nullptr ? progress_->Reusable() : std::move(text_);
+      text.clear();
+      text.reserve(bytes + store::kPieceSlack);
+      for (size_t k = i; k < j; ++k) text.append(rows[k].body).push_back('\n');
       if (file_ == nullptr || day != day_) KZ_RETURN_IF_ERROR(Open(day));
       const uint64_t start = file_->Size();
-      KZ_RETURN_IF_ERROR(file_->Append(text_));
-      if (progress_ != nullptr) progress_->Add({name_, start, file_->Size(), lines_});
+      KZ_RETURN_IF_ERROR(file_->Append(text));
+      if (progress_ != nullptr) {
+        progress_->Add({name_, start, file_->Size(), lines_, std::move(text)});
+      } else {
+        text_ = std::move(text);
+      }
       lines_ += j - i;
       i = j;
     }
@@ -127,7 +135,7 @@ class WholeCopy {
   std::string day_, name_;
   uint64_t lines_ = 0;  // of file_, before what the next page appends
   std::vector<std::string> written_;
-  std::string text_;
+  std::string text_;  // a page's run of one day, kept for its capacity when no reader follows
 };
 
 }  // namespace

@@ -23,9 +23,28 @@ void CopyProgress::SetWhole(bool whole) {
 void CopyProgress::Add(CopiedPiece piece) {
   {
     std::lock_guard<std::mutex> l(mu_);
+    if (held_ + piece.bytes.size() > kHeldBytes) {
+      piece.bytes = std::string();
+    } else {
+      held_ += piece.bytes.size();
+    }
     pieces_.push_back(std::move(piece));
   }
   changed_.notify_all();
+}
+
+std::string CopyProgress::Reusable() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (spare_.empty()) return std::string();
+  std::string bytes = std::move(spare_.back());
+  spare_.pop_back();
+  bytes.clear();
+  return bytes;
+}
+
+void CopyProgress::Recycle(std::string bytes) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (spare_.size() < 4) spare_.push_back(std::move(bytes));
 }
 
 void CopyProgress::Finish(Status status) {
@@ -45,8 +64,10 @@ bool CopyProgress::Whole() {
 std::optional<CopiedPiece> CopyProgress::Piece(size_t k) {
   std::unique_lock<std::mutex> l(mu_);
   changed_.wait(l, [&] { return k < pieces_.size() || finished_.has_value(); });
-  if (k < pieces_.size()) return pieces_[k];
-  return std::nullopt;
+  if (k >= pieces_.size()) return std::nullopt;
+  CopiedPiece& held = pieces_[k];
+  held_ -= held.bytes.size();
+  return CopiedPiece{held.file, held.start, held.end, held.lines_before, std::move(held.bytes)};
 }
 
 Status CopyProgress::Wait() {

@@ -4,8 +4,9 @@
 // written instead of waiting for the whole copy (cli/log_views.h). A process runs at most one
 // copy per home; the copy registers its progress under the home's path for readers to find.
 //
-// The copy never waits for a reader: pieces are named, not handed over (the reader reads their
-// bytes back, from the page cache), so a slow reader or none costs the copy nothing.
+// The copy never waits for a reader: a piece comes with its bytes while the bytes held for
+// readers stay under kHeldBytes, and is only named past that (the reader reads it back from the
+// page cache), so a slow reader or none costs the copy nothing and holds bounded memory.
 #pragma once
 
 #include <condition_variable>
@@ -29,7 +30,12 @@ struct CopiedPiece {
   uint64_t start = 0;
   uint64_t end = 0;
   uint64_t lines_before = 0;
+  // The piece's bytes when the copy handed them over (empty: read them from the file), with at
+  // least kPieceSlack bytes of spare capacity, so a reader pads them in place.
+  std::string bytes;
 };
+
+inline constexpr size_t kPieceSlack = 64;
 
 class CopyProgress {
  public:
@@ -45,15 +51,23 @@ class CopyProgress {
   // pieces are then the home's whole log, in log order. Otherwise (rows appended to a copy made
   // earlier) it adds no piece, and a reader waits for the end and reads the files.
   void SetWhole(bool whole);
+  // Announces a piece; its bytes are dropped (the file holds them) past kHeldBytes held.
   void Add(CopiedPiece piece);
+  // A buffer a reader gave back (empty, its capacity kept), or a new one.
+  std::string Reusable();
   // The copy ended: with OK, every piece is durable and the home records what it copied.
   void Finish(Status status);
 
   // Blocks until the copy said whether it is whole, or ended; true when whole.
   bool Whole();
   // Blocks until piece `k` (0-based, in log order) is written or the copy ended: nullopt then
-  // (Wait() says how it ended).
+  // (Wait() says how it ended). The piece's bytes go to the first caller.
   std::optional<CopiedPiece> Piece(size_t k);
+  // Gives a piece's bytes back once read, for the copy's next piece.
+  void Recycle(std::string bytes);
+
+  // Bytes of pieces held for readers, at most.
+  static constexpr size_t kHeldBytes = size_t{128} << 20;
   // Blocks until the copy ended (and its thread, when Start made one): its status.
   Status Wait();
 
@@ -63,6 +77,8 @@ class CopyProgress {
   std::optional<bool> whole_;        // GUARDED_BY(mu_)
   std::vector<CopiedPiece> pieces_;  // GUARDED_BY(mu_)
   std::optional<Status> finished_;   // GUARDED_BY(mu_)
+  size_t held_ = 0;                  // GUARDED_BY(mu_): pieces_' bytes not taken yet
+  std::vector<std::string> spare_;   // GUARDED_BY(mu_): buffers given back
   std::thread thread_;
   std::once_flag joined_;
 };
