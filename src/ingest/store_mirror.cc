@@ -12,7 +12,8 @@
 namespace kaizen::ingest {
 namespace {
 
-// Rows per page read from the database: about 10-20 MB of events, one group commit each.
+// Rows per page read from the database: about 10-20 MB of events, one group commit each (in a
+// whole copy, one write per day the page holds, and the piece a following fold reads).
 constexpr size_t kPageRows = 20000;
 
 // How many of the home's events the store lacks (0 for an empty home), looked up a batch of ids
