@@ -229,6 +229,12 @@ class StoreMirrorTest(PgStoreTest):
             self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(explained[store_home].out, explained[self.path("explain")].out)
         self.assert_same_files(file_home, self.path("explain"))
+        ruled = {home: self.on(home, "rules", "--json", "--now", "end")
+                 for home in (store_home, self.path("rules"))}
+        for r in ruled.values():
+            self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(ruled[store_home].out, ruled[self.path("rules")].out)
+        self.assert_same_files(file_home, self.path("rules"))
 
     def test_a_home_with_events_of_its_own_is_refused_until_migrated_then_works(self):
         home = self.path("own")
