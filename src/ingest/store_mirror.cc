@@ -85,7 +85,10 @@ class WholeCopy {
       for (size_t k = i; k < j; ++k) text.append(rows[k].body).push_back('\n');
       if (file_ == nullptr || day != day_) KZ_RETURN_IF_ERROR(Open(day));
       const uint64_t start = file_->Size();
-      KZ_RETURN_IF_ERROR(file_->Append(text));
+      if (Status s = file_->Append(text); !s.ok()) {
+        (void)file_->Truncate(start);  // no torn line left behind; the next copy reads on by id
+        return s;
+      }
       if (progress_ != nullptr) {
         progress_->Add({name_, start, file_->Size(), lines_, std::move(text)});
       } else {
