@@ -300,7 +300,8 @@ int main(int argc_in, char** argv_in) {
   // A verb whose first read of the log is its fold folds a new home's first copy as it streams.
   std::unique_ptr<kaizen::store::PgLog> remote;
   std::unique_ptr<kaizen::ingest::BackgroundSync> copying;  // after remote: joined first
-  if (verb_name == "analyze" || verb_name == "explain" || verb_name == "rules") {
+  if (verb_name == "analyze" || verb_name == "explain" || verb_name == "rules" ||
+      verb_name == "context" || verb_name == "hints") {
     if (kaizen::Status s = OpenStoreFolding(&c, &remote, &copying); !s.ok()) {
       return StoreOpenFailed(verb_name, s);
     }

@@ -22,10 +22,10 @@ std::string ResolveStore(const std::string& given);
 // Unavailable when it cannot be reached, FailedPrecondition when the home is not a copy of it.
 Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync = true);
 
-// OpenStore for a verb that folds the log before it reads it otherwise (analyze, explain, rules): a
-// new home's first copy runs on a thread while the verb folds each day file as it is written
-// (ingest::BackgroundSync; *background keeps it, to be joined before the process ends). Any
-// other home is brought up to date first, as OpenStore does.
+// OpenStore for a verb that folds the log before it reads it otherwise (analyze, explain, rules,
+// context, hints): a new home's first copy runs on a thread while the verb folds each day file as
+// it is written (ingest::BackgroundSync; *background keeps it, to be joined before the process
+// ends). Any other home is brought up to date first, as OpenStore does.
 Status OpenStoreFolding(Common* c, std::unique_ptr<store::PgLog>* opened,
                         std::unique_ptr<ingest::BackgroundSync>* background);
 

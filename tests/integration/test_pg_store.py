@@ -235,6 +235,21 @@ class StoreMirrorTest(PgStoreTest):
             self.assertEqual(r.rc, EXIT_OK, r)
         self.assertEqual(ruled[store_home].out, ruled[self.path("rules")].out)
         self.assert_same_files(file_home, self.path("rules"))
+        contexts = {home: self.on(home, "context", "--json", "--now", "end", "--project", "api")
+                    for home in (store_home, self.path("context"))}
+        for r in contexts.values():
+            self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertEqual(contexts[store_home].out, contexts[self.path("context")].out)
+        hints = {}
+        for home in (store_home, self.path("hints")):
+            target = self.path(os.path.basename(home) + "-AGENTS.md")
+            r = self.on(home, "hints", target, "--now", "end", "--project", "api")
+            self.assertEqual(r.rc, EXIT_OK, r)
+            with open(target) as f:
+                hints[home] = f.read()
+        self.assertIn("kaizen", hints[store_home])
+        self.assertEqual(hints[store_home], hints[self.path("hints")])
+        self.assert_same_files(file_home, self.path("hints"))
 
     def test_a_home_with_events_of_its_own_is_refused_until_migrated_then_works(self):
         home = self.path("own")
