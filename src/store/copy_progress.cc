@@ -9,6 +9,8 @@ CopyProgress::~CopyProgress() {
 }
 
 void CopyProgress::Start(std::function<Status()> copy) {
+  // Under the lock: Finish waits for it, so no Wait sees the copy ended before thread_ is set.
+  std::lock_guard<std::mutex> l(mu_);
   thread_ = std::thread([this, copy = std::move(copy)] { Finish(copy()); });
 }
 

@@ -79,7 +79,7 @@ class CopyProgress {
   std::optional<Status> finished_;   // GUARDED_BY(mu_)
   size_t held_ = 0;                  // GUARDED_BY(mu_): pieces_' bytes not taken yet
   std::vector<std::string> spare_;   // GUARDED_BY(mu_): buffers given back
-  std::thread thread_;
+  std::thread thread_;  // set under mu_ (Start), joined once (Wait)
   std::once_flag joined_;
 };
 
