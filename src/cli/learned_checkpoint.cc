@@ -329,11 +329,8 @@ Status FoldWithCheckpoint(const std::string& home,
   // A first copy of the store streaming into this new home has no checkpoint to start from: the
   // read follows the copy. Any other copy in progress is waited for before the checkpoint is
   // looked at (it may drop the copy the checkpoint was of).
-  bool copying_whole = false;
-  if (std::shared_ptr<store::CopyProgress> copy = store::CopyInProgress(home)) {
-    copying_whole = copy->Whole();
-    if (!copying_whole) KZ_RETURN_IF_ERROR(copy->Wait());
-  }
+  KZ_ASSIGN_OR_RETURN(std::shared_ptr<store::CopyProgress> copy, store::WholeCopyToFollow(home));
+  const bool copying_whole = copy != nullptr;
   if (!copying_whole && !log.HomeExists()) return Status::Ok();
   Found found;
   if (copying_whole) {

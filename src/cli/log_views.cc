@@ -352,8 +352,9 @@ Status ReadLogViews(store::RawLog& log, const std::function<void(learn::EventVie
   slice_bytes = std::max<uint64_t>(1, slice_bytes);
   // A first copy of the store streaming into this (new) home: followed, piece by piece. Any other
   // copy in progress is waited for, as the writer lock below would.
-  std::shared_ptr<store::CopyProgress> copy = store::CopyInProgress(log.home());
-  if (copy && !(from.file.empty() && copy->Whole())) {
+  KZ_ASSIGN_OR_RETURN(std::shared_ptr<store::CopyProgress> copy,
+                      store::WholeCopyToFollow(log.home()));
+  if (copy && !from.file.empty()) {  // a checkpoint's end is not where a whole copy begins
     KZ_RETURN_IF_ERROR(copy->Wait());
     copy = nullptr;
   }

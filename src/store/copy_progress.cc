@@ -111,4 +111,11 @@ std::shared_ptr<CopyProgress> CopyInProgress(const std::string& home) {
   return it == Registry().end() ? nullptr : it->second;
 }
 
+Result<std::shared_ptr<CopyProgress>> WholeCopyToFollow(const std::string& home) {
+  std::shared_ptr<CopyProgress> copy = CopyInProgress(home);
+  if (copy == nullptr || copy->Whole()) return copy;
+  KZ_RETURN_IF_ERROR(copy->Wait());
+  return std::shared_ptr<CopyProgress>();
+}
+
 }  // namespace kaizen::store

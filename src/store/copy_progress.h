@@ -79,7 +79,7 @@ class CopyProgress {
   std::optional<Status> finished_;   // GUARDED_BY(mu_)
   size_t held_ = 0;                  // GUARDED_BY(mu_): pieces_' bytes not taken yet
   std::vector<std::string> spare_;   // GUARDED_BY(mu_): buffers given back
-  std::thread thread_;  // set under mu_ (Start), joined once (Wait)
+  std::thread thread_;               // set under mu_ (Start), joined once (Wait)
   std::once_flag joined_;
 };
 
@@ -87,5 +87,9 @@ class CopyProgress {
 void SetCopyInProgress(const std::string& home, std::shared_ptr<CopyProgress> progress);
 // The copy in progress into `home` (as the copy named it), or null.
 std::shared_ptr<CopyProgress> CopyInProgress(const std::string& home);
+// What a reader of `home`'s log does first: the copy in progress when it is whole (the reader
+// follows it instead of reading the files); null otherwise, after any other copy in progress
+// ended (its error when it failed).
+Result<std::shared_ptr<CopyProgress>> WholeCopyToFollow(const std::string& home);
 
 }  // namespace kaizen::store
