@@ -129,20 +129,21 @@ void ReviewHistory::Add(const ReviewView& review, const std::vector<ReviewTheme>
   std::sort(themes.begin(), themes.end());
   themes.erase(std::unique(themes.begin(), themes.end()), themes.end());
   const bool approved = review.decision == Decision::kApproved;
-  key_.assign(approved ? "+" : "-");
+  // The task type, '\0', then the group's key within it: the decision, then the themes.
+  const std::string_view task_type = OrUnspecified(review.task_type);
+  key_.assign(task_type);
+  key_ += '\0';
+  key_ += approved ? '+' : '-';
   for (std::string_view t : themes) {
     key_ += '\n';
     key_ += t;
   }
-  const std::string_view task_type = OrUnspecified(review.task_type);
-  lookup_.assign(task_type);
-  lookup_ += '\0';
-  lookup_ += key_;
-  Indexed& indexed = index_.of[lookup_];
+  Indexed& indexed = index_.of[key_];
   if (indexed.group == nullptr) {
     auto task = by_task_type_.find(task_type);
     if (task == by_task_type_.end()) task = by_task_type_.try_emplace(std::string(task_type)).first;
-    indexed.group = &task->second[key_];  // a map's elements stay where they are as it grows
+    // A map's elements stay where they are as it grows.
+    indexed.group = &task->second[std::string(key_, task_type.size() + 1)];
   }
   Group& g = *indexed.group;
   if (g.reviews == 0) {

@@ -122,8 +122,7 @@ class ReviewHistory {
   template <class Archive>
   void serialize(Archive& ar);
   std::map<std::string, std::map<std::string, Group>, std::less<>> by_task_type_;
-  std::string key_;     // Add's scratch: a group's key, kept for its capacity
-  std::string lookup_;  // Add's scratch: task type, '\0', key_
+  std::string key_;  // Add's scratch: task type, '\0', the group's key; kept for its capacity
   // The groups met so far by task type and key, hashed: a decided review finds its group without
   // walking the ordered map's string keys (the map keeps the order the self-check reads). Not
   // state: a copy, or a state loaded, starts it again.
