@@ -3,6 +3,9 @@
 // choice and events as `kaizen ask` / `kaizen answer` (cli/ask.cc, cli/question_config.h).
 #include <fmt/format.h>
 
+#include <optional>
+#include <vector>
+
 #include "cli/question_config.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
@@ -12,6 +15,16 @@ namespace {
 
 using model::JsonType;
 using model::ObjectSpec;
+
+// The home's question bank; nullopt, with the tool call refused, when it cannot be read.
+std::optional<std::vector<learn::BankQuestion>> BankOrRefuse(LiveState* state, ToolResult* result) {
+  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
+  if (!bank.ok()) {
+    Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
+    return std::nullopt;
+  }
+  return std::move(bank).value();
+}
 
 const ObjectSpec& NextQuestionArgs() {
   static const ObjectSpec spec{
@@ -24,11 +37,8 @@ const ObjectSpec& NextQuestionArgs() {
 }
 
 Status NextQuestion(LiveState* state, simdjson::dom::element args, ToolResult* result) {
-  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
-  if (!bank.ok()) {
-    Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
-    return Status::Ok();
-  }
+  std::optional<std::vector<learn::BankQuestion>> bank = BankOrRefuse(state, result);
+  if (!bank) return Status::Ok();
   learn::QuestionMoment at;
   at.session = ArgString(args, "session_id");
   at.person = ArgString(args, "reviewer");
@@ -71,11 +81,8 @@ const ObjectSpec& RecordAnswerArgs() {
 }
 
 Status RecordAnswer(LiveState* state, simdjson::dom::element args, ToolResult* result) {
-  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
-  if (!bank.ok()) {
-    Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
-    return Status::Ok();
-  }
+  std::optional<std::vector<learn::BankQuestion>> bank = BankOrRefuse(state, result);
+  if (!bank) return Status::Ok();
   const std::string_view id = ArgString(args, "question_id");
   const learn::BankQuestion* q = cli::FindQuestion(*bank, id);
   if (q == nullptr) {
