@@ -53,8 +53,12 @@ class GoldenBehaviourTest(KaizenTest):
         """{name: bytes}: what each verb printed or wrote for `home` at `now`. With `mask_ids`,
         every version 7 UUID reads `<id>`: ids that import gave events carry random bits."""
         out = {}
+        # Run from a directory of a fixed name outside any repository: `context` and `hints`
+        # name the current directory's project.
+        cwd = self.path("work")
+        os.makedirs(cwd, exist_ok=True)
 
-        def run(name, *args, cwd=None):
+        def run(name, *args):
             r = kaizen(*args, "--home", home, "--now", now, cwd=cwd)
             self.assertEqual(r.rc, EXIT_OK, r)
             out[name] = r.out_bytes
@@ -74,7 +78,7 @@ class GoldenBehaviourTest(KaizenTest):
         for top in ("memory", "prompts", "patterns"):
             for rel, data in sorted(files_under(os.path.join(home, top)).items()):
                 out[f"render.{top}.{rel.replace(os.sep, '.')}"] = data
-        r = kaizen("export", "--format", "dpo", "--home", home)
+        r = kaizen("export", "--format", "dpo", "--home", home, cwd=cwd)
         self.assertEqual(r.rc, EXIT_OK, r)
         out["export.dpo.jsonl"] = r.out_bytes
         out = {k: v.replace(self.tmp.encode(), b"<tmp>") for k, v in out.items()}
