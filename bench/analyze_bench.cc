@@ -15,7 +15,7 @@
 // On the folded history (items = events folded):
 //   BM_AnalysisJson  Learner::AnalysisJson(now): `kaizen analyze --json` after the fold
 //   BM_AnalysisText  Learner::AnalysisText(now)
-//   BM_AnalyzeHome   cli::ReadLogViews from the home's files (page cache) + Add + AnalysisJson:
+//   BM_AnalyzeHome   home::ReadLogViews from the home's files (page cache) + Add + AnalysisJson:
 //                    `kaizen analyze --json` in process (Learner::Prepare on the reader threads)
 // The target: an incremental update (one event's Add) under 10 us.
 // Temp homes go under $KAIZEN_BENCH_TMP, else $TMPDIR, else /tmp; KAIZEN_BENCH_ANALYZE_EVENTS
@@ -37,14 +37,14 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/gen_history.h"
-#include "cli/log_views.h"
+#include "home/log_views.h"
 #include "ingest/ingestor.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
 #include "model/event_kind.h"
+#include "sim/gen_history.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/raw_log.h"
 
 namespace kaizen::bench {
 namespace {
@@ -54,7 +54,7 @@ using learn::EventViews;
 using model::EventKind;
 
 constexpr uint64_t kDefaultEvents = 100000;
-constexpr size_t kStreamBatchBytes = 4 << 20;  // as cli/log_views.cc
+constexpr size_t kStreamBatchBytes = 4 << 20;  // as home/log_views.cc
 
 std::string TempRoot() {
   for (const char* var : {"KAIZEN_BENCH_TMP", "TMPDIR"}) {
@@ -102,18 +102,18 @@ class Arena {
 
 // The Keep functions below copy every string of a view. A view that gains a field must be kept
 // here too, or BM_AddOnly reads freed parser memory: these sizes break the build first.
-static_assert(sizeof(learn::WorkView) == 224, "WorkView changed: update Keep(WorkView*)");
-static_assert(sizeof(learn::ReviewView) == 1192, "ReviewView changed: update Keep(ReviewView*)");
-static_assert(sizeof(learn::ComparisonView) == 504, "ComparisonView changed: update Keep");
-static_assert(sizeof(learn::AnnotationView) == 64, "AnnotationView changed: update Keep");
-static_assert(sizeof(learn::OutcomeView) == 208, "OutcomeView changed: update Keep");
-static_assert(sizeof(learn::ErrorView) == 136, "ErrorView changed: update Keep");
-static_assert(sizeof(learn::RewardView) == 128, "RewardView changed: update Keep");
-static_assert(sizeof(learn::CorrectionView) == 152, "CorrectionView changed: update Keep");
-static_assert(sizeof(learn::LoopView) == 264, "LoopView changed: update Keep");
-static_assert(sizeof(learn::AdminView) == 144, "AdminView changed: update Keep");
+static_assert(sizeof(model::WorkView) == 224, "WorkView changed: update Keep(WorkView*)");
+static_assert(sizeof(model::ReviewView) == 1192, "ReviewView changed: update Keep(ReviewView*)");
+static_assert(sizeof(model::ComparisonView) == 504, "ComparisonView changed: update Keep");
+static_assert(sizeof(model::AnnotationView) == 64, "AnnotationView changed: update Keep");
+static_assert(sizeof(model::OutcomeView) == 208, "OutcomeView changed: update Keep");
+static_assert(sizeof(model::ErrorView) == 136, "ErrorView changed: update Keep");
+static_assert(sizeof(model::RewardView) == 128, "RewardView changed: update Keep");
+static_assert(sizeof(model::CorrectionView) == 152, "CorrectionView changed: update Keep");
+static_assert(sizeof(model::LoopView) == 264, "LoopView changed: update Keep");
+static_assert(sizeof(model::AdminView) == 144, "AdminView changed: update Keep");
 
-void Keep(Arena& a, learn::WorkView* w) {
+void Keep(Arena& a, model::WorkView* w) {
   for (std::string_view* s :
        {&w->event_id, &w->artifact_id, &w->version, &w->type, &w->server_type, &w->stage,
         &w->session_id, &w->model, &w->summary, &w->path, &w->priority}) {
@@ -121,7 +121,7 @@ void Keep(Arena& a, learn::WorkView* w) {
   }
 }
 
-void Keep(Arena& a, learn::ReviewView* r) {
+void Keep(Arena& a, model::ReviewView* r) {
   for (std::string_view* s : {&r->id, &r->session_id, &r->modal_id, &r->reviewer, &r->stage,
                               &r->server_type, &r->task_type, &r->reason, &r->device,
                               &r->time_of_day, &r->day_of_week, &r->presentation_format}) {
@@ -131,21 +131,21 @@ void Keep(Arena& a, learn::ReviewView* r) {
   a.Keep(&r->blockers);
   a.Keep(&r->suggestions);
   a.Keep(&r->themes);
-  for (learn::ScoreView& s : r->scores) s.dimension = a.Keep(s.dimension);
+  for (model::ScoreView& s : r->scores) s.dimension = a.Keep(s.dimension);
   if (r->comparison) {
-    learn::ComparisonView& c = *r->comparison;
+    model::ComparisonView& c = *r->comparison;
     Keep(a, &c.option_a);
     Keep(a, &c.option_b);
     c.preferred = a.Keep(c.preferred);
     c.strength = a.Keep(c.strength);
-    for (learn::DimensionWinnerView& d : c.dimensions) d.dimension = a.Keep(d.dimension);
+    for (model::DimensionWinnerView& d : c.dimensions) d.dimension = a.Keep(d.dimension);
   }
-  for (learn::AnnotationView& n : r->annotations) {
+  for (model::AnnotationView& n : r->annotations) {
     for (std::string_view* s : {&n.type, &n.severity, &n.category, &n.text}) *s = a.Keep(*s);
   }
 }
 
-void Keep(Arena& a, learn::OutcomeView* v) {
+void Keep(Arena& a, model::OutcomeView* v) {
   for (std::string_view* s : {&v->id, &v->bead_id, &v->strategy, &v->failure_mode,
                               &v->failure_details, &v->description}) {
     *s = a.Keep(*s);
@@ -155,32 +155,32 @@ void Keep(Arena& a, learn::OutcomeView* v) {
   a.Keep(&v->patterns);
 }
 
-void Keep(Arena& a, learn::ErrorView* v) {
+void Keep(Arena& a, model::ErrorView* v) {
   for (std::string_view* s : {&v->id, &v->bead_id, &v->error_type, &v->message, &v->stack_trace,
                               &v->tool_name, &v->context, &v->resolves}) {
     *s = a.Keep(*s);
   }
 }
 
-void Keep(Arena& a, learn::RewardView* v) {
+void Keep(Arena& a, model::RewardView* v) {
   for (std::string_view* s :
        {&v->id, &v->signal_type, &v->source, &v->task_id, &v->session_id, &v->commit_hash}) {
     *s = a.Keep(*s);
   }
 }
 
-void Keep(Arena& a, learn::CorrectionView* v) {
+void Keep(Arena& a, model::CorrectionView* v) {
   for (std::string_view* s : {&v->id, &v->session_id, &v->correction_type, &v->category,
                               &v->original, &v->corrected, &v->user_id, &v->method, &v->project}) {
     *s = a.Keep(*s);
   }
 }
 
-void Keep(Arena& a, learn::LoopView* v) {
+void Keep(Arena& a, model::LoopView* v) {
   for (std::string_view* s : {&v->id, &v->loop_id, &v->feedback}) *s = a.Keep(*s);
 }
 
-void Keep(Arena& a, learn::AdminView* v) {
+void Keep(Arena& a, model::AdminView* v) {
   for (std::string_view* s : {&v->id, &v->action, &v->rule_id, &v->verdict, &v->user_id,
                               &v->session_id, &v->reviewer, &v->note}) {
     *s = a.Keep(*s);
@@ -196,14 +196,14 @@ struct KeptEvents {
   };
   Arena arena;
   std::vector<Ref> order;
-  std::vector<learn::ReviewView> reviews;
-  std::vector<learn::WorkView> works;
-  std::vector<learn::OutcomeView> outcomes;
-  std::vector<learn::ErrorView> errors;
-  std::vector<learn::RewardView> rewards;
-  std::vector<learn::CorrectionView> corrections;
-  std::vector<learn::LoopView> loops;
-  std::vector<learn::AdminView> admins;
+  std::vector<model::ReviewView> reviews;
+  std::vector<model::WorkView> works;
+  std::vector<model::OutcomeView> outcomes;
+  std::vector<model::ErrorView> errors;
+  std::vector<model::RewardView> rewards;
+  std::vector<model::CorrectionView> corrections;
+  std::vector<model::LoopView> loops;
+  std::vector<model::AdminView> admins;
 
   template <typename View>
   void Push(EventKind kind, std::vector<View>* to, const View& v) {
@@ -306,12 +306,12 @@ int64_t ForEachStored(const simdjson::padded_string& text, od::parser& parser,
 
 History* BuildHistory() {
   auto* h = new History;
-  cli::GenOptions gen;
+  sim::GenOptions gen;
   gen.events = HistoryEvents();
   gen.seed = 1;
-  h->now_ms = gen.start_unix_ms + (gen.span_days + 2) * learn::kMsPerDay;
+  h->now_ms = gen.start_unix_ms + (gen.span_days + 2) * model::kMsPerDay;
   std::string jsonl;
-  cli::GenerateHistory(gen, &jsonl);
+  sim::GenerateHistory(gen, &jsonl);
   simdjson::padded_string input(jsonl);
   jsonl = std::string();
 
@@ -567,8 +567,8 @@ void BM_AnalyzeHome(benchmark::State& state) {
   for (auto _ : state) {
     FreshLearner(state, &learner);
     store::RawLog log(h->home, store::DefaultFileSystem());
-    cli::LogScan scan;
-    Status st = cli::ReadLogViews(
+    home::LogScan scan;
+    Status st = home::ReadLogViews(
         log, [&](EventViews& e) { learner->Add(e); }, &scan,
         [&](EventViews* e) { learner->Prepare(e); });
     if (!st.ok() || scan.events != h->events) {

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/gen_history.h"
 #include "model/limits.h"
+#include "sim/gen_history.h"
 
 namespace kaizen::bench {
 
@@ -29,11 +29,11 @@ struct Batch {
 
 inline const Batch& GeneratedBatch() {
   static const Batch* batch = [] {
-    cli::GenOptions options;
+    sim::GenOptions options;
     options.events = kBatchEvents;
     options.seed = kSeed;
     std::string jsonl;
-    cli::GenerateHistory(options, &jsonl);
+    sim::GenerateHistory(options, &jsonl);
     auto* b = new Batch;
     b->text = simdjson::padded_string(jsonl);
     std::string_view all(b->text.data(), b->text.size());

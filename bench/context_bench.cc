@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/gen_history.h"
 #include "ingest/ingestor.h"
 #include "render/context.h"
 #include "serve/live_state.h"
+#include "sim/gen_history.h"
 #include "store/file_system.h"
 
 namespace kaizen::bench {
@@ -49,11 +49,11 @@ struct Home {
   Home() {
     path = TempHome();
     ingest::Ingestor ingestor(path, store::DefaultFileSystem());
-    cli::GenOptions gen;
+    sim::GenOptions gen;
     gen.events = HistoryEvents();
     gen.seed = 7;
     std::string jsonl;
-    cli::GenerateHistory(gen, &jsonl);
+    sim::GenerateHistory(gen, &jsonl);
     simdjson::padded_string padded(jsonl);
     ingest::IngestOptions opts;
     opts.now_ms = gen.start_unix_ms + (gen.span_days + 1) * 86400000;

@@ -8,7 +8,7 @@ each call's p50 at the largest size over its p50 at the smallest. Target (issue 
 p99 < 50 ms at 1,000,000 events, within 1.5x of the same call at 10,000. Timed after a warm-up: one
 learning call (timed alone, on the first row) and its detached checkpoint writer done. Every call
 is measured twice: with no server, then with the home's `kaizen serve` running (rows marked
-[serve]), which answers hooks, `context` and `hints` from its live learner (cli/serve_client.h).
+[serve]), which answers hooks, `context` and `hints` from its live learner (home/serve_client.h).
 
     python3 bench/hook_latency.py --bin build/kaizen [--sizes 10000,1000000] [--runs 30]
 
@@ -155,7 +155,7 @@ def calls(kaizen, project, home, runs, label, out):
 
 def main():
     # The rows without a server are measured without one: a slow learning call would otherwise
-    # start the home's server for the next (cli/serve_client.h).
+    # start the home's server for the next (home/serve_client.h).
     os.environ["KAIZEN_AUTOSERVE"] = "0"
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default="build/kaizen")

@@ -34,13 +34,13 @@
 #include "ingest/ingestor.h"
 #include "ingest/json_tokens.h"
 #include "ingest/stored_line.h"
-#include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "model/event_kind.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "store/file_system.h"
+#include "text/text_analysis.h"
 
 namespace kaizen::bench {
 namespace {
@@ -87,7 +87,7 @@ void Enrich(simdjson::dom::element event, const ingest::EventFacts& facts, int64
     }
     simdjson::dom::object free_text;
     if (event["freeText"].get_object().get(free_text) == simdjson::SUCCESS) {
-      ingest::AnalyzeFreeText(free_text, ingest::ThemeTaxonomy::Default(), e);
+      ingest::AnalyzeFreeText(free_text, text::ThemeTaxonomy::Default(), e);
     }
   } else if (facts.kind == model::EventKind::kReward) {
     e->signal_value = facts.normalized_signal;
@@ -155,7 +155,7 @@ void BM_AnalyzeFreeText(benchmark::State& state) {
       texts.push_back(free_text);
     }
   }
-  const ingest::ThemeTaxonomy& taxonomy = ingest::ThemeTaxonomy::Default();
+  const text::ThemeTaxonomy& taxonomy = text::ThemeTaxonomy::Default();
   for (auto _ : state) {
     for (simdjson::dom::object t : texts) {
       ingest::Enrichment e;

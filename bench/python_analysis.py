@@ -18,7 +18,7 @@ the same keys:
                `reward`, once per commit) adds a not-approved pair (seed 001, docs/analysis.md
                `signals`).
 
-The rules mirror src/learn/approval.cc, gates.cc, calibration.cc and signals.cc (the failed
+The rules mirror src/learn/reviews/approval.cc, gates.cc, calibration.cc and signals.cc (the failed
 outcomes and the link from a reward to its work, learner.cc) with their default config.
 
     python3 bench/python_analysis.py HOME --now 2025-10-02T00:00:00Z

@@ -1,5 +1,5 @@
-// libFuzzer target for `<home>/config/checks.json` (cli/machine_check.h): the bytes are the file.
-// ParseChecksJson runs on them. Nothing may crash, leak or hang, and:
+// libFuzzer target for `<home>/config/checks.json` (checks/machine_check.h): the bytes are the
+// file. ParseChecksJson runs on them. Nothing may crash, leak or hang, and:
 //   - a refused file appends no check, leaves the settings as they were and says why, the file
 //     name first;
 //   - an accepted check has a rule and exactly one of require, forbid and command, each pattern
@@ -16,14 +16,14 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/default_checks.h"
-#include "cli/machine_check.h"
+#include "checks/default_checks.h"
+#include "checks/machine_check.h"
 #include "learn/config_json.h"
 
 namespace {
 
 using namespace kaizen;
-using namespace kaizen::cli;
+using namespace kaizen::checks;
 
 constexpr std::string_view kFile = "fuzz-checks.json";
 constexpr size_t kReferenceMaxGlob = 16;

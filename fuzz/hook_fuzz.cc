@@ -1,6 +1,6 @@
-// libFuzzer target for what `kaizen hook` reads: an agent's hook payload (cli/hook_payload.h),
-// the person's prompt in it (ingest/prompt_judgement.h) and the enforcement config
-// (cli/hook_steps.h). Nothing may crash, leak or hang, and:
+// libFuzzer target for what `kaizen hook` reads: an agent's hook payload (agents/hook_payload.h),
+// the person's prompt in it (text/prompt_judgement.h) and the enforcement config
+// (agents/hook_steps.h). Nothing may crash, leak or hang, and:
 //   - a payload that parses has an event name and a session id, and every file write names a
 //     path and carries text;
 //   - every answer kaizen would print for it is one JSON object;
@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "cli/hook_payload.h"
-#include "cli/hook_steps.h"
-#include "ingest/prompt_judgement.h"
+#include "agents/hook_payload.h"
+#include "agents/hook_steps.h"
+#include "text/prompt_judgement.h"
 
 namespace {
 
@@ -34,20 +34,20 @@ void CheckObject(simdjson::dom::parser& parser, const std::string& line) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   simdjson::dom::parser parser;
-  Result<cli::HookPayload> p = cli::ParseHookPayload(input, std::nullopt);
+  Result<agents::HookPayload> p = agents::ParseHookPayload(input, std::nullopt);
   if (p.ok()) {
     if (p->event_name.empty() || p->session_id.empty()) std::abort();
-    for (const cli::FileWrite& w : p->writes) {
+    for (const agents::FileWrite& w : p->writes) {
       if (w.path.empty() || w.text.empty()) std::abort();
     }
-    CheckObject(parser, cli::SessionStartOutput(p->agent, p->prompt));
-    CheckObject(parser, cli::BlockOutput(p->agent, p->failure));
-    CheckObject(parser, cli::WarnOutput(p->agent, p->last_assistant_message));
-    (void)cli::ClassifyToolError(p->failure);
+    CheckObject(parser, agents::SessionStartOutput(p->agent, p->prompt));
+    CheckObject(parser, agents::BlockOutput(p->agent, p->failure));
+    CheckObject(parser, agents::WarnOutput(p->agent, p->last_assistant_message));
+    (void)agents::ClassifyToolError(p->failure);
   }
-  const ingest::PromptReading r = ingest::ReadPrompt(input);
+  const text::PromptReading r = text::ReadPrompt(input);
   if (r.instruction.size() > input.size()) std::abort();
-  if (r.judgement == ingest::PromptJudgement::kPositive && !r.instruction.empty()) std::abort();
-  (void)cli::ParseEnforcementConfig(input);
+  if (r.judgement == text::PromptJudgement::kPositive && !r.instruction.empty()) std::abort();
+  (void)agents::ParseEnforcementConfig(input);
   return 0;
 }

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "home/token.h"
 #include "serve/routes_query.h"
-#include "serve/token.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace kaizen::serve;
@@ -42,8 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
 
-  const TokenCheck check = CheckBearer(input, "0123456789abcdef");
-  if (check == TokenCheck::kOk && input.find("0123456789abcdef") == std::string_view::npos) {
+  const kaizen::home::TokenCheck check = kaizen::home::CheckBearer(input, "0123456789abcdef");
+  if (check == kaizen::home::TokenCheck::kOk &&
+      input.find("0123456789abcdef") == std::string_view::npos) {
     std::abort();
   }
   return 0;

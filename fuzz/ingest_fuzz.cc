@@ -24,12 +24,12 @@
 #include "ingest/ingestor.h"
 #include "ingest/json_tokens.h"
 #include "ingest/stored_line.h"
-#include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "store/file_system.h"
+#include "text/text_analysis.h"
 
 namespace {
 
@@ -108,7 +108,7 @@ void CheckTokens(const simdjson::dom::parser& parser, std::string_view line) {
 
 // Every line alone: parse, validate, and for a valid event its cache record and stored form.
 // Returns the number of shape-valid events.
-size_t ValidateLines(std::string_view input, const ingest::ThemeTaxonomy& taxonomy) {
+size_t ValidateLines(std::string_view input, const text::ThemeTaxonomy& taxonomy) {
   static simdjson::dom::parser parser;
   ingest::ValidateOptions options;
   options.now_ms = kNowMs;
@@ -194,19 +194,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto again = model::ParseUuid(uuid->ToString());
     if (!again || !(*again == *uuid)) std::abort();
   }
-  auto taxonomy = ingest::ThemeTaxonomy::FromJson(bytes);
-  const ingest::ThemeTaxonomy& themes =
-      taxonomy.ok() ? taxonomy.value() : ingest::ThemeTaxonomy::Default();
-  (void)ingest::ExtractThemes(bytes, themes);
+  auto taxonomy = text::ThemeTaxonomy::FromJson(bytes);
+  const text::ThemeTaxonomy& themes =
+      taxonomy.ok() ? taxonomy.value() : text::ThemeTaxonomy::Default();
+  (void)text::ExtractThemes(bytes, themes);
   // A user's themes.json: merged with the shipped themes, whose literal keywords ("res.ok",
   // "`any") then meet the same bytes.
-  if (auto user = ingest::ThemeTaxonomy::FromUserJson(bytes); user.ok()) {
+  if (auto user = text::ThemeTaxonomy::FromUserJson(bytes); user.ok()) {
     if (user->themes().size() != user->origins().size()) std::abort();
-    (void)ingest::ExtractThemes(bytes, *user);
+    (void)text::ExtractThemes(bytes, *user);
   }
-  double sentiment = ingest::Sentiment(bytes);
+  double sentiment = text::Sentiment(bytes);
   if (!(sentiment >= -1 && sentiment <= 1)) std::abort();
-  (void)ingest::ActionableItems(bytes);
+  (void)text::ActionableItems(bytes);
 
   // The batch, line by line, then through the real pipeline.
   const simdjson::padded_string input(bytes);

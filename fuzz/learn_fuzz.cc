@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "learn/config_json.h"
-#include "learn/correction_patterns.h"
+#include "learn/corrections/correction_patterns.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
 #include "learn/sections.h"
@@ -72,7 +72,7 @@ void CollectNames(const EventViews& e, Names* names) {
   switch (e.kind) {
     case model::EventKind::kFeedback:
       names->Add(e.review.task_type);
-      for (const ScoreView& s : e.review.scores) names->Add(s.dimension);
+      for (const model::ScoreView& s : e.review.scores) names->Add(s.dimension);
       break;
     case model::EventKind::kOutcome:
       for (std::string_view p : e.outcome.patterns) names->Add(p);
@@ -103,7 +103,7 @@ std::string CheckAnalysis(const Learner& learner, int64_t now_ms, bool repeat) {
   return json;
 }
 
-// The CLI's read path (src/cli/log_views.cc): each line parsed in place in a padded buffer that
+// The CLI's read path (src/home/log_views.cc): each line parsed in place in a padded buffer that
 // outlives its views, strings with escapes kept in `escaped`.
 class DurableReader {
  public:
@@ -303,7 +303,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckValidation(learner, input);
   if (any) {
     // A day after the newest event: nothing has aged out of the windows yet.
-    const int64_t now = latest + kMsPerDay;
+    const int64_t now = latest + model::kMsPerDay;
     CheckAnalysis(learner, now, /*repeat=*/false);
     CheckExplain(learner, names.all(), now);
   }

@@ -1,4 +1,4 @@
-// libFuzzer target for the rows a PostgreSQL store sends (store/pg_log.h ParseCopyTuple: COPY's
+// libFuzzer target for the rows a PostgreSQL store sends (store/pg/pg_log.h ParseCopyTuple: COPY's
 // binary format, one tuple a chunk). The bytes come from a server, so they are not trusted:
 // nothing may crash, leak or read out of bounds, and an accepted tuple's five fields are views
 // inside the input whose lengths, with their 4-byte length words and the 2-byte field count, add
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* begin = reinterpret_cast<const char*>(data);

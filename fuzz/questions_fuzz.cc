@@ -1,4 +1,4 @@
-// libFuzzer target for `<home>/config/questions.json` (cli/question_config.h): the bytes are the
+// libFuzzer target for `<home>/config/questions.json` (home/question_config.h): the bytes are the
 // file. ParseQuestionBank runs on them. Nothing may crash, leak or hang, and:
 //   - a refused file is InvalidArgument naming the file first;
 //   - an accepted bank is not empty, its ids are distinct, 1-64 bytes of [a-z0-9-] and never the
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/question_config.h"
+#include "home/question_config.h"
 
 namespace {
 
@@ -25,7 +25,7 @@ constexpr std::string_view kFile = "fuzz-questions.json";
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto bank = cli::ParseQuestionBank(text, kFile);
+  auto bank = home::ParseQuestionBank(text, kFile);
   if (!bank.ok()) {
     if (bank.status().code() != StatusCode::kInvalidArgument) std::abort();
     if (bank.status().message().substr(0, kFile.size() + 2) != std::string(kFile) + ": ") {
@@ -36,12 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (bank->empty()) std::abort();
   std::set<std::string> ids;
   for (const learn::BankQuestion& q : *bank) {
-    if (!cli::ValidQuestionId(q.id) || q.id == learn::FrictionQuestion().id) std::abort();
+    if (!home::ValidQuestionId(q.id) || q.id == learn::FrictionQuestion().id) std::abort();
     if (!ids.insert(q.id).second) std::abort();
     if (q.text.empty() || q.text.size() > 500) std::abort();
-    if (cli::FindQuestion(*bank, q.id) != &q) std::abort();
+    if (home::FindQuestion(*bank, q.id) != &q) std::abort();
   }
-  if (cli::FindQuestion(*bank, "friction") != &learn::FrictionQuestion()) std::abort();
+  if (home::FindQuestion(*bank, "friction") != &learn::FrictionQuestion()) std::abort();
   learn::QuestionMoment at;
   at.session = "s";
   const learn::NextQuestion next =

@@ -37,7 +37,7 @@ void CheckCoverage(const Result<CoverageReport>& r) {
   for (auto rate : {c.LineRate(), c.BranchRate()}) {
     if (rate && !(*rate >= 0 && *rate <= 1)) std::abort();
   }
-  learn::LoopMetricsView m = MetricsFromReports(nullptr, &c);
+  model::LoopMetricsView m = MetricsFromReports(nullptr, &c);
   if (m.test_coverage && !(*m.test_coverage >= 0 && *m.test_coverage <= 1)) std::abort();
 }
 

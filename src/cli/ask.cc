@@ -2,19 +2,19 @@
 // seed 001 tier 3, the agent's question bank, for scripts and agents at a natural pause (the end
 // of a task or a session). `ask` prints the one question to ask now, or why none, and records
 // that it was asked; `answer` records what the person said, which kaizen then tells the agent
-// (context, hints). The choice of question is learn/question_bank.h's.
+// (context, hints). The choice of question is learn/reviews/question_bank.h's.
 #include <fmt/format.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/loop_store.h"
-#include "cli/question_config.h"
+#include "base/json_text.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "home/loop_store.h"
+#include "home/question_config.h"
 
 namespace kaizen::cli {
 namespace {
@@ -25,14 +25,14 @@ struct AskFlags {
 };
 
 int Ask(const Common& c, const AskFlags& f) {
-  auto bank = LoadQuestionBank(c.home);
-  if (!bank.ok()) return FailVerb("ask", bank.status());
-  LearnedState state;
-  if (Status s = LoadLearnedState(c, &state, nullptr, learn::Parts{learn::Part::kProfiles});
+  auto bank = home::LoadQuestionBank(c.home);
+  if (!bank.ok()) return home::FailVerb("ask", bank.status());
+  home::LearnedState state;
+  if (Status s = home::LoadLearnedState(c, &state, nullptr, learn::Parts{learn::Part::kProfiles});
       !s.ok()) {
-    return FailVerb("ask", s);
+    return home::FailVerb("ask", s);
   }
-  WarnUnreadable(state.scan);
+  home::WarnUnreadable(state.scan);
   learn::QuestionMoment at;
   at.session = f.session;
   at.person = f.reviewer;
@@ -42,18 +42,18 @@ int Ask(const Common& c, const AskFlags& f) {
       state.learner->questions().Next(*bank, at, state.learner->config().weights);
   if (!next.question) {
     if (c.json) {
-      fmt::print("{}\n", NextQuestionJson(next));
+      fmt::print("{}\n", home::NextQuestionJson(next));
     } else {
       fmt::print(stderr, "kaizen ask: no question now: {}\n", next.why);
     }
     return kExitOk;
   }
   const learn::BankQuestion& q = *next.question;
-  auto stored =
-      StoreEvent(c, state.now_ms, model::EventKind::kAdmin, AskEventJson(q, f.session, f.reviewer));
-  if (!stored.ok()) return FailVerb("ask", stored.status());
+  auto stored = home::StoreEvent(c, state.now_ms, model::EventKind::kAdmin,
+                                 home::AskEventJson(q, f.session, f.reviewer));
+  if (!stored.ok()) return home::FailVerb("ask", stored.status());
   if (c.json) {
-    fmt::print("{}\n", NextQuestionJson(next, stored->id));
+    fmt::print("{}\n", home::NextQuestionJson(next, stored->id));
   } else {
     fmt::print("{}\n", q.text);
     fmt::print(stderr, "(question {}: {}; answer with `kaizen answer {} \"...\"`)\n", q.id,
@@ -64,28 +64,29 @@ int Ask(const Common& c, const AskFlags& f) {
 
 int Answer(const Common& c, const std::string& id, const std::vector<std::string>& words,
            const AskFlags& f) {
-  auto bank = LoadQuestionBank(c.home);
-  if (!bank.ok()) return FailVerb("answer", bank.status());
-  const learn::BankQuestion* q = FindQuestion(*bank, id);
+  auto bank = home::LoadQuestionBank(c.home);
+  if (!bank.ok()) return home::FailVerb("answer", bank.status());
+  const learn::BankQuestion* q = home::FindQuestion(*bank, id);
   if (q == nullptr) {
     fmt::print(stderr,
                "kaizen answer: QUESTION_ID \"{}\" is not a question of the bank (one of {})\n", id,
-               QuestionIds(*bank));
+               home::QuestionIds(*bank));
     return kExitUsage;
   }
   std::string answer;
   for (const std::string& w : words) answer += (answer.empty() ? "" : " ") + w;
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb("answer", now.status());
-  auto stored = StoreEvent(c, *now, model::EventKind::kAdmin,
-                           AnswerEventJson(*q, answer, f.session, f.reviewer));
-  if (!stored.ok()) return FailVerb("answer", stored.status());
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb("answer", now.status());
+  auto stored = home::StoreEvent(c, *now, model::EventKind::kAdmin,
+                                 home::AnswerEventJson(*q, answer, f.session, f.reviewer));
+  if (!stored.ok()) return home::FailVerb("answer", stored.status());
   if (stored->skipped) {
     fmt::print(stderr, "kaizen answer: not stored: {}\n", stored->skip_reason);
     return kExitOk;
   }
   if (c.json) {
-    fmt::print("{{\"id\":{},\"question\":{}}}\n", JsonQuote(stored->id), JsonQuote(q->id));
+    fmt::print("{{\"id\":{},\"question\":{}}}\n", base::JsonQuote(stored->id),
+               base::JsonQuote(q->id));
   } else {
     fmt::print("kaizen answer: recorded the answer to \"{}\": {}\n", q->text, stored->id);
   }

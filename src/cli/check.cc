@@ -1,8 +1,8 @@
 // `kaizen check PATH... --task-type T`: the pre-review self-check gate (seed 000 §6.1, §6.2).
 // Runs the machine checks of every active learned rule on the files, predicts the reviewer's
-// score and a calibrated confidence (learn/self_check.h), and records that prediction as a `work`
-// event through the ingest pipeline, so the review that follows closes the calibration loop. The
-// event carries the agent's change (the working tree's diff, or --commit); it joins the review
+// score and a calibrated confidence (learn/rules/self_check.h), and records that prediction as a
+// `work` event through the ingest pipeline, so the review that follows closes the calibration loop.
+// The event carries the agent's change (the working tree's diff, or --commit); it joins the review
 // queue only with --submit: a check is the agent's own gate, run many times while it works.
 // Exit 0: ready for review (decidedBy ready, or second_pass_done: a self-review trigger fired on
 // a version checked before); 1: not yet (violation: a fixable major/critical violation;
@@ -16,19 +16,19 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "base/json_text.h"
+#include "checks/machine_check.h"
+#include "checks/self_check_run.h"
 #include "cli/commands.h"
-#include "cli/derived_files.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/log_views.h"
-#include "cli/loop_store.h"
-#include "cli/machine_check.h"
-#include "cli/self_check_run.h"
 #include "cli/verbs.h"
+#include "home/derived_files.h"
+#include "home/learned_state.h"
+#include "home/log_views.h"
+#include "home/loop_store.h"
 #include "ingest/ingestor.h"
 #include "learn/json_out.h"
-#include "learn/review_queue.h"
-#include "learn/self_check.h"
+#include "learn/reviews/review_queue.h"
+#include "learn/rules/self_check.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -81,7 +81,7 @@ Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorde
     fmt::print(stderr, "kaizen: recovered {}: {}\n", note.file, note.text);
   }
   if (out->stored) {
-    (void)MarkDerivedStale(ingestor.log());
+    (void)home::MarkDerivedStale(ingestor.log());
     return Status::Ok();
   }
   for (const auto& e : errors) {
@@ -96,8 +96,8 @@ Status Record(const Common& c, int64_t now_ms, const std::string& event, Recorde
   return InvalidArgument("the work event was refused: " + why);
 }
 
-void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& files,
-               const std::vector<SkippedFile>& skipped, const std::string& id,
+void PrintText(const learn::SelfCheckResult& r, const std::vector<checks::CheckedFile>& files,
+               const std::vector<checks::SkippedFile>& skipped, const std::string& id,
                const std::string& version, const Recorded& rec, bool submitted,
                const learn::SelfCheckConfig& config, const learn::CompareAdvice& compare) {
   fmt::print("kaizen check: {} file(s), task type {}\n", files.size(), r.task_type);
@@ -176,8 +176,8 @@ void PrintText(const learn::SelfCheckResult& r, const std::vector<CheckedFile>& 
 // or has left it (reviewed, dismissed or superseded: reviewing it again is not what was asked).
 Status SubmitCheckedBefore(const Common& c, int64_t now_ms, const std::string& id,
                            const std::string& version, Recorded* rec) {
-  LearnedState queue;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &queue, nullptr, learn::Parts{learn::Part::kQueue}));
+  home::LearnedState queue;
+  KZ_RETURN_IF_ERROR(home::LoadLearnedState(c, &queue, nullptr, learn::Parts{learn::Part::kQueue}));
   const auto& pending = queue.learner->queue().pending();
   auto it = pending.find(learn::ReviewQueue::Key(id, version));
   if (it == pending.end()) {
@@ -191,9 +191,9 @@ Status SubmitCheckedBefore(const Common& c, int64_t now_ms, const std::string& i
     return Status::Ok();
   }
   const std::string submit =
-      "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + JsonQuote(id) +
-      ",\"work_version\":" + JsonQuote(version) + "}";
-  KZ_RETURN_IF_ERROR(StoreEvent(c, now_ms, model::EventKind::kAdmin, submit).status());
+      "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + base::JsonQuote(id) +
+      ",\"work_version\":" + base::JsonQuote(version) + "}";
+  KZ_RETURN_IF_ERROR(home::StoreEvent(c, now_ms, model::EventKind::kAdmin, submit).status());
   rec->note = "recorded before; submitted for review now";
   return Status::Ok();
 }
@@ -210,16 +210,17 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
     return kExitUsage;
   }
   learn::SelfCheckConfig config;
-  std::vector<CheckSpec> specs;
-  if (Status s = LoadChecks(c.home, &specs, &config); !s.ok()) return FailVerb("check", s);
-  std::vector<CheckedFile> files;
-  std::vector<SkippedFile> skipped;
-  if (Status s = CollectFiles(o.paths, &files, &skipped); !s.ok()) return FailVerb("check", s);
+  std::vector<checks::CheckSpec> specs;
+  if (Status s = LoadChecks(c.home, &specs, &config); !s.ok()) return home::FailVerb("check", s);
+  std::vector<checks::CheckedFile> files;
+  std::vector<checks::SkippedFile> skipped;
+  if (Status s = CollectFiles(o.paths, &files, &skipped); !s.ok())
+    return home::FailVerb("check", s);
 
-  LearnedState state;
-  if (Status s = LoadSelfCheckState(c, &state); !s.ok()) return FailVerb("check", s);
+  home::LearnedState state;
+  if (Status s = checks::LoadSelfCheckState(c, &state); !s.ok()) return home::FailVerb("check", s);
   const learn::ReviewHistory& history = state.learner->review_history();
-  WarnUnreadable(state.scan);
+  home::WarnUnreadable(state.scan);
   std::string id, version;
   ArtifactIds(files, &id, &version);
   if (!o.artifact_id.empty()) id = o.artifact_id;
@@ -229,11 +230,11 @@ int CheckCommand(const Common& c, const CheckOptions& o) {
       state.learner->AdviseComparison({o.task_type, result.raw_confidence, o.approaches});
   Recorded rec;
   if (!o.no_record) {
-    PredictionWork work{o.type, o.task_type, o.paths, id, version};
+    checks::PredictionWork work{o.type, o.task_type, o.paths, id, version};
     work.commit = o.commit;
     if (o.commit.empty()) {
       std::string note;
-      work.diff = WorkingTreeDiff(o.paths, &note);
+      work.diff = checks::WorkingTreeDiff(o.paths, &note);
       if (!note.empty()) fmt::print(stderr, "kaizen check: the change is not recorded: {}\n", note);
     }
     work.for_review = o.submit;

@@ -1,6 +1,4 @@
-// The `kaizen` verbs. Each returns the process exit code:
-//   0 success, 1 some input was refused (the valid part was stored), 2 usage error,
-//   3 the system failed (I/O, full disk, corruption found): nothing unacknowledged was stored.
+// The `kaizen` verbs. Each returns the process exit code (base/exit_code.h).
 #pragma once
 
 #include <cstdint>
@@ -8,26 +6,12 @@
 #include <string>
 #include <vector>
 
-namespace kaizen::store {
-class PgLog;
-}
+#include "base/exit_code.h"
+#include "home/common.h"
 
 namespace kaizen::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitRejected = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitSystem = 3;
-
-struct Common {
-  std::string home;  // resolved: --home, else $KAIZEN_HOME, else ./.kaizen
-  bool json = false;
-  std::string now;  // --now: ISO 8601; empty = the system clock
-  // --store, else $KAIZEN_STORE: a PostgreSQL database the home is the working copy of; empty:
-  // the home's own files are the log.
-  std::string store;
-  store::PgLog* remote = nullptr;  // opened from `store` before the verb runs (cli/store_open.h)
-};
+using home::Common;
 
 int RecordCommand(const Common& c, const std::string& kind, const std::string& file,
                   const std::string& reject_file);
@@ -49,7 +33,7 @@ int ConfigCommand(const Common& c, bool defaults);
 // `kaizen render` and `kaizen hints FILE` (cli/render.cc).
 int RenderCommand(const Common& c);
 int HintsCommand(const Common& c, const std::string& file, const std::string& project);
-// `kaizen simulate`: cli/simulate.h.
+// `kaizen simulate`: sim/simulate.h.
 int SimulateCommand(uint64_t seed, int days, bool learning, int reviews_per_week, bool json,
                     const std::string& out_file);
 std::string SchemaMarkdown();

@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "cli/clock.h"
-#include "cli/derived_files.h"
-#include "cli/json_text.h"
-#include "cli/learned_checkpoint.h"
+#include "base/json_text.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
+#include "home/learned_checkpoint.h"
 #include "ingest/ingest_state.h"
 #include "ingest/retention.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
+#include "store/file/log_rewrite.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/log_rewrite.h"
 
 namespace kaizen::cli {
 namespace {
@@ -123,17 +123,17 @@ Status Compact(store::RawLog& log, int64_t now_ms, CompactReport* report) {
   // 3. What is derived from the rewritten files: the ingest cache (lines changed length in place)
   // and the indexes and aggregates.
   ingest::IngestCache cache(&log);
-  KZ_RETURN_IF_ERROR(RemoveCheckpoint(log.home()));
+  KZ_RETURN_IF_ERROR(home::RemoveCheckpoint(log.home()));
   KZ_RETURN_IF_ERROR(cache.Reset());
   KZ_RETURN_IF_ERROR(cache.CatchUp(&report->notes));
   KZ_RETURN_IF_ERROR(cache.WriteIndex(/*force=*/true));
   ingest::DerivedBuilder builder;
   uint64_t written = 0;
-  return RebuildDerived(log, &builder, &written);
+  return home::RebuildDerived(log, &builder, &written);
 }
 
 int CompactCommand(const Common& c) {
-  auto now = NowMs(c.now);
+  auto now = home::NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen compact: {}\n", now.status().message());
     return kExitUsage;
@@ -152,8 +152,8 @@ int CompactCommand(const Common& c) {
     fmt::print(
         "{{\"now\":{},\"rewrittenFiles\":{},\"movedToCold\":{},\"aggregatedDays\":{},"
         "\"events\":{{\"freeText\":{},\"corrections\":{},\"annotations\":{},\"behavior\":{}}}}}\n",
-        JsonQuote(model::FormatUtc(*now)), r.rewritten_files, r.moved_to_cold, r.aggregated_days,
-        n.free_text, n.corrections, n.annotations, n.behavior);
+        base::JsonQuote(model::FormatUtc(*now)), r.rewritten_files, r.moved_to_cold,
+        r.aggregated_days, n.free_text, n.corrections, n.annotations, n.behavior);
     return kExitOk;
   }
   if (r.rewritten_files + r.moved_to_cold == 0 && r.aggregated_days == 0) {

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "cli/learned_state.h"
-#include "cli/project_dir.h"
-#include "cli/serve_client.h"
 #include "cli/verbs.h"
+#include "home/learned_state.h"
+#include "home/project_dir.h"
+#include "home/serve_client.h"
 #include "render/context.h"
 
 namespace kaizen::cli {
@@ -45,49 +45,51 @@ Verb AddContextVerb(CLI::App& app, Common& c) {
   auto* md = sub->add_flag("--md", o->markdown, "markdown output (the default)");
   AddCommonOptions(sub, c, true, true);
   sub->get_option("--json")->excludes(md);
-  return {sub, [&c, o] {
-            std::error_code ec;
-            const std::string project =
-                !o->project.empty() ? o->project
-                                    : ProjectDirectory(std::filesystem::current_path(ec).string());
-            render::ContextQuery query{o->server_type, o->work_type, o->stage, {}, project};
-            if (!o->dimensions.empty()) {
-              if (Status s = render::ParseDimensions(o->dimensions, &query.dimensions); !s.ok()) {
-                return FailVerb("context", s);
-              }
-            }
-            // The home's running server answers from its live learner (cli/serve_client.h).
-            std::string asked = c.json ? "format=json" : "format=md";
-            for (const auto& [name, value] :
-                 {std::pair<const char*, const std::string*>{"server_type", &o->server_type},
-                  {"type", &o->work_type},
-                  {"stage", &o->stage},
-                  {"dimensions", &o->dimensions},
-                  {"project", &project}}) {
-              if (!value->empty()) asked += fmt::format("&{}={}", name, UrlEncode(*value));
-            }
-            if (o->budget > 0) asked += fmt::format("&budget={}", o->budget);
-            asked += "&" + NowQuery(c.now);
-            if (std::optional<std::string> answer = ReadFromServer(c.home, "context", asked)) {
-              fmt::print("{}", *answer);
-              return kExitOk;
-            }
-            LearnedState state;
-            if (Status s = LoadLearnedStateUnserved(c, &state, render::kContextParts); !s.ok()) {
-              return FailVerb("context", s);
-            }
-            WarnUnreadable(state.scan);
-            const size_t budget =
-                o->budget > 0
-                    ? static_cast<size_t>(o->budget)
-                    : static_cast<size_t>(state.learner->config().memory.context_budget_tokens);
-            render::ContextResult result = render::Context(*state.learner, query, state.now_ms);
-            fmt::print("{}", render::RenderContext(&result,
-                                                   c.json ? render::ContextFormat::kJson
-                                                          : render::ContextFormat::kMarkdown,
-                                                   budget));
-            return kExitOk;
-          }};
+  return {
+      sub, [&c, o] {
+        std::error_code ec;
+        const std::string project =
+            !o->project.empty()
+                ? o->project
+                : home::ProjectDirectory(std::filesystem::current_path(ec).string());
+        render::ContextQuery query{o->server_type, o->work_type, o->stage, {}, project};
+        if (!o->dimensions.empty()) {
+          if (Status s = render::ParseDimensions(o->dimensions, &query.dimensions); !s.ok()) {
+            return home::FailVerb("context", s);
+          }
+        }
+        // The home's running server answers from its live learner (home/serve_client.h).
+        std::string asked = c.json ? "format=json" : "format=md";
+        for (const auto& [name, value] :
+             {std::pair<const char*, const std::string*>{"server_type", &o->server_type},
+              {"type", &o->work_type},
+              {"stage", &o->stage},
+              {"dimensions", &o->dimensions},
+              {"project", &project}}) {
+          if (!value->empty()) asked += fmt::format("&{}={}", name, home::UrlEncode(*value));
+        }
+        if (o->budget > 0) asked += fmt::format("&budget={}", o->budget);
+        asked += "&" + home::NowQuery(c.now);
+        if (std::optional<std::string> answer = home::ReadFromServer(c.home, "context", asked)) {
+          fmt::print("{}", *answer);
+          return kExitOk;
+        }
+        home::LearnedState state;
+        if (Status s = home::LoadLearnedStateUnserved(c, &state, render::kContextParts); !s.ok()) {
+          return home::FailVerb("context", s);
+        }
+        home::WarnUnreadable(state.scan);
+        const size_t budget =
+            o->budget > 0
+                ? static_cast<size_t>(o->budget)
+                : static_cast<size_t>(state.learner->config().memory.context_budget_tokens);
+        render::ContextResult result = render::Context(*state.learner, query, state.now_ms);
+        fmt::print("{}", render::RenderContext(&result,
+                                               c.json ? render::ContextFormat::kJson
+                                                      : render::ContextFormat::kMarkdown,
+                                               budget));
+        return kExitOk;
+      }};
 }
 
 }  // namespace kaizen::cli

@@ -9,11 +9,11 @@
 #include <memory>
 #include <optional>
 
-#include "cli/input.h"
-#include "cli/learned_state.h"
-#include "cli/output_validation.h"
+#include "checks/output_validation.h"
 #include "cli/verbs.h"
-#include "learn/correction_patterns.h"
+#include "home/input.h"
+#include "home/learned_state.h"
+#include "learn/corrections/correction_patterns.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/correction_patterns.h"
@@ -33,7 +33,7 @@ std::string Joined(const std::vector<std::string>& items) {
 }
 
 std::string ValidationJson(const std::string& file, double min_confidence,
-                           const OutputValidation& v) {
+                           const checks::OutputValidation& v) {
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();
@@ -45,26 +45,26 @@ std::string ValidationJson(const std::string& file, double min_confidence,
 }
 
 int ValidateCommand(const Common& c, const std::string& file, std::optional<double> min_conf) {
-  Result<simdjson::padded_string> read = ReadInput(file);
+  Result<simdjson::padded_string> read = home::ReadInput(file);
   if (!read.ok()) {
     fmt::print(stderr, "kaizen validate: FILE '{}': {}\n", file, read.status().message());
     return kExitUsage;
   }
   const std::string_view text(read->data(), read->size());
-  if (text.size() > kMaxValidatedBytes) {
+  if (text.size() > checks::kMaxValidatedBytes) {
     fmt::print(stderr, "kaizen validate: FILE '{}' is {} bytes; at most {} bytes are validated\n",
-               file, text.size(), kMaxValidatedBytes);
+               file, text.size(), checks::kMaxValidatedBytes);
     return kExitUsage;
   }
-  LearnedState state;
+  home::LearnedState state;
   // Only the correction patterns learn: the other rules' events are counted, not read.
-  if (Status s = LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections}); !s.ok()) {
-    return FailVerb("validate", s);
+  if (Status s = home::LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections}); !s.ok()) {
+    return home::FailVerb("validate", s);
   }
-  WarnUnreadable(state.scan);
+  home::WarnUnreadable(state.scan);
   const learn::CorrectionPatternLearner& learned = state.learner->corrections();
   const double threshold = min_conf.value_or(learned.config().enforce_min_confidence);
-  const OutputValidation v = ValidateOutput(*state.learner, text, threshold, file);
+  const checks::OutputValidation v = checks::ValidateOutput(*state.learner, text, threshold, file);
   const std::string shown = file == "-" ? "(stdin)" : file;
   fmt::print("{}", c.json ? ValidationJson(shown, threshold, v)
                           : OutputValidationText(shown, threshold, learned.Patterns().size(), v));
@@ -131,12 +131,12 @@ Verb AddCorrectionsVerb(CLI::App& app, Common& c) {
       "corrections", "the patterns learned from corrections, with their evidence and audits");
   AddCommonOptions(sub, c, true, true);
   return {sub, [&c] {
-            LearnedState state;
-            if (Status s = LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections});
+            home::LearnedState state;
+            if (Status s = home::LoadLearnedState(c, &state, nullptr, {learn::Part::kCorrections});
                 !s.ok()) {
-              return FailVerb("corrections", s);
+              return home::FailVerb("corrections", s);
             }
-            WarnUnreadable(state.scan);
+            home::WarnUnreadable(state.scan);
             const learn::CorrectionPatternLearner& learned = state.learner->corrections();
             fmt::print("{}", c.json ? render::CorrectionsJson(learned, state.now_ms)
                                     : CorrectionsText(learned, state.now_ms));

@@ -13,8 +13,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/learned_state.h"
 #include "cli/verbs.h"
+#include "home/learned_state.h"
 #include "render/dashboard_box.h"
 
 namespace kaizen::cli {
@@ -65,7 +65,7 @@ std::string Text(simdjson::dom::element e, const char* key) {
   return std::string(s);
 }
 
-// The dashboard's data from the analysis JSON the learner writes (learn/kpis.cc WriteJson).
+// The dashboard's data from the analysis JSON the learner writes (learn/kpis/kpis.cc WriteJson).
 Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
                      std::string* windows_json) {
   simdjson::dom::parser parser;
@@ -261,21 +261,22 @@ int RunDashboard(const Common& c, const DashboardFlags& f) {
   // ReadDashboard reads `now`, `events`, and these sections.
   const learn::Sections sections = {learn::Section::kKpis, learn::Section::kAlerts,
                                     learn::Section::kSignals};
-  LearnedState state;
-  if (Status s = LoadLearnedState(c, &state, nullptr, sections.Needs()); !s.ok()) {
-    return FailVerb("dashboard", s);
+  home::LearnedState state;
+  if (Status s = home::LoadLearnedState(c, &state, nullptr, sections.Needs()); !s.ok()) {
+    return home::FailVerb("dashboard", s);
   }
-  WarnUnreadable(state.scan);
+  home::WarnUnreadable(state.scan);
   render::DashboardData data;
   // The window length the learner used: the home's config (already validated by the load).
   learn::LearnConfig config;
-  if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return FailVerb("dashboard", s);
+  if (Status s = home::LoadLearnConfig(c.home, &config); !s.ok())
+    return home::FailVerb("dashboard", s);
   data.window_days = static_cast<int64_t>(config.kpis.window_days);
   std::string windows = "[]";
   if (Status s =
           ReadDashboard(state.learner->AnalysisJson(state.now_ms, sections), &data, &windows);
       !s.ok()) {
-    return FailVerb("dashboard", s);
+    return home::FailVerb("dashboard", s);
   }
   // `--now end` on an empty log has no newest event: say so rather than show 1970-01-01.
   if (data.events == 0 && c.now == "end") data.now.clear();

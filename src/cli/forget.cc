@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/clock.h"
-#include "cli/derived_files.h"
-#include "cli/json_text.h"
-#include "cli/learned_checkpoint.h"
-#include "cli/learned_state.h"
+#include "base/json_text.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
+#include "home/learned_checkpoint.h"
+#include "home/learned_state.h"
 #include "ingest/ingest_state.h"
 #include "ingest/ingestor.h"
 #include "ingest/pii_vault.h"
@@ -28,9 +28,9 @@
 #include "render/artifact.h"
 #include "render/prompt_files.h"
 #include "render/render_all.h"
+#include "store/file/log_rewrite.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/log_rewrite.h"
 
 namespace kaizen::cli {
 namespace {
@@ -136,7 +136,7 @@ Status ForgetStored(store::RawLog& log, const ForgetTarget& t, ForgetReport* r) 
   }
   // The ingest cache holds only hashes, but its offsets no longer match the rewritten files.
   ingest::IngestCache cache(&log);
-  KZ_RETURN_IF_ERROR(RemoveCheckpoint(log.home()));
+  KZ_RETURN_IF_ERROR(home::RemoveCheckpoint(log.home()));
   KZ_RETURN_IF_ERROR(cache.Reset());
   KZ_RETURN_IF_ERROR(cache.CatchUp(&r->notes));
   return cache.WriteIndex(/*force=*/true);
@@ -147,7 +147,7 @@ Status RecordDeletion(const Common& c, const ForgetTarget& t, int64_t now_ms, Fo
   std::string event = fmt::format(
       "{{\"kind\":\"admin\",\"action\":\"deletion_request\",{}:{},\"note\":\"kaizen forget: {} "
       "events removed\"}}\n",
-      t.user ? "\"user_id\"" : "\"session_id\"", JsonQuote(t.id), r->events);
+      t.user ? "\"user_id\"" : "\"session_id\"", base::JsonQuote(t.id), r->events);
   simdjson::padded_string padded(event);
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
   ingestor.set_remote(c.remote);
@@ -173,7 +173,7 @@ Status RebuildFromLog(const Common& c, const ForgetTarget& t, ForgetReport* r) {
     KZ_ASSIGN_OR_RETURN(auto lock, log.Lock());
     ingest::DerivedBuilder builder;
     uint64_t written = 0;
-    KZ_RETURN_IF_ERROR(RebuildDerived(log, &builder, &written));
+    KZ_RETURN_IF_ERROR(home::RebuildDerived(log, &builder, &written));
   }
   bool rendered_before = false;
   for (std::string_view dir : kRenderedDirs) {
@@ -186,8 +186,8 @@ Status RebuildFromLog(const Common& c, const ForgetTarget& t, ForgetReport* r) {
     }
   }
   if (!rendered_before) return Status::Ok();
-  LearnedState state;
-  KZ_RETURN_IF_ERROR(LoadLearnedState(c, &state));
+  home::LearnedState state;
+  KZ_RETURN_IF_ERROR(home::LoadLearnedState(c, &state));
   std::vector<render::RenderedFile> files = render::RenderAll(*state.learner, state.now_ms);
   r->rendered = files.size();
   KZ_RETURN_IF_ERROR(render::WriteRenderedFiles(c.home, files));
@@ -231,7 +231,7 @@ int ForgetCommand(const Common& c, const std::string& user, const std::string& s
                user.empty() ? "--session" : "--user", id.size(), model::kMaxIdentifierBytes);
     return kExitUsage;
   }
-  auto now = NowMs(c.now);
+  auto now = home::NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen forget: {}\n", now.status().message());
     return kExitUsage;
@@ -254,15 +254,16 @@ int ForgetCommand(const Common& c, const std::string& user, const std::string& s
   if (c.json) {
     std::string removed = "[", left = "[";
     for (size_t i = 0; i < r.removed_files.size(); ++i)
-      removed += (i ? "," : "") + JsonQuote(r.removed_files[i]);
+      removed += (i ? "," : "") + base::JsonQuote(r.removed_files[i]);
     for (size_t i = 0; i < r.mentions.size(); ++i)
-      left += (i ? "," : "") + JsonQuote(r.mentions[i]);
+      left += (i ? "," : "") + base::JsonQuote(r.mentions[i]);
     fmt::print(
         "{{\"{}\":{},\"removedEvents\":{},\"removedUnreadableLines\":{},\"rewrittenFiles\":{},"
         "\"piiEntriesRemoved\":{},\"removedFiles\":{}],\"renderedFiles\":{},\"auditEvent\":{},"
         "\"auditId\":{},\"remainingMentions\":{}]}}\n",
-        what, JsonQuote(t.id), r.events, r.unreadable_lines, r.files, r.vault_entries, removed,
-        r.rendered, JsonQuote(r.audit_id), JsonQuote(ingest::Pseudonym(t.id)), left);
+        what, base::JsonQuote(t.id), r.events, r.unreadable_lines, r.files, r.vault_entries,
+        removed, r.rendered, base::JsonQuote(r.audit_id), base::JsonQuote(ingest::Pseudonym(t.id)),
+        left);
     return kExitOk;
   }
   fmt::print("forgot {} {}: removed {} events from {} day files", what, t.id, r.events, r.files);
@@ -285,9 +286,9 @@ int ForgetCommand(const Common& c, const std::string& user, const std::string& s
 int PiiShowCommand(const Common& c, const std::string& token) {
   store::RawLog log(c.home, store::DefaultFileSystem());
   auto lock = log.Lock();
-  if (!lock.ok()) return FailVerb("pii show", lock.status());
+  if (!lock.ok()) return home::FailVerb("pii show", lock.status());
   auto vault = ingest::PiiVault::Open(c.home);
-  if (!vault.ok()) return FailVerb("pii show", vault.status());
+  if (!vault.ok()) return home::FailVerb("pii show", vault.status());
   const ingest::PiiVault::Entry* e = vault->Find(token);
   if (!e) {
     fmt::print(stderr,
@@ -299,12 +300,13 @@ int PiiShowCommand(const Common& c, const std::string& token) {
   if (c.json) {
     std::string sources = "[";
     for (size_t i = 0; i < e->sources.size(); ++i) {
-      sources += fmt::format("{}{{\"user\":{},\"session\":{}}}", i ? "," : "",
-                             JsonQuote(e->sources[i].user), JsonQuote(e->sources[i].session));
+      sources +=
+          fmt::format("{}{{\"user\":{},\"session\":{}}}", i ? "," : "",
+                      base::JsonQuote(e->sources[i].user), base::JsonQuote(e->sources[i].session));
     }
     fmt::print("{{\"token\":{},\"category\":{},\"value\":{},\"sources\":{}]}}\n",
-               JsonQuote(e->token()), JsonQuote(ingest::PiiCategoryName(e->category)),
-               JsonQuote(e->value), sources);
+               base::JsonQuote(e->token()), base::JsonQuote(ingest::PiiCategoryName(e->category)),
+               base::JsonQuote(e->value), sources);
     return kExitOk;
   }
   fmt::print("{} = {}\n", e->token(), e->value);

@@ -7,15 +7,15 @@
 #include <fstream>
 
 #include "cli/commands.h"
-#include "cli/gen_history.h"
-#include "cli/simulate.h"
+#include "sim/gen_history.h"
+#include "sim/simulate.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/raw_log.h"
 
 namespace kaizen::cli {
 
 int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file) {
-  GenOptions options;
+  sim::GenOptions options;
   options.events = events;
   options.seed = seed;
   const bool to_stdout = out_file.empty() || out_file == "-";
@@ -91,7 +91,7 @@ int DemoCommand(const Common& c) {
   fmt::print(
       "\n6. what learning changes, simulated: kaizen simulate --days 56, with and without "
       "--no-learning\n");
-  PrintSimulationDemo();
+  sim::PrintSimulationDemo();
   fmt::print(
       "\n7. what the agent is told: kaizen render --now end (memory files, prompts, rubrics, "
       "checklist)\n");

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/batch_store.h"
-#include "cli/clock.h"
-#include "cli/derived_files.h"
-#include "cli/input.h"
-#include "cli/learned_state.h"
 #include "cli/verbs.h"
+#include "home/batch_store.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
+#include "home/input.h"
+#include "home/learned_state.h"
 #include "ingest/ingestor.h"
 #include "signals/github_events.h"
 #include "store/file_system.h"
@@ -60,14 +60,14 @@ const char* FateName(Fate f) {
 Status Store(const Common& c, int64_t now_ms, std::vector<Mapped>* all) {
   std::vector<std::string> events;
   for (const Mapped& m : *all) events.push_back(m.event.json);
-  std::vector<LineOutcome> outcomes;
+  std::vector<home::LineOutcome> outcomes;
   uint64_t stored = 0;
   KZ_RETURN_IF_ERROR(StoreBatch(c, now_ms, events, &outcomes, &stored));
   for (size_t i = 0; i < outcomes.size(); ++i) {
     Mapped& m = (*all)[i];
-    m.fate = outcomes[i].fate == LineFate::kNew               ? Fate::kNew
-             : outcomes[i].fate == LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
-                                                              : Fate::kRefused;
+    m.fate = outcomes[i].fate == home::LineFate::kNew               ? Fate::kNew
+             : outcomes[i].fate == home::LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
+                                                                    : Fate::kRefused;
     m.errors = outcomes[i].errors;
   }
   return Status::Ok();
@@ -141,18 +141,18 @@ void PrintText(const std::vector<Mapped>& all,
 }
 
 int GithubIngestCommand(const Common& c, const GithubIngestFlags& f) {
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb("github ingest", now.status());
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb("github ingest", now.status());
   auto agents = signals::AgentMatcher::Create(f.agent);
-  if (!agents.ok()) return FailVerb("github ingest", agents.status());
+  if (!agents.ok()) return home::FailVerb("github ingest", agents.status());
   const signals::GithubSource source{f.event, f.repo,
                                      f.pr != 0 ? std::optional<uint64_t>(f.pr) : std::nullopt};
   // Every file first: one that cannot be read or mapped stores nothing of any.
   std::vector<Mapped> all;
   std::vector<std::pair<std::string, std::string>> ignored;
   for (const std::string& file : f.files) {
-    auto text = ReadInput(file);
-    if (!text.ok()) return FailVerb("github ingest", text.status());
+    auto text = home::ReadInput(file);
+    if (!text.ok()) return home::FailVerb("github ingest", text.status());
     auto mapped =
         signals::MapGithubPayload(std::string_view(text->data(), text->size()), source, *agents);
     if (!mapped.ok()) {
@@ -164,7 +164,7 @@ int GithubIngestCommand(const Common& c, const GithubIngestFlags& f) {
     for (std::string& why : mapped->ignored) ignored.emplace_back(file, std::move(why));
   }
   if (!f.dry_run) {
-    if (Status s = Store(c, *now, &all); !s.ok()) return FailVerb("github ingest", s);
+    if (Status s = Store(c, *now, &all); !s.ok()) return home::FailVerb("github ingest", s);
   }
   bool refused = false;
   for (const Mapped& m : all) {

@@ -1,5 +1,5 @@
 // `kaizen hook [--agent claude-code|codex|goose]`: kaizen in the agent's own loop (issue 28). The
-// agent runs it at its hook points with one JSON payload on standard input (cli/hook_payload.h);
+// agent runs it at its hook points with one JSON payload on standard input (agents/hook_payload.h);
 // it answers on standard output in the agent's format:
 //
 //   session start     the learned context (rules, candidates, checklist, anti-patterns, what the
@@ -17,7 +17,7 @@
 //   end of a turn     the turn's `outcome`, and when files changed a `work` event with kaizen's
 //                     prediction (the `kaizen check` self-check of those files)
 //
-// While the home's `kaizen serve` runs, the call is answered by it (cli/serve_client.h): the same
+// While the home's `kaizen serve` runs, the call is answered by it (home/serve_client.h): the same
 // steps on its live learner, without a fold of the log.
 //
 // Fail open: whatever goes wrong (a payload it cannot read, a locked or full home, a bug, its
@@ -43,13 +43,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "cli/clock.h"
-#include "cli/hook_payload.h"
-#include "cli/hook_session.h"
-#include "cli/hook_steps.h"
-#include "cli/serve_client.h"
-#include "cli/store_open.h"
+#include "agents/hook_payload.h"
+#include "agents/hook_session.h"
+#include "agents/hook_steps.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/serve_client.h"
+#include "home/store_open.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
@@ -126,17 +126,17 @@ struct HookOptions {
   int64_t timeout_ms = 10000;
 };
 
-// Hands the call to the home's running server (cli/serve_client.h), which answers from its live
+// Hands the call to the home's running server (home/serve_client.h), which answers from its live
 // learner. False when the server did nothing (none reachable, another home's, a changed config):
 // the caller then answers it here. True once the request reached the server, whatever became of
 // it: the server may have stored events, so the call is never run twice.
-bool AnsweredByServer(const ServeEndpoint& server, const HookOptions& o, const std::string& now,
-                      const std::string& input, HookAgent agent, int64_t timeout_ms,
-                      const std::string& who) {
+bool AnsweredByServer(const home::ServeEndpoint& server, const HookOptions& o,
+                      const std::string& now, const std::string& input, agents::HookAgent agent,
+                      int64_t timeout_ms, const std::string& who) {
   const std::string target = fmt::format("/v1/cli/hook?agent={}&budget={}&{}", HookAgentName(agent),
-                                         o.budget_tokens, NowQuery(now));
+                                         o.budget_tokens, home::NowQuery(now));
   bool sent = false;
-  Result<ServeAnswer> answer =
+  Result<home::ServeAnswer> answer =
       AskServer(server, target, input, std::max<int64_t>(1, timeout_ms), &sent);
   if (!answer.ok()) {
     if (!sent) return false;
@@ -144,7 +144,7 @@ bool AnsweredByServer(const ServeEndpoint& server, const HookOptions& o, const s
                     answer.status().message()));
     return true;
   }
-  if (ServerDeclined(answer->status)) {
+  if (home::ServerDeclined(answer->status)) {
     Log(fmt::format("{}: kaizen serve declined ({}): {}; answered here", who, answer->status,
                     answer->body.substr(0, 400)));
     return false;
@@ -185,17 +185,17 @@ int HookCommand(const Common& common, const HookOptions& o) {
       if (input.size() > kMaxPayloadBytes) break;
     }
   }
-  std::optional<HookAgent> given;
-  if (!o.agent.empty()) given = ParseHookAgent(o.agent);
-  Result<HookPayload> payload = input.size() > kMaxPayloadBytes
-                                    ? Result<HookPayload>(InvalidArgument(fmt::format(
-                                          "the payload is over {} bytes", kMaxPayloadBytes)))
-                                    : ParseHookPayload(input, given);
+  std::optional<agents::HookAgent> given;
+  if (!o.agent.empty()) given = agents::ParseHookAgent(o.agent);
+  Result<agents::HookPayload> payload =
+      input.size() > kMaxPayloadBytes ? Result<agents::HookPayload>(InvalidArgument(fmt::format(
+                                            "the payload is over {} bytes", kMaxPayloadBytes)))
+                                      : ParseHookPayload(input, given);
   const std::string cwd = payload.ok() ? payload->cwd : std::string();
   const std::optional<std::string> home = FindHome(o.home, cwd);
   if (!home) return kExitOk;  // no kaizen home for this project: nothing to do, nothing to say
   OpenLog(*home);
-  Result<int64_t> now = NowMs(common.now);
+  Result<int64_t> now = home::NowMs(common.now);
   const std::string stamp = model::FormatUtc(now.ok() ? *now : 0);
   const std::string who =
       payload.ok() ? fmt::format("{} {} {} session {}", stamp, HookAgentName(payload->agent),
@@ -214,7 +214,7 @@ int HookCommand(const Common& common, const HookOptions& o) {
                             std::chrono::steady_clock::now() - started)
                             .count();
   StartWatchdog(std::max<int64_t>(1, o.timeout_ms - spent), o.timeout_ms, who);
-  if (std::optional<ServeEndpoint> server = FindServer(*home)) {
+  if (std::optional<home::ServeEndpoint> server = home::FindServer(*home)) {
     if (AnsweredByServer(*server, o, common.now, input, payload->agent, o.timeout_ms - spent,
                          who)) {
       return kExitOk;
@@ -224,12 +224,12 @@ int HookCommand(const Common& common, const HookOptions& o) {
   c.home = *home;
   // A team's shared store ($KAIZEN_STORE): the hook stores there too, and fails open without it.
   std::unique_ptr<store::PgLog> remote;
-  if (Status opened = OpenStore(&c, &remote); !opened.ok()) {
+  if (Status opened = home::OpenStore(&c, &remote); !opened.ok()) {
     Log(fmt::format("{}: {} (nothing stored)", who, opened.message()));
     return kExitOk;
   }
-  LocalHookBackend backend(c);
-  HookContext ctx{c, &backend, *payload, *now, o.budget_tokens};
+  agents::LocalHookBackend backend(c);
+  agents::HookContext ctx{c, &backend, *payload, *now, o.budget_tokens};
   try {
     Result<std::string> answer = RunHookStep(ctx);
     if (!answer.ok()) {

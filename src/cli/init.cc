@@ -18,21 +18,21 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/agent_config.h"
-#include "cli/agent_toml.h"
-#include "cli/hints_section.h"
-#include "cli/learned_state.h"
-#include "cli/line_diff.h"
-#include "cli/project_dir.h"
+#include "agents/agent_config.h"
+#include "agents/agent_toml.h"
+#include "base/line_diff.h"
 #include "cli/verbs.h"
+#include "home/hints_section.h"
+#include "home/learned_state.h"
+#include "home/project_dir.h"
 #include "render/hints.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/raw_log.h"
 
 namespace kaizen::cli {
 namespace {
 
-namespace ac = agent_config;
+namespace ac = agents::agent_config;
 namespace fs = std::filesystem;
 
 // A hook that hangs holds the agent up; kaizen's answers from its checkpoint in milliseconds, so
@@ -220,8 +220,9 @@ Status PlanJson(FileChange* change, bool remove,
 Status PlanToml(FileChange* change, bool remove, const ac::McpServer& server) {
   KZ_ASSIGN_OR_RETURN(change->before, ReadIfExists(change->path));
   const std::string text = change->before.value_or("");
-  agent_toml::TomlEdit edit = remove ? agent_toml::RemoveMcpServerTable(text, server)
-                                     : agent_toml::AddMcpServerTable(text, server);
+  agents::agent_toml::TomlEdit edit = remove
+                                          ? agents::agent_toml::RemoveMcpServerTable(text, server)
+                                          : agents::agent_toml::AddMcpServerTable(text, server);
   change->log = std::move(edit.log);
   change->after = change->before;
   if (!change->log.changed()) return Status::Ok();
@@ -349,9 +350,9 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   FileChange hints = file(agent.hints_file);
   Common section_c = c;
   section_c.home = plan.home;
-  const std::string hints_project = ProjectDirectory(o.project);
+  const std::string hints_project = home::ProjectDirectory(o.project);
   KZ_RETURN_IF_ERROR(PlanHints(&hints, rm, agent, [&section_c, &hints_project] {
-    return LearnedHintsSection(section_c, hints_project);
+    return home::LearnedHintsSection(section_c, hints_project);
   }));
   plan.files.push_back(std::move(hints));
 
@@ -435,9 +436,9 @@ void PrintChange(const FileChange& change, bool dry_run) {
   fmt::print("{} {}\n", verb, change.display);
   for (const std::string& what : change.log.changes) fmt::print("  {}\n", what);
   if (dry_run) {
-    fmt::print("{}",
-               UnifiedDiff(change.display, change.before.value_or(""), change.after.value_or(""),
-                           change.before.has_value(), change.after.has_value()));
+    fmt::print("{}", base::UnifiedDiff(change.display, change.before.value_or(""),
+                                       change.after.value_or(""), change.before.has_value(),
+                                       change.after.has_value()));
   }
 }
 
@@ -453,12 +454,12 @@ int InitCommand(const Options& o, const Common& c) {
   Result<Plan> plan = MakePlan(o, c, project_abs, home);
   if (!plan.ok()) {
     // Nothing was written: every file is read and edited in memory before the first write.
-    return FailVerb("init", plan.status());
+    return home::FailVerb("init", plan.status());
   }
   if (!o.remove && !plan->home_exists) {
     fmt::print("{} the home {}\n", o.dry_run ? "would create" : "created", plan->home);
     if (!o.dry_run) {
-      if (Status s = CreateHome(plan->home); !s.ok()) return FailVerb("init", s);
+      if (Status s = CreateHome(plan->home); !s.ok()) return home::FailVerb("init", s);
     }
   }
   int changed = 0, unchanged = 0;
@@ -470,12 +471,12 @@ int InitCommand(const Options& o, const Common& c) {
     if (change.replan && !o.dry_run && store::DefaultFileSystem()->Exists(plan->home)) {
       Result<std::unique_ptr<store::FileLock>> locked =
           store::RawLog(plan->home, store::DefaultFileSystem()).Lock();
-      if (!locked.ok()) return FailVerb("init", locked.status());
+      if (!locked.ok()) return home::FailVerb("init", locked.status());
       lock = std::move(*locked);
-      if (Status s = change.replan(&change); !s.ok()) return FailVerb("init", s);
+      if (Status s = change.replan(&change); !s.ok()) return home::FailVerb("init", s);
     }
     if (change.changed() && !o.dry_run) {
-      if (Status s = Apply(change, project_abs); !s.ok()) return FailVerb("init", s);
+      if (Status s = Apply(change, project_abs); !s.ok()) return home::FailVerb("init", s);
     }
     PrintChange(change, o.dry_run);
     (change.changed() ? changed : unchanged)++;

@@ -9,18 +9,18 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/gen_history.h"
-#include "cli/self_check_run.h"
+#include "base/test_files.h"
+#include "checks/self_check_run.h"
 #include "ingest/ingestor.h"
 #include "learn/event_reader.h"
 #include "learn/learner.h"
-#include "learn/self_check.h"
+#include "learn/rules/self_check.h"
 #include "model/timestamp.h"
 #include "render/context.h"
 #include "render/correction_patterns.h"
 #include "render/hints.h"
+#include "sim/gen_history.h"
 #include "store/file_system.h"
-#include "store/test_files.h"
 
 namespace kaizen::cli {
 namespace {
@@ -35,9 +35,9 @@ class LearnerParts : public ::testing::Test {
   // sentiment), so a part that reads an enriched field but does not ask for it shows.
   static void SetUpTestSuite() {
     std::string generated;
-    GenerateHistory({.events = 6000, .seed = 11}, &generated);
+    sim::GenerateHistory({.events = 6000, .seed = 11}, &generated);
     history_ = new std::string;
-    const std::string home = store::test_files::MakeTempDir("kaizen-learner-parts");
+    const std::string home = base::test_files::MakeTempDir("kaizen-learner-parts");
     ingest::Ingestor ingestor(home, store::DefaultFileSystem());
     ingest::IngestOptions options;
     options.now_ms = model::ParseTimestamp("2026-01-01T00:00:00Z").value().unix_ms;
@@ -69,7 +69,7 @@ class LearnerParts : public ::testing::Test {
       EXPECT_TRUE(reader.ReadJson(line, &views)) << line;
       learner->Add(views);
       if (reviews && views.kind == model::EventKind::kFeedback) {
-        reviews->Add(views.review, ingest::ThemeTaxonomy::Default());
+        reviews->Add(views.review, text::ThemeTaxonomy::Default());
       }
     }
     return learner;
@@ -124,9 +124,9 @@ TEST_F(LearnerParts, ContextFromItsPartsEqualsContextFromEveryPart) {
 TEST_F(LearnerParts, ASelfCheckFromItsPartsEqualsASelfCheckFromEveryPart) {
   learn::ReviewHistory part_reviews, whole_reviews;
   const auto whole = Fold(Parts::All(), &whole_reviews);
-  const auto part = Fold(kSelfCheckParts, &part_reviews);
+  const auto part = Fold(checks::kSelfCheckParts, &part_reviews);
   const int64_t now = whole->newest_ms();
-  const std::vector<CheckedFile> files = {
+  const std::vector<checks::CheckedFile> files = {
       {"src/client.ts", "client.ts", "export async function get() { return fetch(url); }\n"}};
   for (const char* task : {"github", "stripe", "unknown-task"}) {
     const learn::SelfCheckResult a = SelfCheckFiles(*part, part_reviews, now, task, {}, files,

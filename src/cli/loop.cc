@@ -14,20 +14,20 @@
 
 #include <fmt/format.h>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/log_views.h"
+#include "base/json_text.h"
 #include "cli/loop_child.h"
-#include "cli/loop_feedback.h"
-#include "cli/loop_store.h"
 #include "cli/verbs.h"
-#include "learn/loop_control.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "home/log_views.h"
+#include "home/loop_store.h"
+#include "learn/outcomes/loop_control.h"
 #include "model/uuid.h"
+#include "render/loop_feedback.h"
 #include "signals/junit.h"
 #include "signals/report_metrics.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/raw_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -80,7 +80,7 @@ struct ReportFile {
 
 // What one evaluation measured.
 struct Measured {
-  learn::LoopMetricsView metrics;
+  model::LoopMetricsView metrics;
   double cost = 0;
   std::optional<signals::TestReport> tests;         // from --junit
   std::optional<signals::CoverageReport> coverage;  // from --lcov / --cobertura
@@ -108,8 +108,8 @@ class LoopRun {
   Status Refine(int64_t n, const std::string& feedback, std::optional<LoopFailure>* failure);
   // The failure of an evaluation that measured none of the six Q(HALT) metrics, naming what it
   // gave (`reports`: the report flags read, "" for JSON output) and what is missing.
-  LoopFailure NoMetric(const learn::LoopMetricsView& m, std::string_view reports) const;
-  Result<std::string> RecordIteration(int64_t n, const learn::LoopMetricsView& m, double cost,
+  LoopFailure NoMetric(const model::LoopMetricsView& m, std::string_view reports) const;
+  Result<std::string> RecordIteration(int64_t n, const model::LoopMetricsView& m, double cost,
                                       double elapsed, const std::string& feedback);
   Status RecordFailure(const LoopFailure& failure, int64_t n);
   double Remaining() const;
@@ -139,7 +139,7 @@ std::vector<std::string> LoopRun::Env(int64_t n) const {
 Result<bool> LoopRun::LoopIdRecorded() const {
   store::RawLog log(c_.home, store::DefaultFileSystem());
   bool found = false;
-  LogScan scan;
+  home::LogScan scan;
   KZ_RETURN_IF_ERROR(ReadLogViews(
       log,
       [&](learn::EventViews& e) {
@@ -248,7 +248,7 @@ Status LoopRun::Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* f
   return Status::Ok();
 }
 
-LoopFailure LoopRun::NoMetric(const learn::LoopMetricsView& m, std::string_view reports) const {
+LoopFailure LoopRun::NoMetric(const model::LoopMetricsView& m, std::string_view reports) const {
   const learn::MeasuredMetrics all = learn::kAllHaltMetrics;
   std::string got = signals::Empty(m) ? std::string("nothing") : signals::QualityMetricsJson(m);
   if (!reports.empty()) got += " from " + std::string(reports);
@@ -259,7 +259,7 @@ LoopFailure LoopRun::NoMetric(const learn::LoopMetricsView& m, std::string_view 
                   "weighted 0 in loop.weight_* does not count), or name the reports it writes "
                   "with --junit (tests_passing) and --lcov or --cobertura (test_coverage); an "
                   "iteration with no metric has no quality, it is not quality 0",
-                  JsonQuote(f_.evaluate), got, learn::MetricNames(all))};
+                  base::JsonQuote(f_.evaluate), got, learn::MetricNames(all))};
 }
 
 Status LoopRun::Refine(int64_t n, const std::string& feedback,
@@ -287,15 +287,17 @@ Status LoopRun::Refine(int64_t n, const std::string& feedback,
   return Status::Ok();
 }
 
-Result<std::string> LoopRun::RecordIteration(int64_t n, const learn::LoopMetricsView& m,
+Result<std::string> LoopRun::RecordIteration(int64_t n, const model::LoopMetricsView& m,
                                              double cost, double elapsed,
                                              const std::string& feedback) {
   std::string event = fmt::format(
       "{{\"kind\":\"loop\",\"loop_id\":{},\"iteration\":{},\"metrics\":{},\"cost\":{},"
       "\"elapsed_seconds\":{},\"feedback\":{}}}",
-      JsonQuote(loop_id_), n, signals::QualityMetricsJson(m), cost, elapsed, JsonQuote(feedback));
-  KZ_ASSIGN_OR_RETURN(int64_t now, NowMs(""));
-  KZ_ASSIGN_OR_RETURN(StoredEvent stored, StoreEvent(c_, now, model::EventKind::kLoop, event));
+      base::JsonQuote(loop_id_), n, signals::QualityMetricsJson(m), cost, elapsed,
+      base::JsonQuote(feedback));
+  KZ_ASSIGN_OR_RETURN(int64_t now, home::NowMs(""));
+  KZ_ASSIGN_OR_RETURN(home::StoredEvent stored,
+                      home::StoreEvent(c_, now, model::EventKind::kLoop, event));
   return stored.id;
 }
 
@@ -304,11 +306,12 @@ Status LoopRun::RecordFailure(const LoopFailure& failure, int64_t n) {
   std::string event = fmt::format(
       "{{\"kind\":\"error\",\"bead_id\":{},\"error_type\":\"{}\",\"tool_name\":{},\"message\":{},"
       "\"context\":{}}}",
-      JsonQuote(loop_id_), failure.error_type, JsonQuote("kaizen loop --" + failure.tool),
-      JsonQuote(Printable(failure.message, 4000)),
-      JsonQuote(Printable(fmt::format("iteration {}: {}", n, command), 4000)));
-  KZ_ASSIGN_OR_RETURN(int64_t now, NowMs(""));
-  auto stored = StoreEvent(c_, now, model::EventKind::kError, event);
+      base::JsonQuote(loop_id_), failure.error_type,
+      base::JsonQuote("kaizen loop --" + failure.tool),
+      base::JsonQuote(Printable(failure.message, 4000)),
+      base::JsonQuote(Printable(fmt::format("iteration {}: {}", n, command), 4000)));
+  KZ_ASSIGN_OR_RETURN(int64_t now, home::NowMs(""));
+  auto stored = home::StoreEvent(c_, now, model::EventKind::kError, event);
   if (!stored.ok()) return stored.status();
   if (!stored->id.empty()) event_ids_.push_back(stored->id);
   return Status::Ok();
@@ -323,7 +326,7 @@ void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
     std::string progression, ids, names[2];
     for (double q : m.quality_progression)
       progression += fmt::format("{}{}", progression.empty() ? "" : ",", q);
-    for (const std::string& id : event_ids_) ids += (ids.empty() ? "" : ",") + JsonQuote(id);
+    for (const std::string& id : event_ids_) ids += (ids.empty() ? "" : ",") + base::JsonQuote(id);
     const learn::MeasuredMetrics sets[2] = {measured, missing};
     for (size_t k = 0; k < 2; ++k) {
       for (size_t i = 0; i < learn::kHaltMetricCount; ++i) {
@@ -337,9 +340,9 @@ void LoopRun::Finish(const learn::LoopMetrics& m, std::string_view action,
         "{{\"loop_id\":{},\"action\":\"{}\",\"halt_reason\":{},\"iterations\":{},"
         "\"total_time\":{},\"quality_progression\":[{}],\"stagnation_detected\":{},\"cost\":{},"
         "\"measured\":[{}],\"missing\":[{}],\"error\":{},\"events\":[{}]}}\n",
-        JsonQuote(loop_id_), action, JsonQuote(m.halt_reason), m.iterations, m.total_time,
-        progression, m.stagnation_detected, m.cost, names[0], names[1],
-        failure ? JsonQuote(failure->message) : std::string("null"), ids);
+        base::JsonQuote(loop_id_), action, base::JsonQuote(m.halt_reason), m.iterations,
+        m.total_time, progression, m.stagnation_detected, m.cost, names[0], names[1],
+        failure ? base::JsonQuote(failure->message) : std::string("null"), ids);
     return;
   }
   std::string progression;
@@ -362,7 +365,7 @@ int LoopRun::Run() {
   if (!f_.loop_id.empty()) {
     loop_id_ = f_.loop_id;
     auto recorded = LoopIdRecorded();
-    if (!recorded.ok()) return FailVerb("loop", recorded.status());
+    if (!recorded.ok()) return home::FailVerb("loop", recorded.status());
     if (*recorded) {
       fmt::print(stderr,
                  "kaizen loop: --loop-id {}: the log already holds iterations of this loop; give "
@@ -371,8 +374,8 @@ int LoopRun::Run() {
       return kExitUsage;
     }
   } else {
-    auto now = NowMs("");
-    if (!now.ok()) return FailVerb("loop", now.status());
+    auto now = home::NowMs("");
+    if (!now.ok()) return home::FailVerb("loop", now.status());
     loop_id_ = "loop-" + model::NewUuidV7(*now).ToString();
   }
   ChildSignalGuard signals_to_child;
@@ -384,13 +387,13 @@ int LoopRun::Run() {
   while (true) {
     ++n;
     Measured m;
-    if (Status s = Evaluate(n, &m, &failure); !s.ok()) return FailVerb("loop", s);
+    if (Status s = Evaluate(n, &m, &failure); !s.ok()) return home::FailVerb("loop", s);
     if (failure) break;
     auto now = std::chrono::steady_clock::now();
     const double elapsed = std::chrono::duration<double>(now - mark).count();
     mark = now;
-    std::string feedback = FeedbackText(m.metrics, m.tests ? &*m.tests : nullptr,
-                                        m.coverage ? &*m.coverage : nullptr, config_);
+    std::string feedback = render::FeedbackText(m.metrics, m.tests ? &*m.tests : nullptr,
+                                                m.coverage ? &*m.coverage : nullptr, config_);
     learn::LoopIteration it;
     it.iteration = n;
     it.metrics = m.metrics;
@@ -412,7 +415,7 @@ int LoopRun::Run() {
                  learn::ActionName(d.action), d.reason.empty() ? "" : " (" + d.reason + ")");
     }
     if (d.action != learn::LoopAction::kContinue) break;
-    if (Status s = Refine(n, feedback, &failure); !s.ok()) return FailVerb("loop", s);
+    if (Status s = Refine(n, feedback, &failure); !s.ok()) return home::FailVerb("loop", s);
     if (failure) break;
   }
   learn::LoopMetrics metrics = learn::Metrics(history_, evaluation);
@@ -496,7 +499,8 @@ Verb AddLoopVerb(CLI::App& app, Common& c) {
               return kExitUsage;
             }
             learn::LearnConfig config;
-            if (Status s = LoadLearnConfig(c.home, &config); !s.ok()) return FailVerb("loop", s);
+            if (Status s = home::LoadLearnConfig(c.home, &config); !s.ok())
+              return home::FailVerb("loop", s);
             // The flags override the home's limits for this run only.
             if (flags->max_iterations_opt->count())
               config.loop.max_iterations = static_cast<double>(flags->max_iterations);

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "store/fd.h"
+#include "base/fd.h"
 
 extern char** environ;
 
@@ -29,9 +29,9 @@ extern "C" void OnInterrupt(int) {
 
 struct sigaction g_old_int, g_old_term, g_old_pipe;
 
-using store::Fd;
+using base::Fd;
 
-Status Pipe(Fd* read_end, Fd* write_end) {
+Status Pipe(base::Fd* read_end, base::Fd* write_end) {
   int p[2];
   if (::pipe2(p, O_CLOEXEC) != 0) return IoError(fmt::format("pipe: {}", std::strerror(errno)));
   read_end->Reset(p[0]);
@@ -94,10 +94,10 @@ ChildSignalGuard::~ChildSignalGuard() {
 bool ChildSignalGuard::Interrupted() { return g_interrupted != 0; }
 
 Result<ChildResult> RunChild(const ChildSpec& spec) {
-  Fd out_read, out_write, in_read, in_write;
+  base::Fd out_read, out_write, in_read, in_write;
   if (!spec.output_to_stderr) KZ_RETURN_IF_ERROR(Pipe(&out_read, &out_write));
   if (spec.input) KZ_RETURN_IF_ERROR(Pipe(&in_read, &in_write));
-  Fd dev_null;
+  base::Fd dev_null;
   if (!spec.input) {
     dev_null.Reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (dev_null.get() < 0) return IoError(fmt::format("/dev/null: {}", std::strerror(errno)));

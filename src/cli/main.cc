@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/sibling.h"
 #include "cli/commands.h"
 #include "cli/completion.h"
 #include "cli/global_options.h"
-#include "cli/sibling.h"
-#include "cli/store_open.h"
 #include "cli/verb.h"
 #include "cli/verbs.h"
+#include "home/store_open.h"
 
 namespace {
 
@@ -81,9 +81,9 @@ int HookMain(int argc, char** argv) {
     // an agent's settings must not stop the agent. It fails open, saying why on stderr.
     if (e.get_exit_code() != 0) {
       fmt::print(stderr, "kaizen hook: {} (nothing was done; exit 0: hooks fail open)\n", e.what());
-      return kExitOk;
+      return kaizen::kExitOk;
     }
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return app.exit(e) == 0 ? kaizen::kExitOk : kaizen::kExitUsage;
   }
   KeepFreedMemory("hook");
   return hook.run();
@@ -103,10 +103,10 @@ int main(int argc_in, char** argv_in) {
   char** argv = arg_ptrs.data();
   if (argc > 1 && std::string_view(argv[1]) == "hook") return HookMain(argc, argv);
   if (argc > 1 && std::string_view(argv[1]) == "git") {
-    const kaizen::Status s =
-        ExecSibling(kGitProgram, std::vector<std::string>(argv + 2, argv + argc));
+    const kaizen::Status s = kaizen::base::ExecSibling(
+        kaizen::base::kGitProgram, std::vector<std::string>(argv + 2, argv + argc));
     fmt::print(stderr, "kaizen git: {}\n", s.message());
-    return kExitSystem;
+    return kaizen::kExitSystem;
   }
   CLI::App app{"kaizen: makes AI agents learn from the people who review their work"};
   app.require_subcommand(1);
@@ -262,7 +262,7 @@ int main(int argc_in, char** argv_in) {
   verbs.push_back(AddAnswerVerb(app, c));
   verbs.push_back(AddReviewVerb(app, c));
   verbs.push_back(AddMcpVerb(app, c));
-  // `kaizen git ...` is kaizen-git's (cli/sibling.h): run above, before any parsing; listed here
+  // `kaizen git ...` is kaizen-git's (base/sibling.h): run above, before any parsing; listed here
   // for --help.
   app.add_subcommand("git", "automatic reward signals from a git repository (`kaizen git scan`)")
       ->allow_extras()
@@ -282,14 +282,14 @@ int main(int argc_in, char** argv_in) {
     // an agent's settings must not stop the agent. It fails open, saying why on stderr.
     if (argc > 1 && std::string_view(argv[1]) == "hook" && e.get_exit_code() != 0) {
       fmt::print(stderr, "kaizen hook: {} (nothing was done; exit 0: hooks fail open)\n", e.what());
-      return kExitOk;
+      return kaizen::kExitOk;
     }
     if (auto unknown = UnknownVerb(app, argc, argv)) {
       fmt::print(stderr, "{}\nRun with --help for the verbs.\n", *unknown);
-      return kExitUsage;
+      return kaizen::kExitUsage;
     }
     // CLI11 prints the message (or the help); kaizen's usage errors all exit 2.
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return app.exit(e) == 0 ? kaizen::kExitOk : kaizen::kExitUsage;
   }
 
   const std::string verb_name = app.get_subcommands().front()->get_name();
@@ -302,13 +302,14 @@ int main(int argc_in, char** argv_in) {
   std::unique_ptr<kaizen::ingest::BackgroundSync> copying;  // after remote: joined first
   if (verb_name == "analyze" || verb_name == "explain" || verb_name == "rules" ||
       verb_name == "context" || verb_name == "hints") {
-    if (kaizen::Status s = OpenStoreFolding(&c, &remote, &copying); !s.ok()) {
-      return StoreOpenFailed(verb_name, s);
+    if (kaizen::Status s = kaizen::home::OpenStoreFolding(&c, &remote, &copying); !s.ok()) {
+      return kaizen::home::StoreOpenFailed(verb_name, s);
     }
   } else if (verb_name != "gen" && verb_name != "schema" && verb_name != "simulate" &&
              verb_name != "migrate" && verb_name != "completion") {
-    if (kaizen::Status s = OpenStore(&c, &remote, /*sync=*/verb_name != "token"); !s.ok()) {
-      return StoreOpenFailed(verb_name, s);
+    if (kaizen::Status s = kaizen::home::OpenStore(&c, &remote, /*sync=*/verb_name != "token");
+        !s.ok()) {
+      return kaizen::home::StoreOpenFailed(verb_name, s);
     }
   }
   if (record->parsed()) return RecordCommand(c, kind, file, reject);
@@ -322,7 +323,7 @@ int main(int argc_in, char** argv_in) {
   if (schema->parsed()) return SchemaCommand();
   if (completion->parsed()) {
     fmt::print("{}", CompletionScript(app, shell));
-    return kExitOk;
+    return kaizen::kExitOk;
   }
   if (analyze->parsed()) return AnalyzeCommand(c, only);
   if (explain->parsed()) return ExplainCommand(c, what, name);
@@ -333,5 +334,5 @@ int main(int argc_in, char** argv_in) {
   for (const Verb& verb : verbs) {
     if (verb.sub->parsed()) return verb.run();
   }
-  return kExitUsage;
+  return kaizen::kExitUsage;
 }

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "cli/clock.h"
-#include "cli/learned_checkpoint.h"
-#include "cli/project_dir.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_checkpoint.h"
+#include "home/project_dir.h"
 #include "serve/mcp_server.h"
 
 namespace kaizen::cli {
@@ -25,11 +25,12 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
             options.live.store = c.store;
             // The agent starts its MCP servers in the project it works in.
             std::error_code ec;
-            options.live.project = ProjectDirectory(std::filesystem::current_path(ec).string());
+            options.live.project =
+                home::ProjectDirectory(std::filesystem::current_path(ec).string());
             if (c.now == "end") {
               options.live.now_is_newest = true;  // a replayed or demo history
             } else if (!c.now.empty()) {
-              Result<int64_t> now = NowMs(c.now);
+              Result<int64_t> now = home::NowMs(c.now);
               if (!now.ok()) {
                 fmt::print(stderr, "kaizen mcp: {}\n", now.status().message());
                 return kExitUsage;
@@ -39,7 +40,7 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
             // A client that goes away mid-write is a failed write (EPIPE), not a dead process
             // with writes still queued.
             std::signal(SIGPIPE, SIG_IGN);
-            DisableCheckpointWrites();  // a server: its check tool must not fork to write one
+            home::DisableCheckpointWrites();  // a server: its check tool must not fork to write one
             fmt::print(stderr, "kaizen mcp: serving {} on stdio\n", c.home);
             serve::McpServer server(std::move(options));
             return server.Serve(STDIN_FILENO, STDOUT_FILENO);

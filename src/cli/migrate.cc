@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "cli/json_text.h"
-#include "cli/store_open.h"
+#include "base/json_text.h"
 #include "cli/verb.h"
 #include "cli/verbs.h"
+#include "home/store_open.h"
 #include "ingest/ingest_state.h"
 #include "ingest/store_mirror.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/pg_log.h"
-#include "store/raw_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -176,7 +176,8 @@ int MigrateCommand(const Common& c, const std::string& from, const std::string& 
   const std::string to_name = to_pg ? to_pg->name() : to;
   if (c.json) {
     fmt::print("{{\"from\":{},\"to\":{},\"read\":{},\"copied\":{},\"alreadyThere\":{}}}\n",
-               JsonQuote(from_name), JsonQuote(to_name), r.read, r.copied, r.read - r.copied);
+               base::JsonQuote(from_name), base::JsonQuote(to_name), r.read, r.copied,
+               r.read - r.copied);
     return kExitOk;
   }
   fmt::print("migrate: {} events read from {}; {} copied to {}, {} already there\n", r.read,

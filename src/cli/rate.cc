@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/loop_store.h"
+#include "base/json_text.h"
 #include "cli/terminal_keys.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "home/loop_store.h"
 
 namespace kaizen::cli {
 namespace {
@@ -58,17 +58,17 @@ int Record(const Common& c, const RateFlags& f, int score, std::string_view ques
   std::string event = fmt::format(
       "{{\"kind\":\"reward\",\"signal_type\":\"{}\",\"raw_value\":{},\"source\":\"human\"", type,
       score);
-  if (!f.task.empty()) event += ",\"task_id\":" + JsonQuote(f.task);
-  if (!f.session.empty()) event += ",\"session_id\":" + JsonQuote(f.session);
+  if (!f.task.empty()) event += ",\"task_id\":" + base::JsonQuote(f.task);
+  if (!f.session.empty()) event += ",\"session_id\":" + base::JsonQuote(f.session);
   // context (open in the reward schema): how the rating was obtained, so a reader can tell a
   // prompted answer from one passed on the command line, and which question it answered.
   event += ",\"context\":{\"via\":\"kaizen rate\",\"asked\":";
   event += question.empty() ? "false" : "true";
-  if (!question.empty()) event += ",\"question\":" + JsonQuote(question);
+  if (!question.empty()) event += ",\"question\":" + base::JsonQuote(question);
   event += "}}";
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb("rate", now.status());
-  auto stored = StoreEvent(c, *now, model::EventKind::kReward, event);
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb("rate", now.status());
+  auto stored = home::StoreEvent(c, *now, model::EventKind::kReward, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen rate: {}\n", stored.status().message());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
@@ -80,7 +80,7 @@ int Record(const Common& c, const RateFlags& f, int score, std::string_view ques
   const double value = (score - 1) / 4.0;
   if (c.json) {
     fmt::print("{{\"id\":{},\"signal_type\":\"{}\",\"raw_value\":{},\"signal_value\":{}}}\n",
-               JsonQuote(stored->id), type, score, value);
+               base::JsonQuote(stored->id), type, score, value);
   } else {
     fmt::print("kaizen rate: recorded {}/5 ({} {:.2f}): {}\n", score, type, value, stored->id);
   }
@@ -90,7 +90,7 @@ int Record(const Common& c, const RateFlags& f, int score, std::string_view ques
 // Nobody was asked (no terminal): nothing is recorded.
 int Skipped(const Common& c, std::string_view why) {
   if (c.json) {
-    fmt::print("{{\"skipped\":true,\"reason\":{}}}\n", JsonQuote(why));
+    fmt::print("{{\"skipped\":true,\"reason\":{}}}\n", base::JsonQuote(why));
   } else {
     fmt::print(stderr, "kaizen rate: skipped ({}); nothing recorded\n", why);
   }
@@ -102,22 +102,22 @@ int Skipped(const Common& c, std::string_view why) {
 int RecordSkip(const Common& c, const RateFlags& f, std::string_view question, std::string_view why,
                int exit_code) {
   std::string event =
-      "{\"kind\":\"admin\",\"action\":\"skip\",\"question\":" + JsonQuote(question) +
-      ",\"note\":" + JsonQuote(why);
-  if (!f.task.empty()) event += ",\"task_id\":" + JsonQuote(f.task);
-  if (!f.session.empty()) event += ",\"session_id\":" + JsonQuote(f.session);
+      "{\"kind\":\"admin\",\"action\":\"skip\",\"question\":" + base::JsonQuote(question) +
+      ",\"note\":" + base::JsonQuote(why);
+  if (!f.task.empty()) event += ",\"task_id\":" + base::JsonQuote(f.task);
+  if (!f.session.empty()) event += ",\"session_id\":" + base::JsonQuote(f.session);
   event += "}";
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb("rate", now.status());
-  auto stored = StoreEvent(c, *now, model::EventKind::kAdmin, event);
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb("rate", now.status());
+  auto stored = home::StoreEvent(c, *now, model::EventKind::kAdmin, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen rate: skipped ({}), and the skip could not be recorded: {}\n", why,
                stored.status().message());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
   }
   if (c.json) {
-    fmt::print("{{\"skipped\":true,\"reason\":{},\"id\":{}}}\n", JsonQuote(why),
-               JsonQuote(stored->id));
+    fmt::print("{{\"skipped\":true,\"reason\":{},\"id\":{}}}\n", base::JsonQuote(why),
+               base::JsonQuote(stored->id));
   } else {
     fmt::print(stderr, "kaizen rate: skipped ({}); recorded as skipped: {}\n", why, stored->id);
   }

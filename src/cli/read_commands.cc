@@ -3,15 +3,15 @@
 
 #include <optional>
 
+#include "base/json_text.h"
 #include "cli/commands.h"
-#include "cli/derived_files.h"
-#include "cli/json_text.h"
-#include "cli/learned_checkpoint.h"
+#include "home/derived_files.h"
+#include "home/learned_checkpoint.h"
 #include "model/event_kind.h"
 #include "model/timestamp.h"
 #include "render/training_rows.h"
 #include "store/file_system.h"
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -50,7 +50,7 @@ int RebuildCommand(const Common& c) {
   if (Status s = log.EnsureLayout(); !s.ok()) return Fail("rebuild", s);
   ingest::DerivedBuilder builder;
   uint64_t written = 0;
-  if (Status s = RebuildDerived(log, &builder, &written); !s.ok()) return Fail("rebuild", s);
+  if (Status s = home::RebuildDerived(log, &builder, &written); !s.ok()) return Fail("rebuild", s);
   if (c.json) {
     fmt::print("{{\"events\":{},\"files\":{}}}\n", builder.events(), written);
   } else {
@@ -72,17 +72,17 @@ int StatsCommand(const Common& c) {
     if (!listed.ok()) return Fail("stats", listed.status());
     files = std::move(*listed);
     uint64_t written = 0;
-    Status s = DerivedAreStale(log) ? RebuildDerived(log, &builder, &written)
-                                    : ScanLog(
-                                          log,
-                                          [&](simdjson::dom::element e, std::string_view,
-                                              std::string_view, uint64_t) { builder.Add(e); },
-                                          [](const BadLine&) {});
+    Status s = home::DerivedAreStale(log) ? home::RebuildDerived(log, &builder, &written)
+                                          : home::ScanLog(
+                                                log,
+                                                [&](simdjson::dom::element e, std::string_view,
+                                                    std::string_view, uint64_t) { builder.Add(e); },
+                                                [](const home::BadLine&) {});
     if (!s.ok()) return Fail("stats", s);
   }
   uint64_t bytes = 0;
   for (const auto& f : files) bytes += f.second;
-  auto checkpoint = InspectCheckpoint(c.home);
+  auto checkpoint = home::InspectCheckpoint(c.home);
   if (!checkpoint.ok()) return Fail("stats", checkpoint.status());
   const ingest::PeriodStats& all = builder.all_time();
   ingest::PeriodStats rolling = builder.Rolling30d();
@@ -94,9 +94,9 @@ int StatsCommand(const Common& c) {
         "{{\"home\":{},\"events\":{},\"rawFiles\":{},\"rawBytes\":{},\"allTime\":{},"
         "\"rolling30d\":{},\"checkpoint\":{{\"usable\":{},\"events\":{},\"whyNot\":{}}},"
         "\"store\":{}}}\n",
-        JsonQuote(c.home), builder.events(), files.size(), bytes, a, r, checkpoint->usable,
-        checkpoint->events, checkpoint->usable ? "null" : JsonQuote(checkpoint->why_not),
-        c.remote ? JsonQuote(c.remote->name()) : "null");
+        base::JsonQuote(c.home), builder.events(), files.size(), bytes, a, r, checkpoint->usable,
+        checkpoint->events, checkpoint->usable ? "null" : base::JsonQuote(checkpoint->why_not),
+        c.remote ? base::JsonQuote(c.remote->name()) : "null");
     return kExitOk;
   }
   fmt::print("home        {}\n", c.home);
@@ -177,7 +177,7 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
   if (!lock.ok()) return Fail("export", lock.status());
   std::string out;
   uint64_t bad = 0;
-  Status s = ScanLog(
+  Status s = home::ScanLog(
       log,
       [&](simdjson::dom::element e, std::string_view text, std::string_view, uint64_t) {
         std::string_view k, t;
@@ -202,7 +202,7 @@ int ExportCommand(const Common& c, const std::string& kind, const std::string& s
           out.clear();
         }
       },
-      [&](const BadLine& b) {
+      [&](const home::BadLine& b) {
         ++bad;
         fmt::print(stderr, "kaizen export: skipped {}:{}: {}\n", b.file, b.line, b.why);
       });

@@ -19,11 +19,11 @@
 #include <rapidjson/writer.h>
 #include <simdjson.h>
 
-#include "cli/clock.h"
 #include "cli/commands.h"
-#include "cli/derived_files.h"
-#include "cli/input.h"
-#include "cli/learned_state.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
+#include "home/input.h"
+#include "home/learned_state.h"
 #include "ingest/ingestor.h"
 #include "ingest/mapped_line_source.h"
 #include "model/event_kind.h"
@@ -38,7 +38,7 @@ namespace {
 // is one JSON object, is that object minified onto one line; nullopt: read the input as JSONL
 // (its errors then name each line, as before). A pipe is always read as JSONL: it cannot be read
 // twice.
-std::optional<std::string> OneObjectOverLines(const InputFile& in) {
+std::optional<std::string> OneObjectOverLines(const home::InputFile& in) {
   constexpr uint64_t kMaxBytes = 4 * model::kMaxEventBytes;
   if (in.size() == 0 || in.size() > kMaxBytes) return std::nullopt;
   std::string text(in.size(), '\0');
@@ -181,12 +181,12 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
                model::KindList());
     return kExitUsage;
   }
-  auto now = NowMs(c.now);
+  auto now = home::NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen record: {}\n", now.status().message());
     return kExitUsage;
   }
-  auto input = InputFile::Open(file);
+  auto input = home::InputFile::Open(file);
   if (!input.ok()) {
     fmt::print(stderr, "kaizen record: {}\n", input.status().message());
     return kExitSystem;
@@ -200,7 +200,7 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
                rejects.Why());
     return kExitSystem;
   }
-  auto taxonomy = LoadTaxonomy(c.home);
+  auto taxonomy = home::LoadTaxonomy(c.home);
   if (!taxonomy.ok()) {
     fmt::print(stderr, "kaizen record: {}\n", taxonomy.status().message());
     return kExitUsage;
@@ -246,7 +246,7 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
     // InvalidArgument: the home's config/privacy.json is wrong (a usage error, nothing stored).
     return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
   }
-  if (summary.stored > 0) (void)MarkDerivedStale(ingestor.log());
+  if (summary.stored > 0) (void)home::MarkDerivedStale(ingestor.log());
   if (!rejects.Close()) {
     fmt::print(stderr, "kaizen record: cannot write the reject file {}{}\n", reject_file,
                rejects.Why());
@@ -267,7 +267,7 @@ int RecordCommand(const Common& c, const std::string& kind_name, const std::stri
 
 int ImportCommand(const Common& c, const std::vector<std::string>& files,
                   const std::string& reject_file) {
-  auto now = NowMs(c.now);
+  auto now = home::NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen import: {}\n", now.status().message());
     return kExitUsage;
@@ -281,7 +281,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
                rejects.Why());
     return kExitSystem;
   }
-  auto taxonomy = LoadTaxonomy(c.home);
+  auto taxonomy = home::LoadTaxonomy(c.home);
   if (!taxonomy.ok()) {
     fmt::print(stderr, "kaizen import: {}\n", taxonomy.status().message());
     return kExitUsage;
@@ -293,7 +293,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
   ingest::IngestSummary total;
   int exit_code = kExitOk;
   for (const std::string& file : files) {
-    auto input = InputFile::Open(file);
+    auto input = home::InputFile::Open(file);
     if (!input.ok()) {
       fmt::print(stderr, "kaizen import: {}\n", input.status().message());
       exit_code = kExitSystem;
@@ -339,7 +339,7 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
       break;
     }
   }
-  if (total.stored > 0) (void)MarkDerivedStale(ingestor.log());
+  if (total.stored > 0) (void)home::MarkDerivedStale(ingestor.log());
   const bool rejects_kept = rejects.Close();
   if (!rejects_kept) {
     fmt::print(stderr, "kaizen import: cannot write the reject file {}{}\n", reject_file,

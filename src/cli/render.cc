@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/hints_section.h"
-#include "cli/learned_state.h"
-#include "cli/project_dir.h"
-#include "cli/serve_client.h"
 #include "cli/verbs.h"
+#include "home/hints_section.h"
+#include "home/learned_state.h"
+#include "home/project_dir.h"
+#include "home/serve_client.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/artifact.h"
@@ -81,9 +81,9 @@ void PrintReport(const Common& c, const RenderReport& r, int64_t now_ms) {
 }  // namespace
 
 int RenderCommand(const Common& c) {
-  LearnedState loaded;
-  if (Status s = LoadLearnedState(c, &loaded); !s.ok()) return FailVerb("render", s);
-  WarnUnreadable(loaded.scan);
+  home::LearnedState loaded;
+  if (Status s = home::LoadLearnedState(c, &loaded); !s.ok()) return home::FailVerb("render", s);
+  home::WarnUnreadable(loaded.scan);
   const std::vector<render::RenderedFile> files = render::RenderAll(*loaded.learner, loaded.now_ms);
 
   RenderReport report;
@@ -96,29 +96,11 @@ int RenderCommand(const Common& c) {
     const bool same = fs->Exists(path) && old.ok() && *old == f.content;
     (same ? report.unchanged : report.written).push_back(f.path);
   }
-  if (Status s = render::WriteRenderedFiles(c.home, files); !s.ok()) return FailVerb("render", s);
-  if (Status s = RemoveStale(c, produced, &report); !s.ok()) return FailVerb("render", s);
+  if (Status s = render::WriteRenderedFiles(c.home, files); !s.ok())
+    return home::FailVerb("render", s);
+  if (Status s = RemoveStale(c, produced, &report); !s.ok()) return home::FailVerb("render", s);
   PrintReport(c, report, loaded.now_ms);
   return kExitOk;
-}
-
-Result<bool> WriteHintsSection(const std::string& section, const std::string& file) {
-  store::FileSystem* fs = store::DefaultFileSystem();
-  std::string existing;
-  if (fs->Exists(file)) {
-    KZ_ASSIGN_OR_RETURN(existing, fs->ReadFrom(file, 0));
-  }
-  const std::string updated = render::SpliceHints(existing, section);
-  if (updated == existing) return false;
-  KZ_RETURN_IF_ERROR(fs->WriteFileAtomic(file, updated, /*durable=*/true));
-  return true;
-}
-
-Result<std::string> LearnedHintsSection(const Common& c, const std::string& project) {
-  LearnedState loaded;
-  KZ_RETURN_IF_ERROR(LoadLearnedStateUnserved(c, &loaded, render::kHintsParts));
-  WarnUnreadable(loaded.scan);
-  return render::HintsSection(render::HintsInputFrom(*loaded.learner, loaded.now_ms, project));
 }
 
 int HintsCommand(const Common& c, const std::string& file, const std::string& project_option) {
@@ -129,18 +111,18 @@ int HintsCommand(const Common& c, const std::string& file, const std::string& pr
     return kExitUsage;
   }
   // The rules of the project the file is in, unless --project names one.
-  const std::string project = project_option.empty() ? ProjectDirectory(dir) : project_option;
-  // The home's running server renders the section from its live learner (cli/serve_client.h).
+  const std::string project = project_option.empty() ? home::ProjectDirectory(dir) : project_option;
+  // The home's running server renders the section from its live learner (home/serve_client.h).
   Result<std::string> section = std::string();
-  if (std::optional<std::string> served =
-          ReadFromServer(c.home, "hints", NowQuery(c.now) + "&project=" + UrlEncode(project))) {
+  if (std::optional<std::string> served = home::ReadFromServer(
+          c.home, "hints", home::NowQuery(c.now) + "&project=" + home::UrlEncode(project))) {
     section = std::move(*served);
   } else {
-    section = LearnedHintsSection(c, project);
-    if (!section.ok()) return FailVerb("hints", section.status());
+    section = home::LearnedHintsSection(c, project);
+    if (!section.ok()) return home::FailVerb("hints", section.status());
   }
-  Result<bool> written = WriteHintsSection(*section, file);
-  if (!written.ok()) return FailVerb("hints", written.status());
+  Result<bool> written = home::WriteHintsSection(*section, file);
+  if (!written.ok()) return home::FailVerb("hints", written.status());
   fmt::print("{} {}\n", *written ? "wrote" : "unchanged", file);
   return kExitOk;
 }

@@ -15,15 +15,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/loop_store.h"
+#include "base/json_text.h"
 #include "cli/terminal_keys.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "home/loop_store.h"
 #include "learn/json_out.h"
 #include "learn/learner.h"
-#include "learn/review_queue.h"
+#include "learn/reviews/review_queue.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -84,11 +84,11 @@ std::vector<learn::RankedItem> Ranked(const learn::Learner& learner, const std::
   if (auto p = learner.profiles().Profile(reviewer)) {
     if (!p->communication.best_windows.empty()) comm.best_windows = p->communication.best_windows;
   }
-  *moment = learn::QueueMoment{LocalTimeOfDay(now_ms), comm.best_windows, reviewer, now_ms};
+  *moment = learn::QueueMoment{home::LocalTimeOfDay(now_ms), comm.best_windows, reviewer, now_ms};
   return learn::OrderQueue(learner.queue(), learner.autonomy(), *moment);
 }
 
-int ListQueue(const Common& c, const LearnedState& state, const std::string& reviewer) {
+int ListQueue(const Common& c, const home::LearnedState& state, const std::string& reviewer) {
   const learn::Learner& learner = *state.learner;
   learn::QueueMoment moment;
   const std::vector<learn::RankedItem> ranked = Ranked(learner, reviewer, state.now_ms, &moment);
@@ -164,7 +164,7 @@ std::optional<ReviewTarget> FindTarget(const learn::Learner& learner, const std:
                      i.compare_with};
     return t;
   }
-  std::optional<learn::WorkView> w = learner.work_registry().Find(id, version);
+  std::optional<model::WorkView> w = learner.work_registry().Find(id, version);
   if (!w) return std::nullopt;
   t.id = id;
   t.version = std::string(w->version);
@@ -224,7 +224,7 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
       answer.dismiss ? model::EventKind::kAdmin : model::EventKind::kFeedback;
   const std::string event =
       ReviewEventJson(target, answer, timing, reviewer, session_id, LocalTimestamp(now_ms));
-  Result<StoredEvent> stored = StoreEvent(c, now_ms, kind, event);
+  Result<home::StoredEvent> stored = home::StoreEvent(c, now_ms, kind, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen review: {}\n", stored.status().message());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
@@ -240,8 +240,8 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
     fmt::print(
         "{{\"id\":{},\"kind\":\"{}\",\"workProduct\":{{\"id\":{},\"version\":{}}},"
         "\"recorded\":{}}}\n",
-        JsonQuote(stored->id), answer.dismiss ? "admin" : "feedback", JsonQuote(target.id),
-        JsonQuote(target.version), JsonQuote(what));
+        base::JsonQuote(stored->id), answer.dismiss ? "admin" : "feedback",
+        base::JsonQuote(target.id), base::JsonQuote(target.version), base::JsonQuote(what));
   } else {
     fmt::print("kaizen review: {} {} version {} as {} ({} event {})\n", what, target.id,
                target.version, reviewer, answer.dismiss ? "admin" : "feedback", stored->id);
@@ -250,16 +250,16 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
 }
 
 // An admin `reserve` (or `release`) of the target for the reviewer: others' queues leave it out
-// while it is open here (learn/review_queue.h). Quiet unless `say`.
+// while it is open here (learn/reviews/review_queue.h). Quiet unless `say`.
 int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::string& reviewer,
             bool release, int64_t minutes, bool say) {
   std::string event = fmt::format(
       "{{\"action\":\"{}\",\"work_id\":{},\"work_version\":{},\"reviewerId\":{},\"timestamp\":{}",
-      release ? "release" : "reserve", JsonQuote(t.id), JsonQuote(t.version), JsonQuote(reviewer),
-      JsonQuote(LocalTimestamp(now_ms)));
+      release ? "release" : "reserve", base::JsonQuote(t.id), base::JsonQuote(t.version),
+      base::JsonQuote(reviewer), base::JsonQuote(LocalTimestamp(now_ms)));
   if (!release) event += fmt::format(",\"minutes\":{}", minutes);
   event += "}";
-  Result<StoredEvent> stored = StoreEvent(c, now_ms, model::EventKind::kAdmin, event);
+  Result<home::StoredEvent> stored = home::StoreEvent(c, now_ms, model::EventKind::kAdmin, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen review: {}\n", stored.status().message());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
@@ -269,7 +269,7 @@ int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::s
     fmt::print(
         "{{\"id\":{},\"kind\":\"admin\",\"workProduct\":{{\"id\":{},\"version\":{}}},"
         "\"recorded\":\"{}\"}}\n",
-        JsonQuote(stored->id), JsonQuote(t.id), JsonQuote(t.version),
+        base::JsonQuote(stored->id), base::JsonQuote(t.id), base::JsonQuote(t.version),
         release ? "released" : "reserved");
   } else if (release) {
     fmt::print("kaizen review: released {} version {} for {}\n", t.id, t.version, reviewer);
@@ -283,14 +283,15 @@ int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::s
 bool OnTerminal() { return ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO); }
 
 int64_t NowOr(const Common& c, int64_t fallback) {
-  Result<int64_t> now = NowMs(c.now);  // the decision's own moment, not the load's
+  Result<int64_t> now = home::NowMs(c.now);  // the decision's own moment, not the load's
   return now.ok() ? *now : fallback;
 }
 
 // --next: the queue in its order, one item after another, in one review session; after the
 // session's fatigue threshold of reviews, seed 000 §3.4's break suggestion.
-int ReviewQueueOnTerminal(const Common& c, const LearnedState& state, const std::string& reviewer,
-                          const std::string& root, const std::string& session_id) {
+int ReviewQueueOnTerminal(const Common& c, const home::LearnedState& state,
+                          const std::string& reviewer, const std::string& root,
+                          const std::string& session_id) {
   const learn::Learner& learner = *state.learner;
   learn::QueueMoment moment;
   std::vector<ReviewTarget> targets;
@@ -365,10 +366,10 @@ int RunReview(Common& c, ReviewFlags& f) {
                "kaizen review: --dismiss is not a review: give only --note (why) with it\n");
     return kExitUsage;
   }
-  LearnedState state;
-  if (Status s = LoadLearnedState(c, &state, nullptr, kReviewParts); !s.ok())
-    return FailVerb("review", s);
-  WarnUnreadable(state.scan);
+  home::LearnedState state;
+  if (Status s = home::LoadLearnedState(c, &state, nullptr, kReviewParts); !s.ok())
+    return home::FailVerb("review", s);
+  home::WarnUnreadable(state.scan);
   if (f.reviewer.empty()) f.reviewer = DefaultReviewer();
   const std::string session_id =
       "terminal-" + std::string(model::NewUuidV7(state.now_ms).ToString());

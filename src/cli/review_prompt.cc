@@ -10,9 +10,9 @@
 
 #include "cli/review.h"
 #include "cli/terminal_keys.h"
+#include "home/work_artifact.h"
 #include "learn/json_out.h"
 #include "model/uuid.h"
-#include "serve/work_artifact.h"
 
 namespace kaizen::cli {
 namespace {
@@ -105,9 +105,9 @@ std::string Show(const std::string& root, const ReviewTarget& t) {
         t.compare_with);
   }
   if (!t.pending) fmt::print("  (not in the review queue: reviewed, superseded or dismissed)\n");
-  const serve::WorkArtifact a =
-      serve::ReadWorkArtifact(root, serve::WorkVersion{t.path, t.version, t.commit, t.diff,
-                                                       /*newest=*/t.pending});
+  const home::WorkArtifact a =
+      home::ReadWorkArtifact(root, home::WorkVersion{t.path, t.version, t.commit, t.diff,
+                                                     /*newest=*/t.pending});
   std::string format = "summary-only";
   if (a.diff) {
     fmt::print("\nthe change ({}):\n", a.diff_source);

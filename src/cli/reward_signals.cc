@@ -10,13 +10,13 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
-#include "cli/learned_state.h"
-#include "cli/loop_store.h"
+#include "base/json_text.h"
+#include "base/utf8.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "home/loop_store.h"
 #include "model/limits.h"
-#include "model/utf8.h"
 #include "signals/git_reward.h"
 #include "signals/junit.h"
 #include "signals/report_metrics.h"
@@ -49,9 +49,9 @@ Result<std::string> ReadReport(const std::string& path, std::string_view what) {
 // ", \"task_id\":...": the optional fields the seed's RewardSignal names.
 std::string IdFields(const RewardFlags& f) {
   std::string out;
-  if (!f.task.empty()) out += ",\"task_id\":" + JsonQuote(f.task);
-  if (!f.session.empty()) out += ",\"session_id\":" + JsonQuote(f.session);
-  if (!f.commit.empty()) out += ",\"commit_hash\":" + JsonQuote(f.commit);
+  if (!f.task.empty()) out += ",\"task_id\":" + base::JsonQuote(f.task);
+  if (!f.session.empty()) out += ",\"session_id\":" + base::JsonQuote(f.session);
+  if (!f.commit.empty()) out += ",\"commit_hash\":" + base::JsonQuote(f.commit);
   return out;
 }
 
@@ -59,8 +59,8 @@ std::string IdFields(const RewardFlags& f) {
 // the verb, the agent whose work it is, and `extra` (the report files, as given on the command
 // line, or the exit code).
 std::string Context(std::string_view via, const RewardFlags& f, std::string_view extra) {
-  std::string out = ",\"context\":{\"via\":" + JsonQuote(via);
-  if (!f.agent.empty()) out += ",\"agent\":" + JsonQuote(f.agent);
+  std::string out = ",\"context\":{\"via\":" + base::JsonQuote(via);
+  if (!f.agent.empty()) out += ",\"agent\":" + base::JsonQuote(f.agent);
   out += extra;
   out += "}";
   return out;
@@ -69,14 +69,14 @@ std::string Context(std::string_view via, const RewardFlags& f, std::string_view
 // What the signal is ("ci:junit:<file name>", "coverage:<format>:<before>..<after>"), within the
 // identifier limit; the agent and the full report paths are in `context`.
 std::string SignalId(std::string_view what) {
-  return std::string(model::Utf8Prefix(what, model::kMaxIdentifierBytes));
+  return std::string(base::Utf8Prefix(what, model::kMaxIdentifierBytes));
 }
 
 int Store(const Common& c, std::string_view verb, const std::string& event,
           const std::string& summary, std::string_view json_extra) {
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb(verb, now.status());
-  auto stored = StoreEvent(c, *now, model::EventKind::kReward, event);
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb(verb, now.status());
+  auto stored = home::StoreEvent(c, *now, model::EventKind::kReward, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen {}: {}\n", verb, stored.status().message());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRejected : kExitSystem;
@@ -86,7 +86,7 @@ int Store(const Common& c, std::string_view verb, const std::string& event,
     return kExitOk;
   }
   if (c.json) {
-    fmt::print("{{\"id\":{}{}}}\n", JsonQuote(stored->id), json_extra);
+    fmt::print("{{\"id\":{}{}}}\n", base::JsonQuote(stored->id), json_extra);
   } else {
     fmt::print("{}\n{}\n", stored->id, summary);
   }
@@ -130,7 +130,7 @@ int RunCi(const Common& c, const RewardFlags& f) {
     detail = fmt::format("exit code {}", f.exit_code);
   } else {
     auto text = ReadReport(f.junit, "--junit");
-    if (!text.ok()) return FailVerb("reward ci", text.status());
+    if (!text.ok()) return home::FailVerb("reward ci", text.status());
     auto report = signals::ParseJUnit(*text, f.junit);
     if (!report.ok()) {
       fmt::print(stderr, "kaizen reward ci: {}\n", report.status().message());
@@ -145,7 +145,7 @@ int RunCi(const Common& c, const RewardFlags& f) {
     }
     pass = report->passing();
     what = "ci:junit:" + ShownPath(std::filesystem::path(f.junit).filename().string());
-    extra = ",\"report\":" + JsonQuote(ShownPath(f.junit)) + ",\"report_format\":\"junit\"";
+    extra = ",\"report\":" + base::JsonQuote(ShownPath(f.junit)) + ",\"report_format\":\"junit\"";
     extra += fmt::format(",\"tests\":{},\"failures\":{},\"errors\":{},\"skipped\":{}",
                          report->tests, report->failures, report->errors, report->skipped);
     detail = fmt::format("{} tests: {} passed, {} failed, {} errors, {} skipped", report->tests,
@@ -155,7 +155,7 @@ int RunCi(const Common& c, const RewardFlags& f) {
   std::string event = fmt::format(
       "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
       "\"source\":\"automatic\"{}}}",
-      JsonQuote(SignalId(what)), raw, IdFields(f) + Context("kaizen reward ci", f, extra));
+      base::JsonQuote(SignalId(what)), raw, IdFields(f) + Context("kaizen reward ci", f, extra));
   return Store(c, "reward ci", event,
                fmt::format("ci_result {} (signal {}): {}", raw, pass ? "1.0" : "0.0", detail),
                fmt::format(",\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
@@ -170,7 +170,7 @@ int RunCoverage(const Common& c, const RewardFlags& f) {
   const std::string* files[2] = {&f.before, &f.after};
   for (int i = 0; i < 2; ++i) {
     auto text = ReadReport(*files[i], i == 0 ? "BEFORE" : "AFTER");
-    if (!text.ok()) return FailVerb("reward coverage", text.status());
+    if (!text.ok()) return home::FailVerb("reward coverage", text.status());
     auto report = signals::ParseCoverage(*text, *files[i]);
     if (!report.ok()) {
       fmt::print(stderr, "kaizen reward coverage: {}\n", report.status().message());
@@ -189,17 +189,17 @@ int RunCoverage(const Common& c, const RewardFlags& f) {
   std::string event = fmt::format(
       "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"coverage_delta\",\"raw_value\":{},"
       "\"source\":\"automatic\"{}}}",
-      JsonQuote(SignalId(fmt::format("coverage:{}:{}..{}", formats[1],
-                                     ShownPath(std::filesystem::path(f.before).filename()),
-                                     ShownPath(std::filesystem::path(f.after).filename())))),
+      base::JsonQuote(SignalId(fmt::format("coverage:{}:{}..{}", formats[1],
+                                           ShownPath(std::filesystem::path(f.before).filename()),
+                                           ShownPath(std::filesystem::path(f.after).filename())))),
       delta,
-      IdFields(f) +
-          Context("kaizen reward coverage", f,
-                  fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
-                              "\"after_format\":\"{}\",\"before_rate\":{},"
-                              "\"after_rate\":{}",
-                              JsonQuote(ShownPath(f.before)), JsonQuote(ShownPath(f.after)),
-                              formats[0], formats[1], *rates[0], *rates[1])));
+      IdFields(f) + Context("kaizen reward coverage", f,
+                            fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
+                                        "\"after_format\":\"{}\",\"before_rate\":{},"
+                                        "\"after_rate\":{}",
+                                        base::JsonQuote(ShownPath(f.before)),
+                                        base::JsonQuote(ShownPath(f.after)), formats[0], formats[1],
+                                        *rates[0], *rates[1])));
   return Store(c, "reward coverage", event,
                fmt::format("coverage_delta {:+.2f} points: line coverage {:.2f}% -> {:.2f}% "
                            "(signal {:.4f})",

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/learned_state.h"
 #include "cli/verbs.h"
+#include "home/learned_state.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/safe_text.h"
@@ -117,14 +117,14 @@ Verb AddRulesVerb(CLI::App& app, Common& c) {
                   "directory): the global ones and the project's own");
   AddCommonOptions(sub, c, true, true);
   return {sub, [&c, project] {
-            LearnedState state;
+            home::LearnedState state;
             // The rule book and the theme evidence its candidates come from.
-            if (Status s = LoadLearnedState(c, &state, nullptr,
-                                            {learn::Part::kRules, learn::Part::kEvidence});
+            if (Status s = home::LoadLearnedState(c, &state, nullptr,
+                                                  {learn::Part::kRules, learn::Part::kEvidence});
                 !s.ok()) {
-              return FailVerb("rules", s);
+              return home::FailVerb("rules", s);
             }
-            WarnUnreadable(state.scan);
+            home::WarnUnreadable(state.scan);
             auto rules = state.learner->Rules(state.now_ms);
             if (!project->empty()) learn::KeepRulesOf(*project, &rules);
             const auto registry = state.learner->RejectionPatterns(true);

@@ -1,7 +1,7 @@
 // `kaizen serve [--host H] [--port P] [--threads N] [--max-body BYTES] [--timeout S] [--home H]
 // [--now T] [--github-agent PATTERN]`: the HTTP/1.1 JSON API over the live learned state
 // (serve/routes.h lists the routes).
-// Loopback by default; every write needs the bearer token (serve/token.h). SIGTERM or SIGINT
+// Loopback by default; every write needs the bearer token (home/token.h). SIGTERM or SIGINT
 // stops it gracefully: every acknowledged event is durable, and it exits 0.
 #include <fmt/format.h>
 
@@ -15,21 +15,21 @@
 #include <mutex>
 #include <thread>
 
-#include "cli/clock.h"
-#include "cli/hints_keeper.h"
-#include "cli/learned_checkpoint.h"
-#include "cli/learned_state.h"
-#include "cli/serve_client.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
+#include "home/learned_checkpoint.h"
+#include "home/learned_state.h"
+#include "home/serve_client.h"
+#include "home/token.h"
 #include "serve/access.h"
 #include "serve/github_webhook.h"
+#include "serve/hints_keeper.h"
 #include "serve/http_server.h"
 #include "serve/live_state.h"
 #include "serve/routes.h"
-#include "serve/token.h"
 #include "serve/tools.h"
 #include "signals/git_agent.h"
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -50,7 +50,7 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
           const std::string& github_agent, int idle_exit_seconds) {
   // Before any thread exists: only the server's signal thread may take SIGTERM/SIGINT.
   serve::BlockShutdownSignals();
-  DisableCheckpointWrites();  // its check tool must not fork a threaded server to write one
+  home::DisableCheckpointWrites();  // its check tool must not fork a threaded server to write one
   // --now first: a usage error must leave the home as it was, without a new token file in it.
   serve::LiveOptions live;
   live.home = c.home;
@@ -58,28 +58,28 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   if (c.now == "end") {
     live.now_is_newest = true;  // a replayed or demo history
   } else if (!c.now.empty()) {
-    auto now = NowMs(c.now);
-    if (!now.ok()) return FailVerb("serve", now.status());
+    auto now = home::NowMs(c.now);
+    if (!now.ok()) return home::FailVerb("serve", now.status());
     live.fixed_now_ms = *now;
   }
-  auto token = serve::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
-  if (!token.ok()) return FailVerb("serve", token.status());
+  auto token = home::LoadOrCreateToken(c.home, std::getenv("KAIZEN_TOKEN"));
+  if (!token.ok()) return home::FailVerb("serve", token.status());
   if (token->created) {
     // Printed once, at the start that created it; later starts read it from the file.
     fmt::print(stderr, "kaizen serve: created the bearer token for writes in {} (mode 0600): {}\n",
                token->path, token->value);
   }
   auto github = GithubConfig(c, github_agent);
-  if (!github.ok()) return FailVerb("serve", github.status());
+  if (!github.ok()) return home::FailVerb("serve", github.status());
   const bool github_on = github->secret.has_value();
   auto state = serve::LiveState::Open(live);
-  if (!state.ok()) return FailVerb("serve", state.status());
+  if (!state.ok()) return home::FailVerb("serve", state.status());
   // The hints files `kaizen init` registered follow what the server learns.
-  HintsKeeper hints((*state).get(), c.home, std::chrono::seconds(2));
+  serve::HintsKeeper hints((*state).get(), c.home, std::chrono::seconds(2));
   serve::Tools tools(state->get());
   serve::Authenticator auth(token->value, c.home, c.store);
   serve::Routes routes(state->get(), &tools, &auth, *root, std::move(*github));
-  // --idle-exit: a server started for a home's hooks (cli/serve_client.h) leaves once nobody has
+  // --idle-exit: a server started for a home's hooks (home/serve_client.h) leaves once nobody has
   // asked it anything for that long, the way SIGTERM stops it.
   std::mutex idle_mu;
   std::condition_variable idle_cv;
@@ -100,8 +100,8 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
   }
   Status s = serve::RunHttpServer(options, &routes, [&](const std::string& host, int port) {
     // Where the home's CLI verbs and hooks find this server; written before the line below says it
-    // listens (cli/serve_client.h).
-    if (Status r = WriteServeRecord(c.home, host, port); !r.ok()) {
+    // listens (home/serve_client.h).
+    if (Status r = home::WriteServeRecord(c.home, host, port); !r.ok()) {
       fmt::print(stderr, "kaizen serve: hooks and CLI verbs will fold the log themselves: {}\n",
                  r.message());
     }
@@ -132,10 +132,10 @@ int Serve(const Common& c, const serve::HttpServerOptions& options, const std::s
     idle_cv.notify_all();
     idle_watch.join();
   }
-  RemoveServeRecord(c.home);
+  home::RemoveServeRecord(c.home);
   // Every submission acknowledged or still queued becomes durable before the exit.
   (*state)->Shutdown();
-  if (!s.ok()) return FailVerb("serve", s);
+  if (!s.ok()) return home::FailVerb("serve", s);
   fmt::print(stderr, "kaizen serve: stopped; {} events\n", (*state)->events());
   return kExitOk;
 }

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/learned_state.h"
 #include "cli/verbs.h"
-#include "ingest/text_analysis.h"
+#include "home/learned_state.h"
 #include "learn/json_out.h"
 #include "store/log_format.h"
+#include "text/text_analysis.h"
 
 namespace kaizen::cli {
 namespace {
@@ -19,11 +19,11 @@ constexpr std::string_view kThemesFile = "config/themes.json";
 constexpr size_t kTextWidth = 100;
 
 // The keywords of `theme` that the shipped theme of the same name does not have.
-std::vector<std::string> AddedKeywords(const ingest::Theme& theme) {
+std::vector<std::string> AddedKeywords(const text::Theme& theme) {
   std::vector<std::string> added;
-  const auto& shipped = ingest::ThemeTaxonomy::Default().themes();
+  const auto& shipped = text::ThemeTaxonomy::Default().themes();
   const auto it = std::find_if(shipped.begin(), shipped.end(),
-                               [&](const ingest::Theme& t) { return t.name == theme.name; });
+                               [&](const text::Theme& t) { return t.name == theme.name; });
   for (const std::string& k : theme.keywords) {
     if (it == shipped.end() ||
         std::find(it->keywords.begin(), it->keywords.end(), k) == it->keywords.end()) {
@@ -34,11 +34,11 @@ std::vector<std::string> AddedKeywords(const ingest::Theme& theme) {
 }
 
 // Where the taxonomy comes from, in a sentence.
-std::string Source(const ingest::ThemeTaxonomy& taxonomy, bool has_file, const std::string& path) {
+std::string Source(const text::ThemeTaxonomy& taxonomy, bool has_file, const std::string& path) {
   if (!has_file) return "the shipped default (no " + path + ")";
   const auto& origins = taxonomy.origins();
   const bool keeps_shipped = std::any_of(origins.begin(), origins.end(),
-                                         [](auto o) { return o != ingest::ThemeOrigin::kUser; });
+                                         [](auto o) { return o != text::ThemeOrigin::kUser; });
   return keeps_shipped ? "the shipped default extended by " + path
                        : path + " (\"replace\": true: the shipped themes are not used)";
 }
@@ -59,23 +59,23 @@ std::string Wrapped(const std::vector<std::string>& items, std::string_view inde
   return out + line + "\n";
 }
 
-std::string ThemesText(const ingest::ThemeTaxonomy& taxonomy, const std::string& source) {
+std::string ThemesText(const text::ThemeTaxonomy& taxonomy, const std::string& source) {
   std::string out =
       fmt::format("Theme taxonomy in effect ({} themes): {}\n", taxonomy.themes().size(), source);
   for (size_t i = 0; i < taxonomy.themes().size(); ++i) {
-    const ingest::Theme& theme = taxonomy.themes()[i];
-    const ingest::ThemeOrigin origin = taxonomy.origins()[i];
-    out += fmt::format("\n{} ({}, {} keywords)\n", theme.name, ingest::ThemeOriginName(origin),
+    const text::Theme& theme = taxonomy.themes()[i];
+    const text::ThemeOrigin origin = taxonomy.origins()[i];
+    out += fmt::format("\n{} ({}, {} keywords)\n", theme.name, text::ThemeOriginName(origin),
                        theme.keywords.size());
     out += Wrapped(theme.keywords, "  ");
-    if (origin == ingest::ThemeOrigin::kExtended) {
+    if (origin == text::ThemeOrigin::kExtended) {
       out += "  added by your file:\n" + Wrapped(AddedKeywords(theme), "    ");
     }
   }
   return out;
 }
 
-std::string ThemesJson(const ingest::ThemeTaxonomy& taxonomy, const std::string& source) {
+std::string ThemesJson(const text::ThemeTaxonomy& taxonomy, const std::string& source) {
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();
@@ -84,19 +84,19 @@ std::string ThemesJson(const ingest::ThemeTaxonomy& taxonomy, const std::string&
   learn::Key(w, "themes");
   w.StartArray();
   for (size_t i = 0; i < taxonomy.themes().size(); ++i) {
-    const ingest::Theme& theme = taxonomy.themes()[i];
-    const ingest::ThemeOrigin origin = taxonomy.origins()[i];
+    const text::Theme& theme = taxonomy.themes()[i];
+    const text::ThemeOrigin origin = taxonomy.origins()[i];
     w.StartObject();
     learn::Key(w, "name");
     learn::Str(w, theme.name);
     learn::Key(w, "origin");
-    learn::Str(w, ingest::ThemeOriginName(origin));
+    learn::Str(w, text::ThemeOriginName(origin));
     learn::Key(w, "keywords");
     learn::StrArray(w, theme.keywords);
     learn::Key(w, "addedKeywords");  // by the user's file; all of them for a user theme
-    learn::StrArray(w, origin == ingest::ThemeOrigin::kShipped ? std::vector<std::string>()
-                       : origin == ingest::ThemeOrigin::kUser  ? theme.keywords
-                                                               : AddedKeywords(theme));
+    learn::StrArray(w, origin == text::ThemeOrigin::kShipped ? std::vector<std::string>()
+                       : origin == text::ThemeOrigin::kUser  ? theme.keywords
+                                                             : AddedKeywords(theme));
     w.EndObject();
   }
   w.EndArray();
@@ -111,11 +111,10 @@ Verb AddThemesVerb(CLI::App& app, Common& c) {
       "themes", "the theme taxonomy in effect: the shipped themes and <home>/config/themes.json");
   AddCommonOptions(sub, c, true, false);
   return {sub, [&c] {
-            auto loaded = LoadTaxonomy(c.home);
-            if (!loaded.ok()) return FailVerb("themes", loaded.status());
+            auto loaded = home::LoadTaxonomy(c.home);
+            if (!loaded.ok()) return home::FailVerb("themes", loaded.status());
             const std::string path = store::PathIn(c.home, kThemesFile);
-            const auto& taxonomy =
-                loaded->has_value() ? **loaded : ingest::ThemeTaxonomy::Default();
+            const auto& taxonomy = loaded->has_value() ? **loaded : text::ThemeTaxonomy::Default();
             const std::string source = Source(taxonomy, loaded->has_value(), path);
             fmt::print("{}", c.json ? ThemesJson(taxonomy, source) : ThemesText(taxonomy, source));
             return kExitOk;

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "cli/clock.h"
-#include "cli/json_text.h"
+#include "base/json_text.h"
 #include "cli/verb.h"
 #include "cli/verbs.h"
+#include "home/clock.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
 #include "store/token_registry.h"
@@ -35,7 +35,7 @@ int Fail(std::string_view what, const Status& s) {
 }
 
 Result<std::string> Now(const Common& c) {
-  KZ_ASSIGN_OR_RETURN(int64_t now, NowMs(c.now));
+  KZ_ASSIGN_OR_RETURN(int64_t now, home::NowMs(c.now));
   return model::FormatUtc(now);
 }
 
@@ -51,8 +51,8 @@ int Create(const Common& c, const TokenOptions& o) {
   e.created = *now;
   if (Status s = registry.Add(e); !s.ok()) return Fail("create", s);
   if (c.json) {
-    fmt::print("{{\"name\":{},\"role\":\"{}\",\"token\":\"{}\"}}\n", JsonQuote(e.name), o.role,
-               token);
+    fmt::print("{{\"name\":{},\"role\":\"{}\",\"token\":\"{}\"}}\n", base::JsonQuote(e.name),
+               o.role, token);
     return kExitOk;
   }
   fmt::print("{}\n", token);
@@ -72,8 +72,8 @@ int List(const Common& c) {
     for (size_t i = 0; i < all->size(); ++i) {
       const store::TokenEntry& e = (*all)[i];
       out += fmt::format("{}{{\"name\":{},\"role\":\"{}\",\"created\":\"{}\",\"revoked\":{}}}",
-                         i ? "," : "", JsonQuote(e.name), store::RoleName(e.role), e.created,
-                         e.revoked.empty() ? "null" : JsonQuote(e.revoked));
+                         i ? "," : "", base::JsonQuote(e.name), store::RoleName(e.role), e.created,
+                         e.revoked.empty() ? "null" : base::JsonQuote(e.revoked));
     }
     fmt::print("{}]}}\n", out);
     return kExitOk;

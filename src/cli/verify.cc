@@ -6,17 +6,17 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "cli/clock.h"
+#include "base/json_text.h"
 #include "cli/commands.h"
-#include "cli/derived_files.h"
-#include "cli/json_text.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
 #include "ingest/ingest_state.h"
 #include "ingest/validate.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -60,7 +60,7 @@ Status CheckStore(store::PgLog& pg, std::unordered_map<std::string, size_t>* cop
 }  // namespace
 
 int VerifyCommand(const Common& c) {
-  auto now = NowMs(c.now);
+  auto now = home::NowMs(c.now);
   if (!now.ok()) {
     fmt::print(stderr, "kaizen verify: {}\n", now.status().message());
     return kExitUsage;
@@ -97,7 +97,7 @@ int VerifyCommand(const Common& c) {
   // With a store: each line's bytes by id, to hold the store's rows against.
   std::unordered_map<std::string, size_t> copy;
   uint64_t events = 0;
-  Status scanned = ScanLog(
+  Status scanned = home::ScanLog(
       log,
       [&](simdjson::dom::element e, std::string_view text, std::string_view file, uint64_t line) {
         ++events;
@@ -125,7 +125,7 @@ int VerifyCommand(const Common& c) {
                                          day));
         }
       },
-      [&](const BadLine& b) {
+      [&](const home::BadLine& b) {
         problems.push_back(fmt::format("{}:{}: {}", b.file, b.line, b.why));
       });
   if (!scanned.ok()) return fail(scanned);
@@ -144,22 +144,23 @@ int VerifyCommand(const Common& c) {
   rebuilt.push_back(fmt::format("the ingest cache ({} events)", cache.state().event_count()));
   ingest::DerivedBuilder builder;
   uint64_t written = 0;
-  if (Status s = RebuildDerived(log, &builder, &written); !s.ok()) return fail(s);
+  if (Status s = home::RebuildDerived(log, &builder, &written); !s.ok()) return fail(s);
   rebuilt.push_back(fmt::format("{} derived files (indexes and aggregates)", written));
 
   if (c.json) {
     std::string out = fmt::format("{{\"events\":{},\"files\":{},\"ok\":{},", events, files->size(),
                                   problems.empty() ? "true" : "false");
     if (c.remote != nullptr) {
-      out += fmt::format("\"store\":{{\"name\":{},\"rows\":{}}},", JsonQuote(c.remote->name()),
-                         store_rows);
+      out += fmt::format("\"store\":{{\"name\":{},\"rows\":{}}},",
+                         base::JsonQuote(c.remote->name()), store_rows);
     }
     out += "\"repairs\":[";
-    for (size_t i = 0; i < repairs.size(); ++i) out += (i ? "," : "") + JsonQuote(repairs[i]);
+    for (size_t i = 0; i < repairs.size(); ++i) out += (i ? "," : "") + base::JsonQuote(repairs[i]);
     out += "],\"rebuilt\":[";
-    for (size_t i = 0; i < rebuilt.size(); ++i) out += (i ? "," : "") + JsonQuote(rebuilt[i]);
+    for (size_t i = 0; i < rebuilt.size(); ++i) out += (i ? "," : "") + base::JsonQuote(rebuilt[i]);
     out += "],\"problems\":[";
-    for (size_t i = 0; i < problems.size(); ++i) out += (i ? "," : "") + JsonQuote(problems[i]);
+    for (size_t i = 0; i < problems.size(); ++i)
+      out += (i ? "," : "") + base::JsonQuote(problems[i]);
     out += "]}";
     fmt::print("{}\n", out);
   } else {

@@ -15,13 +15,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include "cli/batch_store.h"
-#include "cli/clock.h"
-#include "cli/derived_files.h"
-#include "cli/learned_state.h"
-#include "cli/log_views.h"
 #include "cli/verbs.h"
 #include "git/git_verbs.h"
+#include "home/batch_store.h"
+#include "home/clock.h"
+#include "home/derived_files.h"
+#include "home/learned_state.h"
+#include "home/log_views.h"
 #include "ingest/ingestor.h"
 #include "model/json_access.h"
 #include "model/timestamp.h"
@@ -89,7 +89,7 @@ Result<std::unordered_set<std::string>> RecordedIds(const std::string& home) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::path(home) / store::kRawDir, ec)) return ids;
   store::RawLog log(home, store::DefaultFileSystem());
-  LogScan scan;
+  home::LogScan scan;
   KZ_RETURN_IF_ERROR(ReadLogViews(
       log,
       [&](learn::EventViews& e) {
@@ -97,7 +97,7 @@ Result<std::unordered_set<std::string>> RecordedIds(const std::string& home) {
         if (e.kind == model::EventKind::kCorrection) ids.emplace(e.correction.id);
       },
       &scan));
-  WarnUnreadable(scan);
+  home::WarnUnreadable(scan);
   return ids;
 }
 
@@ -111,14 +111,14 @@ Status Store(const Common& c, int64_t now_ms, std::vector<Found>* found, uint64_
     events.push_back((*found)[i].event);
     line_of.push_back(i);
   }
-  std::vector<LineOutcome> outcomes;
+  std::vector<home::LineOutcome> outcomes;
   Status s = StoreBatch(c, now_ms, events, &outcomes, stored);
   for (size_t i = 0; i < outcomes.size(); ++i) {
     Found& f = (*found)[line_of[i]];
     if (!s.ok()) continue;
-    f.fate = outcomes[i].fate == LineFate::kNew               ? Fate::kNew
-             : outcomes[i].fate == LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
-                                                              : Fate::kRejected;
+    f.fate = outcomes[i].fate == home::LineFate::kNew               ? Fate::kNew
+             : outcomes[i].fate == home::LineFate::kAlreadyRecorded ? Fate::kAlreadyRecorded
+                                                                    : Fate::kRejected;
     f.errors = outcomes[i].errors;
   }
   return s;
@@ -248,23 +248,23 @@ void PrintText(const GitScanFlags& f, const signals::GitScanResult& r,
 }
 
 int GitScanCommand(const Common& c, const GitScanFlags& f) {
-  auto now = NowMs(c.now);
-  if (!now.ok()) return FailVerb("git scan", now.status());
+  auto now = home::NowMs(c.now);
+  if (!now.ok()) return home::FailVerb("git scan", now.status());
   signals::GitScanOptions options;
   options.branch = f.branch;
   options.revert_days = f.revert_days;
   options.rewrite_commits = f.rewrite_commits;
   if (!f.since.empty()) {
     auto since = ParseSince(f.since);
-    if (!since.ok()) return FailVerb("git scan", since.status());
+    if (!since.ok()) return home::FailVerb("git scan", since.status());
     options.since_ms = *since;
   }
   auto agents = signals::AgentMatcher::Create(f.agent);
-  if (!agents.ok()) return FailVerb("git scan", agents.status());
+  if (!agents.ok()) return home::FailVerb("git scan", agents.status());
   auto repo = signals::GitRepo::Open(f.repo);
-  if (!repo.ok()) return FailVerb("git scan", repo.status());
+  if (!repo.ok()) return home::FailVerb("git scan", repo.status());
   auto result = signals::ScanGitHistory(**repo, *agents, options);
-  if (!result.ok()) return FailVerb("git scan", result.status());
+  if (!result.ok()) return home::FailVerb("git scan", result.status());
 
   const std::string repo_name = (*repo)->Name();
   if (!result->unreadable_commits.empty()) {
@@ -276,7 +276,7 @@ int GitScanCommand(const Common& c, const GitScanFlags& f) {
                result->unreadable_commits.size(), result->unreadable_commits.front());
   }
   auto recorded = RecordedIds(c.home);
-  if (!recorded.ok()) return FailVerb("git scan", recorded.status());
+  if (!recorded.ok()) return home::FailVerb("git scan", recorded.status());
   std::vector<Found> found;
   for (const signals::GitSignal& s : result->signals) {
     Found x;

@@ -1,5 +1,5 @@
 // kaizen-git: the verbs that read git repositories, run by `kaizen git ...` with the words after
-// `git` (cli/sibling.h says why they live in a program of their own).
+// `git` (base/sibling.h says why they live in a program of their own).
 //
 //   kaizen-git scan REPO ...     `kaizen git scan`: seed 001 tier 1 signals and seed 004
 //                                corrections from the repository's history (git_scan.cc)
@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/store_open.h"
 #include "cli/verb.h"
 #include "git/git_verbs.h"
+#include "home/store_open.h"
 #include "signals/git_file_diff.h"
 
 namespace {
@@ -76,15 +76,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return app.exit(e) == 0 ? kaizen::kExitOk : kaizen::kExitUsage;
   }
   if (diff->parsed()) return FileDiff(paths, commit);
   // A scan stores into the team's shared store too (--store, $KAIZEN_STORE), its home the
-  // store's working copy, as every verb of `kaizen` does (cli/store_open.h).
+  // store's working copy, as every verb of `kaizen` does (home/store_open.h).
   std::unique_ptr<kaizen::store::PgLog> remote;
-  if (kaizen::Status s = OpenStore(&c, &remote); !s.ok()) return StoreOpenFailed("git", s);
+  if (kaizen::Status s = kaizen::home::OpenStore(&c, &remote); !s.ok())
+    return kaizen::home::StoreOpenFailed("git", s);
   for (const Verb& verb : verbs) {
     if (verb.sub->parsed()) return verb.run();
   }
-  return kExitUsage;
+  return kaizen::kExitUsage;
 }

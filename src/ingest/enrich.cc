@@ -6,8 +6,8 @@
 #include <array>
 #include <cmath>
 
-#include "ingest/prompt_judgement.h"
 #include "model/limits.h"
+#include "text/prompt_judgement.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -84,7 +84,7 @@ std::string_view CorrectionCategory(std::string_view t) {
       {"domain:via", {"claim_too_vague", "source_missing", "claim_unsupported"}},
   }};
   if (t == "formatting") return "style";
-  // kaizen's code categories (ingest/code_correction.h), for code an agent wrote.
+  // kaizen's code categories (text/code_correction.h), for code an agent wrote.
   for (std::string_view type :
        {"type_safety", "naming", "error_handling", "null_handling", "dead_code", "code_fix"}) {
     if (type == t) return "code";
@@ -97,15 +97,15 @@ std::string_view CorrectionCategory(std::string_view t) {
   return {};
 }
 
-void AnalyzePrompt(std::string_view text, const ThemeTaxonomy& taxonomy, Enrichment* out) {
-  PromptReading reading = ReadPrompt(text);
+void AnalyzePrompt(std::string_view text, const text::ThemeTaxonomy& taxonomy, Enrichment* out) {
+  text::PromptReading reading = text::ReadPrompt(text);
   out->judgement = PromptJudgementName(reading.judgement);
   out->instruction = std::move(reading.instruction);
   out->themes = ExtractThemes(text, taxonomy);
-  out->sentiment = std::round(Sentiment(text) * 1e4) / 1e4;
+  out->sentiment = std::round(text::Sentiment(text) * 1e4) / 1e4;
 }
 
-void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
+void AnalyzeFreeText(simdjson::dom::object free_text, const text::ThemeTaxonomy& taxonomy,
                      Enrichment* out) {
   thread_local std::string all;  // its buffer kept from event to event
   all.clear();
@@ -118,8 +118,8 @@ void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxon
   }
   out->free_text = true;
   out->themes = ExtractThemes(all, taxonomy);
-  out->sentiment = std::round(Sentiment(all) * 1e4) / 1e4;
-  out->actionable_items = ActionableItems(all);
+  out->sentiment = std::round(text::Sentiment(all) * 1e4) / 1e4;
+  out->actionable_items = text::ActionableItems(all);
   if (out->actionable_items.size() > model::kMaxActionableItems) {
     out->actionable_items.resize(model::kMaxActionableItems);
   }

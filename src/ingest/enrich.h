@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/text_analysis.h"
+#include "text/text_analysis.h"
 
 namespace kaizen::ingest {
 
@@ -31,7 +31,7 @@ struct Enrichment {
   std::optional<double> signal_value;
   // correction
   std::string_view correction_category;
-  // prompt: the judgement and instruction of ingest/prompt_judgement.h, with `themes` and
+  // prompt: the judgement and instruction of text/prompt_judgement.h, with `themes` and
   // `sentiment` above (free_text stays false: they are written at the top level)
   std::string_view judgement;
   std::string instruction;
@@ -49,10 +49,10 @@ std::string_view DayOfWeek(int weekday);  // 0 = monday
 std::string_view CorrectionCategory(std::string_view correction_type);
 
 // The analysis of a prompt's `text`: its judgement, instruction, themes and sentiment.
-void AnalyzePrompt(std::string_view text, const ThemeTaxonomy& taxonomy, Enrichment* out);
+void AnalyzePrompt(std::string_view text, const text::ThemeTaxonomy& taxonomy, Enrichment* out);
 
 // The free-text analysis of a FreeTextFeedback object.
-void AnalyzeFreeText(simdjson::dom::object free_text, const ThemeTaxonomy& taxonomy,
+void AnalyzeFreeText(simdjson::dom::object free_text, const text::ThemeTaxonomy& taxonomy,
                      Enrichment* out);
 
 }  // namespace kaizen::ingest

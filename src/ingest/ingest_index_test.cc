@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/test_files.h"
 #include "ingest/ingest_state.h"
-#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -66,7 +66,7 @@ std::vector<CacheRecord> Records(int n, uint32_t seed) {
 class IngestIndexTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = store::test_files::MakeTempDir("kaizen-ingest-index");
+    dir_ = base::test_files::MakeTempDir("kaizen-ingest-index");
     ASSERT_FALSE(dir_.empty());
     path_ = dir_ + "/ingest.index";
   }
@@ -160,7 +160,7 @@ TEST_F(IngestIndexTest, AFileThatDisagreesWithItsHeaderIsNotOpened) {
   IngestState state;
   for (const CacheRecord& r : Records(200, 5)) state.Apply(r);
   ASSERT_NE(WriteAndOpen(state, 200), nullptr);
-  const std::string whole = store::test_files::ReadAll(path_);
+  const std::string whole = base::test_files::ReadAll(path_);
 
   EXPECT_EQ(IngestIndex::Open(dir_ + "/missing.index"), nullptr);
   for (size_t cut : {size_t{0}, size_t{10}, size_t{87}, whole.size() - 1}) {

@@ -21,7 +21,7 @@
 #include "kaizen/status.h"
 #include "model/event_kind.h"
 #include "model/uuid.h"
-#include "store/raw_log.h"
+#include "store/file/raw_log.h"
 
 namespace kaizen::ingest {
 

@@ -164,7 +164,7 @@ size_t ResolvePlaceholders(std::string_view nonce, const std::vector<PreparedLin
 // `writer`, `stored` (this thread's buffer number stored_in of the chunk) and `out`.
 void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWriter& writer,
              std::string* stored, size_t stored_in, const ValidateOptions& vopts,
-             const ThemeTaxonomy* taxonomy, int64_t now_ms, const Redactor& redactor,
+             const text::ThemeTaxonomy* taxonomy, int64_t now_ms, const Redactor& redactor,
              std::string_view nonce, PreparedLine* out) {
   auto refuse = [&](std::string path, std::string message) {
     out->errors.push_back({std::move(path), std::move(message)});
@@ -238,7 +238,7 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
       e.day_of_week = DayOfWeek(local.weekday);
       simdjson::dom::object free_text;
       if (event["freeText"].get_object().get(free_text) == simdjson::SUCCESS) {
-        AnalyzeFreeText(free_text, taxonomy ? *taxonomy : ThemeTaxonomy::Default(), &e);
+        AnalyzeFreeText(free_text, taxonomy ? *taxonomy : text::ThemeTaxonomy::Default(), &e);
       }
       out->modal_id = facts.modal_id;
       out->session_id = facts.session_id;
@@ -272,7 +272,7 @@ void Prepare(const CutLine& line, simdjson::dom::parser& parser, StoredLineWrite
       break;
     case model::EventKind::kPrompt:
       AnalyzePrompt(event["text"].get_string().value_unsafe(),
-                    taxonomy ? *taxonomy : ThemeTaxonomy::Default(), &e);
+                    taxonomy ? *taxonomy : text::ThemeTaxonomy::Default(), &e);
       break;
     default:
       break;
@@ -327,7 +327,7 @@ Status Ingestor::Ingest(std::string_view input, const IngestOptions& options,
 Status Ingestor::Ingest(LineSource& source, const IngestOptions& options, IngestSummary* summary) {
   // The shipped taxonomy is compiled on first use (a free text to read): a record of an event
   // without one does not pay for it.
-  const ThemeTaxonomy* taxonomy = options.taxonomy;
+  const text::ThemeTaxonomy* taxonomy = options.taxonomy;
   if (!redactor_) {
     KZ_ASSIGN_OR_RETURN(PrivacyConfig config, LoadPrivacyConfig(log_.home(), log_.fs()));
     KZ_ASSIGN_OR_RETURN(redactor_, SharedRedactor(config));

@@ -1,4 +1,4 @@
-// The one pipeline every door uses (DESIGN.md "Data flow"): parse -> validate -> enrich -> append.
+// The one pipeline every door uses (docs/architecture.md): parse -> validate -> enrich -> append.
 // Lines are processed in chunks; each chunk is one group commit under the home's writer lock, and
 // a line is acknowledged (its callback reports it stored) only after its chunk is durable.
 #pragma once
@@ -16,10 +16,10 @@
 #include "ingest/line_source.h"
 #include "ingest/privacy.h"
 #include "ingest/stored_line.h"
-#include "ingest/text_analysis.h"
 #include "ingest/validate.h"
 #include "kaizen/status.h"
-#include "store/raw_log.h"
+#include "store/file/raw_log.h"
+#include "text/text_analysis.h"
 
 namespace kaizen::ingest {
 
@@ -45,8 +45,8 @@ struct AppendedLines {
 struct IngestOptions {
   int64_t now_ms = 0;  // default timestamp and the "sane timestamp" bound
   std::optional<model::EventKind> expected_kind;
-  const ThemeTaxonomy* taxonomy = nullptr;  // nullptr: ThemeTaxonomy::Default()
-  size_t chunk_events = 50000;              // events per group commit
+  const text::ThemeTaxonomy* taxonomy = nullptr;  // nullptr: ThemeTaxonomy::Default()
+  size_t chunk_events = 50000;                    // events per group commit
   // 8 MiB: the same import time as 32 MiB on the 1M-event benchmark, with a third of the memory
   // (two chunks are in flight) and fewer page faults.
   size_t chunk_bytes = 8 << 20;
@@ -91,7 +91,7 @@ class Ingestor {
   std::vector<store::RecoveryNote> TakeNotes();
 
   store::RawLog& log() { return log_; }
-  // Stores into a shared database too (store/pg_log.h), the home its working copy
+  // Stores into a shared database too (store/pg/pg_log.h), the home its working copy
   // (ingest/store_mirror.h). REQUIRES: *remote outlives the Ingestor.
   void set_remote(store::PgLog* remote) { log_.set_remote(remote); }
   // A long-lived caller that is told when other writers commit (kaizen serve LISTENs) pulls

@@ -16,15 +16,15 @@
 
 #include <fmt/format.h>
 
+#include "base/test_files.h"
 #include "model/limits.h"
-#include "store/fault_injection_file_system.h"
+#include "store/file/fault_injection_file_system.h"
 #include "store/log_format.h"
-#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
 
-using store::test_files::ReadAll;
+using base::test_files::ReadAll;
 
 namespace fs = std::filesystem;
 
@@ -130,7 +130,7 @@ IngestRun IngestText(Ingestor& ingestor, const std::string& text, size_t chunk_e
 class IngestorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-ingestor");
+    home_ = base::test_files::MakeTempDir("kaizen-ingestor");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override {

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/test_files.h"
 #include "ingest/mapped_line_source.h"
-#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -55,7 +55,7 @@ Cut CutAll(LineSource& source, size_t max_lines, size_t max_bytes) {
 class TempInput {
  public:
   explicit TempInput(const std::string& text) {
-    dir_ = store::test_files::MakeTempDir("line-source");
+    dir_ = base::test_files::MakeTempDir("line-source");
     path_ = dir_ + "/input.jsonl";
     std::ofstream(path_, std::ios::binary) << text;
     fd_ = ::open(path_.c_str(), O_RDONLY);

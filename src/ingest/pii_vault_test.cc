@@ -1,7 +1,7 @@
 // The encrypted PII map: stable tokens, the round trip through the encrypted file, forgetting by
 // user or session, and what deleting the key does.
 #include "ingest/pii_vault.h"
-#include "store/test_files.h"
+#include "base/test_files.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -14,14 +14,14 @@
 namespace kaizen::ingest {
 namespace {
 
-using store::test_files::ReadAll;
+using base::test_files::ReadAll;
 
 namespace fs = std::filesystem;
 
 class PiiVaultTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-vault");
+    home_ = base::test_files::MakeTempDir("kaizen-vault");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }

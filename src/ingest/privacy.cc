@@ -14,10 +14,10 @@
 #include <set>
 #include <span>
 
-#include "ingest/ascii_case.h"
 #include "ingest/enrich.h"
 #include "model/json_access.h"
 #include "model/limits.h"
+#include "text/ascii_case.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -301,7 +301,7 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
     bool accepted = true;
     switch (m.category) {
       case PiiCategory::kEmail:
-        m.key = ToLowerAscii(v);
+        m.key = text::ToLowerAscii(v);
         break;
       case PiiCategory::kPhone: {
         const size_t digits = CountDigits(v);
@@ -321,7 +321,7 @@ void Redactor::Find(std::string_view text, std::vector<PiiMatch>* out) const {
             !RE2::FullMatch(re2::StringPiece(v.data(), v.size()), *compiled_->names)) {
           m.category = PiiCategory::kCompany;
         }
-        m.key = ToLowerAscii(v);
+        m.key = text::ToLowerAscii(v);
         break;
     }
     if (!accepted) {

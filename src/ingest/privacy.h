@@ -1,4 +1,4 @@
-// The privacy stage of the pipeline (DESIGN.md "Data flow": enrich -> privacy -> append), after
+// The privacy stage of the pipeline (docs/architecture.md: enrich -> privacy -> append), after
 // seed 000 §9 and seed 004 "Privacy & Data Governance": PII in free text is replaced by tokens
 // ([EMAIL_1], [PHONE_1], [SECRET_1], [NAME_1], [COMPANY_1]) before anything is written, ids in
 // consent and deletion events are stored as pseudonyms, and the events of a user who switched

@@ -14,15 +14,15 @@
 
 #include <fmt/format.h>
 
+#include "base/test_files.h"
 #include "ingest/ingestor.h"
 #include "ingest/pii_vault.h"
 #include "store/file_system.h"
-#include "store/test_files.h"
 
 namespace kaizen::ingest {
 namespace {
 
-using store::test_files::ReadAll;
+using base::test_files::ReadAll;
 
 namespace fs = std::filesystem;
 
@@ -342,7 +342,7 @@ constexpr int64_t kNowMs = 1752969600000;  // 2025-07-20T00:00:00Z
 class PrivacyIngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-privacy");
+    home_ = base::test_files::MakeTempDir("kaizen-privacy");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }

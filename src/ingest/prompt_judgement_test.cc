@@ -1,4 +1,4 @@
-#include "ingest/prompt_judgement.h"
+#include "text/prompt_judgement.h"
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -14,9 +14,9 @@
 namespace kaizen::ingest {
 namespace {
 
-using J = PromptJudgement;
+using J = text::PromptJudgement;
 
-J Judge(std::string_view text) { return ReadPrompt(text).judgement; }
+J Judge(std::string_view text) { return text::ReadPrompt(text).judgement; }
 
 TEST(PromptJudgement, ARefusalThatRedirectsIsACorrection) {
   EXPECT_EQ(Judge("no, use Python instead"), J::kCorrection);
@@ -52,30 +52,31 @@ TEST(PromptJudgement, RequestsQuestionsAndSlashCommandsTeachNothing) {
 }
 
 TEST(PromptJudgement, TheInstructionIsWhatToDoWithoutTheOpeningVerdict) {
-  EXPECT_EQ(ReadPrompt("no, use Python instead").instruction, "use Python instead");
-  EXPECT_EQ(ReadPrompt("remember: always use gpt-5.1").instruction, "always use gpt-5.1");
-  EXPECT_EQ(ReadPrompt("that's wrong, the API returns JSON").instruction, "the API returns JSON");
-  EXPECT_EQ(ReadPrompt("that's wrong").instruction, "");
-  EXPECT_EQ(ReadPrompt("perfect, thanks").instruction, "");
-  EXPECT_EQ(ReadPrompt("你忘了加 timeout").instruction, "你忘了加 timeout");
+  EXPECT_EQ(text::ReadPrompt("no, use Python instead").instruction, "use Python instead");
+  EXPECT_EQ(text::ReadPrompt("remember: always use gpt-5.1").instruction, "always use gpt-5.1");
+  EXPECT_EQ(text::ReadPrompt("that's wrong, the API returns JSON").instruction,
+            "the API returns JSON");
+  EXPECT_EQ(text::ReadPrompt("that's wrong").instruction, "");
+  EXPECT_EQ(text::ReadPrompt("perfect, thanks").instruction, "");
+  EXPECT_EQ(text::ReadPrompt("你忘了加 timeout").instruction, "你忘了加 timeout");
 }
 
 TEST(PromptJudgement, WordsThatOnlyPointAtTheConversationAreNoInstruction) {
   for (const char* said : {"Use this instead", "Not like that, do it this way",
                            "That's not what I asked for", "no, try again", "That is wrong"}) {
-    EXPECT_EQ(ReadPrompt(said).judgement, J::kCorrection) << said;
-    EXPECT_EQ(ReadPrompt(said).instruction, "") << said;
+    EXPECT_EQ(text::ReadPrompt(said).judgement, J::kCorrection) << said;
+    EXPECT_EQ(text::ReadPrompt(said).instruction, "") << said;
   }
-  EXPECT_EQ(ReadPrompt("I said use async").instruction, "I said use async");
-  EXPECT_EQ(ReadPrompt("always answer in English").instruction, "always answer in English");
-  EXPECT_EQ(ReadPrompt("Remember to run tests first").instruction, "run tests first");
+  EXPECT_EQ(text::ReadPrompt("I said use async").instruction, "I said use async");
+  EXPECT_EQ(text::ReadPrompt("always answer in English").instruction, "always answer in English");
+  EXPECT_EQ(text::ReadPrompt("Remember to run tests first").instruction, "run tests first");
 }
 
 TEST(PromptJudgement, NamesRoundTrip) {
   for (J j : {J::kNone, J::kCorrection, J::kInstruction, J::kPositive}) {
-    EXPECT_EQ(ParsePromptJudgement(PromptJudgementName(j)), j);
+    EXPECT_EQ(text::ParsePromptJudgement(PromptJudgementName(j)), j);
   }
-  EXPECT_EQ(ParsePromptJudgement("maybe"), std::nullopt);
+  EXPECT_EQ(text::ParsePromptJudgement("maybe"), std::nullopt);
 }
 
 struct Labelled {

@@ -11,7 +11,7 @@
 //                    day) and stripped: timeToFirstInteractionMs, fieldsModified, scrollDepth,
 //                    revisits, deviceType, concurrentModals are dropped and timeToDecisionMs
 //                    becomes the day's mean (the schema requires it)
-//   raw day files    90 days hot, then moved to the cold archive (store/raw_log.h kColdDir)
+//   raw day files    90 days hot, then moved to the cold archive (store/file/raw_log.h kColdDir)
 //
 // Windows are judged per UTC day: a day is past an N-day window once the whole day ended at least
 // N days before `now`, so a day file is compacted all at once and its behavioral meta is averaged

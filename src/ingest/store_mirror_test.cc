@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "store/copy_progress.h"
+#include "base/test_files.h"
+#include "store/file/raw_log.h"
 #include "store/log_format.h"
-#include "store/pg_test_database.h"
-#include "store/raw_log.h"
-#include "store/test_files.h"
+#include "store/pg/copy_progress.h"
+#include "store/pg/pg_test_database.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -35,7 +35,7 @@ class BackgroundSyncTest : public store::PgTestDatabase {
   void SetUp() override {
     store::PgTestDatabase::SetUp();
     if (IsSkipped()) return;
-    home_ = store::test_files::MakeTempDir("kaizen-background-sync");
+    home_ = base::test_files::MakeTempDir("kaizen-background-sync");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override {

@@ -6,9 +6,9 @@
 #include <charconv>
 #include <cmath>
 
-#include "ingest/correction_classifier.h"
+#include "base/json_escape.h"
 #include "ingest/json_tokens.h"
-#include "model/json_escape.h"
+#include "text/correction_classifier.h"
 
 namespace kaizen::ingest {
 namespace {
@@ -35,7 +35,7 @@ struct CorrectionProposal {
   bool replace = false;  // write the proposal as correction_type
   bool absent = false;   // the input had no correction_type: append one
   bool marked = false;   // write _proposed_type / _proposed_confidence
-  CorrectionClass proposal;
+  text::CorrectionClass proposal;
 };
 
 CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
@@ -53,7 +53,7 @@ CorrectionProposal ProposeCorrectionType(simdjson::dom::object event) {
   // context.file (a human edit found by `kaizen git scan`) says whether the texts are code.
   std::string_view file;
   (void)event["context"]["file"].get_string().get(file);
-  p.proposal = ClassifyCorrection(original, corrected, file);
+  p.proposal = text::ClassifyCorrection(original, corrected, file);
   if (!has_type || given == "auto") {
     p.replace = p.marked = true;
     p.absent = !has_type;
@@ -80,7 +80,7 @@ void PlainMember(std::string_view key, std::string_view value, std::string* out)
 void StoredLineWriter::String(std::string_view s, std::string* out) {
   // kaizen's own values (ids, timestamps, names from its tables) and most themes and items need
   // no escaping: they skip RapidJSON's writer, whose setup cost more than the copy.
-  if (!model::NeedsJsonEscaping(s)) {
+  if (!base::NeedsJsonEscaping(s)) {
     out->push_back('"');
     out->append(s);
     out->push_back('"');

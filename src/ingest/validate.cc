@@ -7,9 +7,9 @@
 #include <cmath>
 #include <optional>
 
+#include "base/json_escape.h"
 #include "ingest/reward_normalize.h"
 #include "model/json_access.h"
-#include "model/json_escape.h"
 #include "model/limits.h"
 #include "model/schema.h"
 
@@ -264,7 +264,7 @@ class Validator {
       return;
     }
     if (!CheckString(s, path, model::kMaxIdentifierBytes)) return;
-    if (model::HasControlByte(s)) {
+    if (base::HasControlByte(s)) {
       Error(path, fmt::format("{} contains a control character", Show(v)));
       return;
     }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "learn/inputs.h"
+#include "model/inputs.h"
 
 namespace kaizen::learn {
 
@@ -16,7 +16,8 @@ namespace kaizen::learn {
 // REQUIRES: half_life_days > 0.
 inline double Decay(int64_t at_ms, int64_t now_ms, double half_life_days) {
   if (at_ms >= now_ms) return 1.0;
-  const double age_days = static_cast<double>(now_ms - at_ms) / static_cast<double>(kMsPerDay);
+  const double age_days =
+      static_cast<double>(now_ms - at_ms) / static_cast<double>(model::kMsPerDay);
   return std::pow(0.5, age_days / half_life_days);
 }
 

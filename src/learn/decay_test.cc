@@ -9,7 +9,7 @@ namespace {
 
 constexpr int64_t kNow = 1733961600000;  // 2024-12-12T00:00:00Z
 
-int64_t DaysAgo(double days) { return kNow - static_cast<int64_t>(days * kMsPerDay); }
+int64_t DaysAgo(double days) { return kNow - static_cast<int64_t>(days * model::kMsPerDay); }
 
 TEST(Decay, DayZeroIsFullWeight) { EXPECT_EQ(Decay(kNow, kNow, 90), 1.0); }
 
@@ -23,7 +23,7 @@ TEST(Decay, SeedTimelineHalvesEveryNinetyDays) {
 TEST(Decay, AgeIsInFractionalDays) {
   EXPECT_DOUBLE_EQ(Decay(DaysAgo(45), kNow, 90), std::sqrt(0.5));
   // Twelve hours with a one-day half-life.
-  EXPECT_DOUBLE_EQ(Decay(kNow - kMsPerDay / 2, kNow, 1), std::sqrt(0.5));
+  EXPECT_DOUBLE_EQ(Decay(kNow - model::kMsPerDay / 2, kNow, 1), std::sqrt(0.5));
   // One millisecond already counts.
   EXPECT_LT(Decay(kNow - 1, kNow, 90), 1.0);
 }
@@ -32,7 +32,7 @@ TEST(Decay, HalfLifeIsTheConfiguredOne) { EXPECT_EQ(Decay(DaysAgo(30), kNow, 30)
 
 TEST(Decay, FutureTimestampCountsAsAgeZero) {
   EXPECT_EQ(Decay(kNow + 1, kNow, 90), 1.0);
-  EXPECT_EQ(Decay(kNow + 400 * kMsPerDay, kNow, 90), 1.0);
+  EXPECT_EQ(Decay(kNow + 400 * model::kMsPerDay, kNow, 90), 1.0);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "learn/quality_index.h"
+#include "learn/reviews/quality_index.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 
@@ -105,7 +105,7 @@ size_t CountElements(od::value v) {
 }
 
 // A WorkProductRef: full, or {"id"[, "version"]} to resolve through the registry.
-bool ReadWorkProduct(od::value v, WorkView* w) {
+bool ReadWorkProduct(od::value v, model::WorkView* w) {
   return ForFields(v, [&](std::string_view k, od::value x) {
     if (k == "id") {
       w->artifact_id = Str(x);
@@ -141,8 +141,8 @@ bool ReadWorkProduct(od::value v, WorkView* w) {
 
 // Reads a reference: an inline full ref (it has a `type`) stands for itself; {"id"[, "version"]}
 // is resolved later, in log order. Returns false on malformed JSON.
-bool ReadRef(od::value v, WorkView* w, bool* known) {
-  *w = WorkView();
+bool ReadRef(od::value v, model::WorkView* w, bool* known) {
+  *w = model::WorkView();
   if (!ReadWorkProduct(v, w)) return false;
   *known = !w->type.empty();
   return true;
@@ -150,46 +150,46 @@ bool ReadRef(od::value v, WorkView* w, bool* known) {
 
 // Fills an unresolved reference from the registry, keeping nothing of the reference but its
 // identity when the product is unknown.
-bool Resolve(const WorkRegistry& registry, WorkView* w) {
+bool Resolve(const WorkRegistry& registry, model::WorkView* w) {
   if (!w->type.empty()) return true;
-  std::optional<WorkView> found = registry.Find(w->artifact_id, w->version);
+  std::optional<model::WorkView> found = registry.Find(w->artifact_id, w->version);
   if (!found) return false;
   *w = *found;
   return true;
 }
 
-Decision ParseDecision(std::string_view d) {
-  if (d == "approved") return Decision::kApproved;
-  if (d == "rejected") return Decision::kRejected;
-  if (d == "needs-work") return Decision::kNeedsWork;
-  if (d == "deferred") return Decision::kDeferred;
-  return Decision::kNone;
+model::Decision ParseDecision(std::string_view d) {
+  if (d == "approved") return model::Decision::kApproved;
+  if (d == "rejected") return model::Decision::kRejected;
+  if (d == "needs-work") return model::Decision::kNeedsWork;
+  if (d == "deferred") return model::Decision::kDeferred;
+  return model::Decision::kNone;
 }
 
-Severity ParseSeverity(std::string_view s) {
-  if (s == "minor") return Severity::kMinor;
-  if (s == "moderate") return Severity::kModerate;
-  if (s == "major") return Severity::kMajor;
-  if (s == "critical") return Severity::kCritical;
-  return Severity::kNone;
+model::Severity ParseSeverity(std::string_view s) {
+  if (s == "minor") return model::Severity::kMinor;
+  if (s == "moderate") return model::Severity::kModerate;
+  if (s == "major") return model::Severity::kMajor;
+  if (s == "critical") return model::Severity::kCritical;
+  return model::Severity::kNone;
 }
 
-ConfidenceLevel ParseConfidence(std::string_view s) {
-  if (s == "very-unsure") return ConfidenceLevel::kVeryUnsure;
-  if (s == "somewhat-unsure") return ConfidenceLevel::kSomewhatUnsure;
-  if (s == "fairly-sure") return ConfidenceLevel::kFairlySure;
-  if (s == "very-sure") return ConfidenceLevel::kVerySure;
-  return ConfidenceLevel::kNone;
+model::ConfidenceLevel ParseConfidence(std::string_view s) {
+  if (s == "very-unsure") return model::ConfidenceLevel::kVeryUnsure;
+  if (s == "somewhat-unsure") return model::ConfidenceLevel::kSomewhatUnsure;
+  if (s == "fairly-sure") return model::ConfidenceLevel::kFairlySure;
+  if (s == "very-sure") return model::ConfidenceLevel::kVerySure;
+  return model::ConfidenceLevel::kNone;
 }
 
-void ResetReview(ReviewView* r) {
+void ResetReview(model::ReviewView* r) {
   // Keep the vectors' capacity: one ReviewView is reused for every feedback event.
   r->id = r->session_id = r->modal_id = r->reviewer = r->stage = r->server_type = r->task_type =
       r->project = {};
-  r->work = WorkView();
+  r->work = model::WorkView();
   r->work_known = false;
-  r->decision = Decision::kNone;
-  r->severity = Severity::kNone;
+  r->decision = model::Decision::kNone;
+  r->severity = model::Severity::kNone;
   r->reason = {};
   r->blockers.clear();
   r->suggestions.clear();
@@ -202,9 +202,9 @@ void ResetReview(ReviewView* r) {
   r->comparison.reset();
   r->annotations.clear();
   r->sections.clear();
-  r->confidence = ConfidenceLevel::kNone;
+  r->confidence = model::ConfidenceLevel::kNone;
   r->would_delegate = r->needs_expert = false;
-  r->override_weight = Override::kNone;
+  r->override_weight = model::Override::kNone;
   r->time_to_decision_ms = 0;
   r->decision_untimed = false;
   r->time_to_first_interaction_ms.reset();
@@ -217,7 +217,7 @@ void ResetReview(ReviewView* r) {
   r->prediction_delta.reset();
 }
 
-bool ReadComparison(od::value v, ComparisonView* c) {
+bool ReadComparison(od::value v, model::ComparisonView* c) {
   bool known = false;
   return ForFields(v, [&](std::string_view k, od::value x) {
     if (k == "optionA") return ReadRef(x, &c->option_a, &known);
@@ -228,7 +228,7 @@ bool ReadComparison(od::value v, ComparisonView* c) {
       c->strength = Str(x);
     } else if (k == "dimensions") {
       return ForElements(x, [&](od::value e) {
-        DimensionWinnerView d;
+        model::DimensionWinnerView d;
         bool ok = ForFields(e, [&](std::string_view dk, od::value dx) {
           if (dk == "dimension") {
             d.dimension = Str(dx);
@@ -246,7 +246,7 @@ bool ReadComparison(od::value v, ComparisonView* c) {
   });
 }
 
-bool ReadMeta(od::value v, ReviewView* r) {
+bool ReadMeta(od::value v, model::ReviewView* r) {
   return ForFields(v, [&](std::string_view k, od::value x) {
     if (k == "timeToDecisionMs") {
       r->time_to_decision_ms = Dbl(x).value_or(0);
@@ -277,7 +277,7 @@ bool ReadMeta(od::value v, ReviewView* r) {
       r->session_fatigue = IntOr0(x);
     } else if (k == "sections") {
       return ForElements(x, [&](od::value e) {
-        SectionView s;
+        model::SectionView s;
         bool ok = ForFields(e, [&](std::string_view sk, od::value sx) {
           if (sk == "name") {
             s.name = Str(sx);
@@ -328,7 +328,7 @@ std::optional<int64_t> TrailingFatigue(std::string_view meta) {
 // Read from the end of the object's text when ingest wrote it there: walking meta's dozen
 // fields to reach it was about a tenth of `kaizen analyze --only gates`. A meta written some
 // other way is parsed again on its own and walked.
-bool ReadFatigue(od::value v, const ReviewReading& how, ReviewView* r) {
+bool ReadFatigue(od::value v, const ReviewReading& how, model::ReviewView* r) {
   od::object o;
   std::string_view raw;
   if (v.get_object().get(o) != SUCCESS || o.raw_json().get(raw) != SUCCESS) return false;
@@ -351,7 +351,8 @@ bool ReadFatigue(od::value v, const ReviewReading& how, ReviewView* r) {
   });
 }
 
-bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, ReviewView* r) {
+bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how,
+                     model::ReviewView* r) {
   if (k == "id") {
     r->id = Str(x);
   } else if (k == "sessionId") {
@@ -386,7 +387,7 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
   } else if (k == "scores") {
     if (!how.fields.Has(ReviewField::kScores)) return true;
     return ForElements(x, [&](od::value e) {
-      ScoreView s;
+      model::ScoreView s;
       bool has_score = false;
       bool ok = ForFields(e, [&](std::string_view sk, od::value sx) {
         if (sk == "dimension") {
@@ -426,7 +427,7 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
   } else if (k == "annotations") {
     if (!how.fields.Has(ReviewField::kAnnotations)) return true;
     return ForElements(x, [&](od::value e) {
-      AnnotationView a;
+      model::AnnotationView a;
       bool ok = ForFields(e, [&](std::string_view ak, od::value ax) {
         if (ak == "type") {
           a.type = Str(ax);
@@ -455,9 +456,9 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
     });
   } else if (k == "override") {
     std::string_view o = Str(x);
-    r->override_weight = o == "strong" ? Override::kStrong
-                         : o == "weak" ? Override::kWeak
-                                       : Override::kNone;
+    r->override_weight = o == "strong" ? model::Override::kStrong
+                         : o == "weak" ? model::Override::kWeak
+                                       : model::Override::kNone;
   } else if (k == "meta") {
     if (how.fields.Has(ReviewField::kMeta)) return ReadMeta(x, r);
     if (how.fields.Has(ReviewField::kFatigue)) return ReadFatigue(x, how, r);
@@ -467,7 +468,7 @@ bool ReadReviewField(std::string_view k, od::value x, const ReviewReading& how, 
   return true;
 }
 
-bool WorkField(std::string_view k, od::value x, WorkView* w) {
+bool WorkField(std::string_view k, od::value x, model::WorkView* w) {
   if (k == "id") {
     w->event_id = Str(x);
   } else if (k == "workProduct") {
@@ -494,7 +495,7 @@ bool WorkField(std::string_view k, od::value x, WorkView* w) {
   return true;
 }
 
-bool OutcomeField(std::string_view k, od::value x, OutcomeView* v) {
+bool OutcomeField(std::string_view k, od::value x, model::OutcomeView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "bead_id") {
@@ -525,7 +526,7 @@ bool OutcomeField(std::string_view k, od::value x, OutcomeView* v) {
   return true;
 }
 
-bool ErrorField(std::string_view k, od::value x, ErrorView* v) {
+bool ErrorField(std::string_view k, od::value x, model::ErrorView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "bead_id") {
@@ -546,7 +547,7 @@ bool ErrorField(std::string_view k, od::value x, ErrorView* v) {
   return true;
 }
 
-bool RewardField(std::string_view k, od::value x, RewardView* v) {
+bool RewardField(std::string_view k, od::value x, model::RewardView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "signal_type") {
@@ -589,7 +590,7 @@ bool RewardField(std::string_view k, od::value x, RewardView* v) {
   return true;
 }
 
-bool CorrectionField(std::string_view k, od::value x, CorrectionView* v) {
+bool CorrectionField(std::string_view k, od::value x, model::CorrectionView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "session_id") {
@@ -618,7 +619,7 @@ bool CorrectionField(std::string_view k, od::value x, CorrectionView* v) {
   return true;
 }
 
-bool LoopField(std::string_view k, od::value x, LoopView* v) {
+bool LoopField(std::string_view k, od::value x, model::LoopView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "loop_id") {
@@ -632,7 +633,7 @@ bool LoopField(std::string_view k, od::value x, LoopView* v) {
   } else if (k == "elapsed_seconds") {
     v->elapsed_seconds = Dbl(x).value_or(0);
   } else if (k == "metrics") {
-    LoopMetricsView& q = v->metrics;
+    model::LoopMetricsView& q = v->metrics;
     return ForFields(x, [&](std::string_view mk, od::value mx) {
       mk = model::CanonicalMetric(mk);
       if (mk == "test_coverage") {
@@ -666,7 +667,7 @@ bool LoopField(std::string_view k, od::value x, LoopView* v) {
   return true;
 }
 
-bool AdminField(std::string_view k, od::value x, AdminView* v) {
+bool AdminField(std::string_view k, od::value x, model::AdminView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "action") {
@@ -701,7 +702,7 @@ bool AdminField(std::string_view k, od::value x, AdminView* v) {
   return true;
 }
 
-bool PromptField(std::string_view k, od::value x, PromptView* v) {
+bool PromptField(std::string_view k, od::value x, model::PromptView* v) {
   if (k == "id") {
     v->id = Str(x);
   } else if (k == "session_id") {
@@ -752,7 +753,7 @@ std::string_view WorkRegistry::Keep(std::string_view s) {
   return std::string_view(at, s.size());
 }
 
-WorkView WorkRegistry::Register(const WorkView& work) {
+model::WorkView WorkRegistry::Register(const model::WorkView& work) {
   auto it = latest_.find(work.artifact_id);
   uint32_t previous = it == latest_.end() ? kNone : it->second;
   // A version registered again shadows the earlier registration: Find returns the newest.
@@ -782,7 +783,7 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   } else if (depth > kWalked + 1) {
     by_version_[{artifact_id, entries_[index].version}] = index;
   }
-  WorkView whole = ViewOf(entries_[index]);
+  model::WorkView whole = ViewOf(entries_[index]);
   whole.event_id = work.event_id;
   whole.session_id = work.session_id;
   whole.path = work.path;
@@ -795,8 +796,8 @@ WorkView WorkRegistry::Register(const WorkView& work) {
   return whole;
 }
 
-WorkView WorkRegistry::ViewOf(const Entry& e) const {
-  WorkView w;
+model::WorkView WorkRegistry::ViewOf(const Entry& e) const {
+  model::WorkView w;
   w.at_ms = e.at_ms;
   w.artifact_id = e.artifact_id;
   w.version = e.version;
@@ -813,8 +814,8 @@ WorkView WorkRegistry::ViewOf(const Entry& e) const {
   return w;
 }
 
-std::optional<WorkView> WorkRegistry::Find(std::string_view artifact_id,
-                                           std::string_view version) const {
+std::optional<model::WorkView> WorkRegistry::Find(std::string_view artifact_id,
+                                                  std::string_view version) const {
   auto it = latest_.find(artifact_id);
   if (it == latest_.end()) return std::nullopt;
   const uint32_t e = version.empty() ? it->second : EntryOf(it->second, version);
@@ -856,45 +857,45 @@ void StartView(model::EventKind kind, EventViews* out) {
       ResetReview(&out->review);
       break;
     case model::EventKind::kWork:
-      out->work = WorkView();
+      out->work = model::WorkView();
       break;
     case model::EventKind::kOutcome:
       out->outcome.files_touched.clear();
       out->outcome.criteria.clear();
       out->outcome.patterns.clear();
-      out->outcome = OutcomeView{0,
-                                 {},
-                                 {},
-                                 {},
-                                 {},
-                                 {},
-                                 {},
-                                 0,
-                                 0,
-                                 0,
-                                 false,
-                                 std::move(out->outcome.files_touched),
-                                 std::move(out->outcome.criteria),
-                                 std::move(out->outcome.patterns)};
+      out->outcome = model::OutcomeView{0,
+                                        {},
+                                        {},
+                                        {},
+                                        {},
+                                        {},
+                                        {},
+                                        0,
+                                        0,
+                                        0,
+                                        false,
+                                        std::move(out->outcome.files_touched),
+                                        std::move(out->outcome.criteria),
+                                        std::move(out->outcome.patterns)};
       break;
     case model::EventKind::kError:
-      out->error = ErrorView();
+      out->error = model::ErrorView();
       break;
     case model::EventKind::kReward:
-      out->reward = RewardView();
+      out->reward = model::RewardView();
       break;
     case model::EventKind::kCorrection:
-      out->correction = CorrectionView();
+      out->correction = model::CorrectionView();
       break;
     case model::EventKind::kLoop:
-      out->loop = LoopView();
+      out->loop = model::LoopView();
       break;
     case model::EventKind::kAdmin:
-      out->admin = AdminView();
+      out->admin = model::AdminView();
       break;
     case model::EventKind::kPrompt:
       out->prompt.themes.clear();
-      out->prompt = PromptView{.themes = std::move(out->prompt.themes)};
+      out->prompt = model::PromptView{.themes = std::move(out->prompt.themes)};
       break;
   }
 }
@@ -1061,7 +1062,7 @@ void ResolveInLogOrder(WorkRegistry* registry, EventViews* event) {
     return;
   }
   if (event->kind != model::EventKind::kFeedback) return;
-  ReviewView& r = event->review;
+  model::ReviewView& r = event->review;
   if (!r.work_known) r.work_known = Resolve(*registry, &r.work);
   if (r.comparison) {
     Resolve(*registry, &r.comparison->option_a);

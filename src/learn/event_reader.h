@@ -18,12 +18,12 @@
 #include <utility>
 #include <vector>
 
-#include "learn/inputs.h"
 #include "learn/prepared_event.h"
 #include "learn/sections.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "model/event_kind.h"
+#include "model/inputs.h"
 
 namespace kaizen::learn {
 
@@ -36,10 +36,10 @@ class WorkRegistry {
   // except the event id, path and session, which are `work`'s own (only a pending review-queue
   // item needs them later, and it copies them: keeping them for every registration cost 16
   // bytes per event of a 1M-event history).
-  WorkView Register(const WorkView& work);
+  model::WorkView Register(const model::WorkView& work);
   // The registered product (its event id, path, session and priority left out), or nothing. An
   // empty version means the latest registered version.
-  std::optional<WorkView> Find(std::string_view artifact_id, std::string_view version) const;
+  std::optional<model::WorkView> Find(std::string_view artifact_id, std::string_view version) const;
   // Every registered version of an artifact, oldest first (a version registered twice once).
   std::vector<std::string_view> Versions(std::string_view artifact_id) const;
   size_t size() const { return size_; }
@@ -68,7 +68,7 @@ class WorkRegistry {
   // versions of one artifact take 2.8 s.
   static constexpr uint32_t kWalked = 8;
 
-  WorkView ViewOf(const Entry& e) const;
+  model::WorkView ViewOf(const Entry& e) const;
   // The newest entry of `version` in the chain that ends at `latest`, or kNone.
   uint32_t EntryOf(uint32_t latest, std::string_view version) const;
 
@@ -100,15 +100,15 @@ class WorkRegistry {
 // One stored event as views. Reused across events so vectors keep their capacity.
 struct EventViews {
   model::EventKind kind = model::EventKind::kAdmin;
-  ReviewView review;
-  WorkView work;
-  OutcomeView outcome;
-  ErrorView error;
-  RewardView reward;
-  CorrectionView correction;
-  LoopView loop;
-  AdminView admin;
-  PromptView prompt;
+  model::ReviewView review;
+  model::WorkView work;
+  model::OutcomeView outcome;
+  model::ErrorView error;
+  model::RewardView reward;
+  model::CorrectionView correction;
+  model::LoopView loop;
+  model::AdminView admin;
+  model::PromptView prompt;
   // Filled by Learner::Prepare on a reader thread; the reader clears `prepared.by`.
   PreparedEvent prepared;
 };

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "learn/quality_index.h"
+#include "learn/reviews/quality_index.h"
 #include "model/schema.h"
 
 namespace kaizen::learn {
@@ -22,11 +22,11 @@ TEST(EventReader, ReadsEveryFieldTheRulesUseFromAStoredFeedback) {
   EventViews v;
   ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
   ASSERT_EQ(v.kind, model::EventKind::kFeedback);
-  const ReviewView& r = v.review;
+  const model::ReviewView& r = v.review;
   EXPECT_EQ(r.at_ms, 1751360724207);
   EXPECT_EQ(r.reviewer, "jake");
-  EXPECT_EQ(r.decision, Decision::kNeedsWork);
-  EXPECT_EQ(r.severity, Severity::kModerate);
+  EXPECT_EQ(r.decision, model::Decision::kNeedsWork);
+  EXPECT_EQ(r.severity, model::Severity::kModerate);
   EXPECT_EQ(r.reason, "Uses \"any\" types");  // unescaped
   ASSERT_EQ(r.blockers.size(), 1u);
   ASSERT_EQ(r.scores.size(), 2u);
@@ -34,9 +34,9 @@ TEST(EventReader, ReadsEveryFieldTheRulesUseFromAStoredFeedback) {
   EXPECT_DOUBLE_EQ(r.scores[1].score, 7.5);
   EXPECT_EQ(r.themes.size(), 2u);
   EXPECT_EQ(r.free_text_chars, 3u);
-  EXPECT_EQ(r.confidence, ConfidenceLevel::kVerySure);
+  EXPECT_EQ(r.confidence, model::ConfidenceLevel::kVerySure);
   EXPECT_TRUE(r.needs_expert);
-  EXPECT_EQ(r.override_weight, Override::kStrong);
+  EXPECT_EQ(r.override_weight, model::Override::kStrong);
   EXPECT_EQ(r.fields_modified, 2u);
   EXPECT_EQ(r.session_fatigue, 6);
   EXPECT_EQ(r.presentation_format, "diff-summary");
@@ -52,7 +52,7 @@ TEST(EventReader, OptionalReviewFieldsOutsideTheSetAreSkippedAndLeftEmpty) {
   reader.set_review_fields({});
   EventViews v;
   ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &v));
-  const ReviewView& r = v.review;
+  const model::ReviewView& r = v.review;
   EXPECT_TRUE(r.scores.empty());
   EXPECT_FALSE(r.has_free_text);
   EXPECT_TRUE(r.themes.empty());
@@ -63,10 +63,10 @@ TEST(EventReader, OptionalReviewFieldsOutsideTheSetAreSkippedAndLeftEmpty) {
   // What is always read.
   EXPECT_EQ(r.reviewer, "jake");
   EXPECT_EQ(r.stage, "review");
-  EXPECT_EQ(r.decision, Decision::kNeedsWork);
+  EXPECT_EQ(r.decision, model::Decision::kNeedsWork);
   EXPECT_EQ(r.blockers.size(), 1u);
-  EXPECT_EQ(r.confidence, ConfidenceLevel::kVerySure);
-  EXPECT_EQ(r.override_weight, Override::kStrong);
+  EXPECT_EQ(r.confidence, model::ConfidenceLevel::kVerySure);
+  EXPECT_EQ(r.override_weight, model::Override::kStrong);
   EXPECT_TRUE(r.prediction_delta.has_value());
   EXPECT_EQ(r.work.artifact_id, "shopify-1");
 
@@ -237,7 +237,7 @@ TEST(EventReader, ResolvesAReferenceToTheLatestRegisteredVersionInLogOrder) {
   EXPECT_TRUE(work.work.experimental);
   ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &feedback));
   ResolveInLogOrder(&registry, &feedback);
-  const ReviewView& r = feedback.review;
+  const model::ReviewView& r = feedback.review;
   EXPECT_TRUE(r.work_known);
   EXPECT_DOUBLE_EQ(r.work.confidence, 0.65);
   EXPECT_EQ(r.work.version, "v2");
@@ -262,14 +262,14 @@ TEST(EventReader, ARegisteredWorkEventPointsAtTheRegistrysCopiesOfItsStrings) {
   line.assign(line.size(), 'x');
   EventViews other;
   ASSERT_TRUE(reader.ReadJson(kFeedbackByReference, &other));
-  const WorkView& w = work.work;
+  const model::WorkView& w = work.work;
   EXPECT_EQ(w.artifact_id, "shopify-1");
   EXPECT_EQ(w.version, "v2");
   EXPECT_EQ(w.server_type, "shopify");
   EXPECT_EQ(w.stage, "implement");
   EXPECT_EQ(w.summary, "s");
   // What Find returns leaves out the event's own id and session.
-  const std::optional<WorkView> found = registry.Find("shopify-1", "v2");
+  const std::optional<model::WorkView> found = registry.Find("shopify-1", "v2");
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->event_id, "");
   EXPECT_EQ(found->session_id, "");
@@ -290,8 +290,8 @@ TEST(EventReader, AScoreKnowsWhichSeedDimensionItIs) {
   EXPECT_EQ(v.review.scores[1].quality_index, -1);  // not one of the seed's 13
   EXPECT_EQ(model::QualityDimensions().size(), kQualityDimensionCount);
   // A score nobody read is looked up by name.
-  ScoreView by_hand{"error-handling", 4};
-  EXPECT_EQ(by_hand.quality_index, ScoreView::kNotLooked);
+  model::ScoreView by_hand{"error-handling", 4};
+  EXPECT_EQ(by_hand.quality_index, model::ScoreView::kNotLooked);
   EXPECT_EQ(QualityIndex(by_hand), v.review.scores[0].quality_index);
 }
 
@@ -302,13 +302,13 @@ TEST(WorkRegistryTest, ManyVersionsOfOneArtifactAreEachFoundAndCountedOnce) {
   std::vector<std::string> versions;
   for (int i = 0; i < 5000; ++i) versions.push_back("v" + std::to_string(i));
   for (const std::string& v : versions) {
-    WorkView w;
+    model::WorkView w;
     w.artifact_id = "check-1";
     w.version = v;
     w.summary = "first";
     registry.Register(w);
   }
-  WorkView again;
+  model::WorkView again;
   again.artifact_id = "check-1";
   again.version = "v17";
   again.summary = "again";
@@ -326,7 +326,7 @@ TEST(WorkRegistryTest, ManyVersionsOfOneArtifactAreEachFoundAndCountedOnce) {
   EXPECT_EQ(listed.back(), "v17");  // oldest first, by each version's latest registration
   // An artifact of a few versions, walked rather than indexed, answers the same way.
   for (const char* v : {"a", "b", "a", "c"}) {
-    WorkView w;
+    model::WorkView w;
     w.artifact_id = "small";
     w.version = v;
     w.summary =
@@ -390,12 +390,12 @@ TEST(EventReader, ReusedViewsCarryNothingFromThePreviousEvent) {
   ASSERT_TRUE(reader.ReadJson(
       R"({"kind":"feedback","id":"0197c53b-dcef-77af-b244-36c29972c2dc","timestamp":"2025-07-01T09:05:24.207Z","sessionId":"s2","modalId":"m2","workProduct":{"id":"x"},"pipelineStage":"review","meta":{"timeToDecisionMs":1}})",
       &v));
-  EXPECT_EQ(v.review.decision, Decision::kNone);
+  EXPECT_EQ(v.review.decision, model::Decision::kNone);
   EXPECT_TRUE(v.review.scores.empty());
   EXPECT_TRUE(v.review.themes.empty());
   EXPECT_TRUE(v.review.blockers.empty());
   EXPECT_FALSE(v.review.prediction_delta.has_value());
-  EXPECT_EQ(v.review.override_weight, Override::kNone);
+  EXPECT_EQ(v.review.override_weight, model::Override::kNone);
   EXPECT_EQ(v.review.session_fatigue, 0);
 }
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "learn/pattern_extraction.h"
+#include "learn/outcomes/pattern_extraction.h"
 #include "model/commit_name.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
@@ -89,9 +89,9 @@ Status LearnConfig::Validate() const {
   return Status::Ok();
 }
 
-Learner::Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy, Parts parts)
+Learner::Learner(const LearnConfig& config, const text::ThemeTaxonomy* taxonomy, Parts parts)
     : config_(config),
-      taxonomy_(taxonomy ? *taxonomy : ingest::ThemeTaxonomy::Default()),
+      taxonomy_(taxonomy ? *taxonomy : text::ThemeTaxonomy::Default()),
       parts_(WithDependencies(parts)),
       kinds_(parts_.Kinds()),
       gates_(config_.gates, config_.weights),
@@ -149,7 +149,7 @@ void Learner::Add(EventViews& event) {
   // An outcome, error, loop or correction got here only if its one part is folded (kinds_).
   switch (event.kind) {
     case model::EventKind::kFeedback: {
-      const ReviewView& r = event.review;
+      const model::ReviewView& r = event.review;
       const std::vector<ReviewTheme>& themes = prepared.themes;
       if (has(Part::kApproval)) approval_.Add(r);
       if (has(Part::kGates)) gates_.Add(r);
@@ -214,13 +214,13 @@ void Learner::Add(EventViews& event) {
   }
 }
 
-void Learner::AddPrompt(const PromptView& prompt) {
+void Learner::AddPrompt(const model::PromptView& prompt) {
   if (parts_.Has(Part::kRules)) prompts_.Add(prompt);
   const std::vector<ReviewTheme> themes = PromptThemes(prompt);
   if (themes.empty()) return;
   // The theme trackers read a review's time, stage and weight class: a prompt is a review with
   // the default weight, filed under its own stage, with no decision, scores or reviewer.
-  ReviewView as_review;
+  model::ReviewView as_review;
   as_review.at_ms = prompt.at_ms;
   as_review.session_id = prompt.session_id;
   as_review.stage = kSessionPromptStage;
@@ -229,7 +229,7 @@ void Learner::AddPrompt(const PromptView& prompt) {
   if (parts_.Has(Part::kRules)) rules_.AddReview(as_review, themes);
 }
 
-void Learner::AddCommitWork(const WorkView& work, bool auto_approved) {
+void Learner::AddCommitWork(const model::WorkView& work, bool auto_approved) {
   if (!model::LooksLikeCommit(work.version)) return;
   std::vector<CommitWork>& list = commit_work_[CommitKey(work.version)];
   CommitWork entry{
@@ -256,12 +256,12 @@ const Learner::CommitWork* Learner::FindCommitWork(std::string_view commit) cons
   return nullptr;
 }
 
-void Learner::AddReward(const RewardView& r) {
+void Learner::AddReward(const model::RewardView& r) {
   // The work the signal judges: the recorded work product whose version is the agent's commit,
   // else the one whose id is the reward's task.
   const CommitWork* commit =
       FindCommitWork(!r.agent_commit.empty() ? r.agent_commit : r.commit_hash);
-  std::optional<WorkView> by_task;
+  std::optional<model::WorkView> by_task;
   if (commit == nullptr && !r.task_id.empty()) by_task = registry_.Find(r.task_id, "");
   // Its task type: the work's; else the one the signal names (`context.task_type`); else a
   // commit's work is a code module (seed 000 WorkProductRef type); else unspecified.

@@ -10,36 +10,36 @@
 #include <string_view>
 
 #include "kaizen/status.h"
-#include "learn/agreement.h"
-#include "learn/approval.h"
-#include "learn/autonomy.h"
-#include "learn/bias_watch.h"
-#include "learn/calibration.h"
-#include "learn/communication.h"
-#include "learn/compare_advice.h"
-#include "learn/correction_patterns.h"
-#include "learn/decision_speed.h"
-#include "learn/error_accumulator.h"
+#include "learn/corrections/correction_patterns.h"
+#include "learn/delegation/autonomy.h"
+#include "learn/delegation/calibration.h"
+#include "learn/delegation/gates.h"
 #include "learn/event_reader.h"
-#include "learn/gates.h"
-#include "learn/kpis.h"
+#include "learn/kpis/kpis.h"
 #include "learn/learner_state.h"
-#include "learn/loop_tracker.h"
-#include "learn/outcomes.h"
-#include "learn/preferences.h"
-#include "learn/question_bank.h"
-#include "learn/recent_reviews.h"
-#include "learn/review_queue.h"
-#include "learn/reviewer_profiles.h"
-#include "learn/rule_book.h"
-#include "learn/score_bands.h"
+#include "learn/outcomes/error_accumulator.h"
+#include "learn/outcomes/loop_tracker.h"
+#include "learn/outcomes/outcomes.h"
+#include "learn/outcomes/signals.h"
+#include "learn/reviews/agreement.h"
+#include "learn/reviews/approval.h"
+#include "learn/reviews/bias_watch.h"
+#include "learn/reviews/communication.h"
+#include "learn/reviews/compare_advice.h"
+#include "learn/reviews/decision_speed.h"
+#include "learn/reviews/preferences.h"
+#include "learn/reviews/question_bank.h"
+#include "learn/reviews/recent_reviews.h"
+#include "learn/reviews/review_queue.h"
+#include "learn/reviews/reviewer_profiles.h"
+#include "learn/reviews/score_bands.h"
+#include "learn/reviews/theme_evidence.h"
+#include "learn/rules/rule_book.h"
+#include "learn/rules/self_check.h"
+#include "learn/rules/session_prompts.h"
 #include "learn/sections.h"
-#include "learn/self_check.h"
-#include "learn/session_prompts.h"
 #include "learn/signal_weight.h"
-#include "learn/signals.h"
 #include "learn/state_fwd.h"
-#include "learn/theme_evidence.h"
 #include "model/event_kind.h"
 
 namespace kaizen::learn {
@@ -75,7 +75,7 @@ class Learner {
   // `taxonomy` finds themes in rejection reasons, blockers and suggestions; nullptr is the
   // shipped default. REQUIRES: *taxonomy outlives the Learner. Only `parts` are folded (and the
   // parts they read); the accessors and queries of the others see an empty log.
-  explicit Learner(const LearnConfig& config, const ingest::ThemeTaxonomy* taxonomy = nullptr,
+  explicit Learner(const LearnConfig& config, const text::ThemeTaxonomy* taxonomy = nullptr,
                    Parts parts = Parts::All());
   Learner(const Learner&) = delete;
   Learner& operator=(const Learner&) = delete;
@@ -179,13 +179,13 @@ class Learner {
     template <class Archive>
     void serialize(Archive& ar);
   };
-  void AddCommitWork(const WorkView& work, bool auto_approved);
+  void AddCommitWork(const model::WorkView& work, bool auto_approved);
   // A `prompt`: its themes as evidence, its instruction as something the agent was told.
-  void AddPrompt(const PromptView& prompt);
+  void AddPrompt(const model::PromptView& prompt);
   const CommitWork* FindCommitWork(std::string_view commit) const;
   // Folds a reward into the signals and, through what it judges, into autonomy, calibration
   // and the outcomes' criteria and patterns (docs/analysis.md `signals`).
-  void AddReward(const RewardView& reward);
+  void AddReward(const model::RewardView& reward);
   // learner_state.cc: what SaveState saves, in order.
   friend class cereal::access;
   template <class Archive>
@@ -195,7 +195,7 @@ class Learner {
   uint64_t ConfigFingerprint() const;
 
   LearnConfig config_;
-  const ingest::ThemeTaxonomy& taxonomy_;
+  const text::ThemeTaxonomy& taxonomy_;
   Parts parts_;
   KindSet kinds_;
   WorkRegistry registry_;

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "learn/correction_patterns.h"
-#include "learn/review_themes.h"
+#include "learn/corrections/correction_patterns.h"
+#include "learn/reviews/review_themes.h"
 
 namespace kaizen::learn {
 

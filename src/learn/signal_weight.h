@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "learn/config_field.h"
-#include "learn/inputs.h"
+#include "model/inputs.h"
 
 namespace kaizen::learn {
 
@@ -49,34 +49,34 @@ inline bool IsFatigued(const SignalWeightConfig& c, int64_t session_fatigue) {
 }
 
 // confidence x fatigue x override; 1 for a review that states none of them.
-inline double StaticWeight(const SignalWeightConfig& c, const ReviewView& r) {
+inline double StaticWeight(const SignalWeightConfig& c, const model::ReviewView& r) {
   double w = 1;
   switch (r.confidence) {
-    case ConfidenceLevel::kVerySure:
+    case model::ConfidenceLevel::kVerySure:
       w = c.very_sure;
       break;
-    case ConfidenceLevel::kFairlySure:
+    case model::ConfidenceLevel::kFairlySure:
       w = c.fairly_sure;
       break;
-    case ConfidenceLevel::kSomewhatUnsure:
+    case model::ConfidenceLevel::kSomewhatUnsure:
       w = c.somewhat_unsure;
       break;
-    case ConfidenceLevel::kVeryUnsure:
+    case model::ConfidenceLevel::kVeryUnsure:
       w = c.very_unsure;
       break;
-    case ConfidenceLevel::kNone:
+    case model::ConfidenceLevel::kNone:
       break;
   }
   if (IsFatigued(c, r.session_fatigue)) w *= c.fatigue_weight;
-  if (r.override_weight == Override::kStrong) w *= c.strong_override;
-  if (r.override_weight == Override::kWeak) w *= c.weak_override;
+  if (r.override_weight == model::Override::kStrong) w *= c.strong_override;
+  if (r.override_weight == model::Override::kWeak) w *= c.weak_override;
   return w;
 }
 
 // The recency factor at `now`: recency_multiplier for feedback at most recent_days old (future
 // timestamps included), 1 otherwise.
 inline double RecencyWeight(const SignalWeightConfig& c, int64_t at_ms, int64_t now_ms) {
-  double age_days = static_cast<double>(now_ms - at_ms) / static_cast<double>(kMsPerDay);
+  double age_days = static_cast<double>(now_ms - at_ms) / static_cast<double>(model::kMsPerDay);
   return age_days <= c.recent_days ? c.recency_multiplier : 1.0;
 }
 

@@ -57,7 +57,7 @@ void WorkRegistry::serialize(Archive& ar) {
     ar(s);
     if constexpr (state::kLoading<Archive>) {
       for (uint32_t id : s.names) state::Require(id < names_.size(), "a work name's index");
-      WorkView w;
+      model::WorkView w;
       w.at_ms = s.at_ms;
       w.artifact_id = s.artifact_id;
       w.version = s.version;

@@ -1,4 +1,4 @@
-// The nine kinds of event in the one log (DESIGN.md "Event kinds").
+// The nine kinds of event in the one log (docs/event-model.md).
 #pragma once
 
 #include <cstdint>

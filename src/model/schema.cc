@@ -338,7 +338,7 @@ const ObjectSpec& CorrectionSpec() {
       Common({
           Ident("session_id").Req(),
           // seed 004: "Auto-classify or user selects": absent or "auto" stores the classifier's
-          // proposal (ingest/correction_classifier.h) and marks it with _proposed_type.
+          // proposal (text/correction_classifier.h) and marks it with _proposed_type.
           Ident("correction_type")
               .Doc("seed 004 taxonomy type, or a code category (`type_safety`, `naming`, "
                    "`error_handling`, `null_handling`, `dead_code`, `code_fix`); absent or "
@@ -459,7 +459,7 @@ const ObjectSpec& PromptSpec() {
           Ident("_judgement")
               .OneOf({"correction", "instruction", "positive", "none"})
               .Doc("enrichment: what the words say of the agent's last turn "
-                   "(ingest/prompt_judgement.h)"),
+                   "(text/prompt_judgement.h)"),
           Str("_instruction")
               .Doc("enrichment: what to do, without the opening verdict (\"no, use pnpm\" -> "
                    "\"use pnpm\")"),

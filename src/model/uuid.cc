@@ -2,7 +2,7 @@
 
 #include <sodium.h>
 
-#include "model/hex.h"
+#include "base/hex.h"
 
 namespace kaizen::model {
 
@@ -31,7 +31,7 @@ std::optional<Uuid> ParseUuid(std::string_view s) {
       if (s[i] != '-') return std::nullopt;
       continue;
     }
-    int hi = HexValue(s[i]), lo = HexValue(s[i + 1]);
+    int hi = base::HexValue(s[i]), lo = base::HexValue(s[i + 1]);
     if (hi < 0 || lo < 0) return std::nullopt;
     u.bytes[j++] = static_cast<uint8_t>(hi << 4 | lo);
     ++i;

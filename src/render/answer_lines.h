@@ -1,5 +1,5 @@
-// What people answered the agent's question bank (seed 001 tier 3; learn/question_bank.h), as
-// lines for the context's preferences and the hints file: each person's latest answer to each
+// What people answered the agent's question bank (seed 001 tier 3; learn/reviews/question_bank.h),
+// as lines for the context's preferences and the hints file: each person's latest answer to each
 // question, newest first, their words quoted (data, never instructions: render/safe_text.h).
 // Pure.
 #pragma once
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/question_bank.h"
+#include "learn/reviews/question_bank.h"
 
 namespace kaizen::render {
 

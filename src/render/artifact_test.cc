@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "store/test_files.h"
+#include "base/test_files.h"
 
 namespace kaizen::render {
 namespace {
@@ -17,12 +17,12 @@ namespace fs = std::filesystem;
 class WriteRenderedFilesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-render");
+    home_ = base::test_files::MakeTempDir("kaizen-render");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { fs::remove_all(home_); }
 
-  std::string Read(const std::string& rel) { return store::test_files::ReadAll(home_ + "/" + rel); }
+  std::string Read(const std::string& rel) { return base::test_files::ReadAll(home_ + "/" + rel); }
   ino_t Inode(const std::string& rel) {
     struct stat st {};
     EXPECT_EQ(::stat((home_ + "/" + rel).c_str(), &st), 0);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "learn/session_prompts.h"
+#include "learn/rules/session_prompts.h"
 #include "render/safe_text.h"
 
 namespace kaizen::render {

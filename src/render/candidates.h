@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/rule_book.h"
+#include "learn/rules/rule_book.h"
 
 namespace kaizen::render {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "learn/approval.h"
 #include "learn/json_out.h"
+#include "learn/reviews/approval.h"
 #include "model/project_key.h"
 #include "model/schema.h"
 #include "model/timestamp.h"

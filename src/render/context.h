@@ -8,7 +8,7 @@
 //                  of the dimensions; a field the query leaves empty matches everything. Rules
 //                  carry no stage: the stage only weighs in the similarity of past reviews.
 //   recentSimilar  the newest similar_limit reviews with Similarity >= min_similarity
-//                  (learn/recent_reviews.h defines the measure)
+//                  (learn/reviews/recent_reviews.h defines the measure)
 //   antiPatterns   the rejection-pattern registry for the server type, then seed 002 outcome
 //                  anti-patterns (these carry no server type)
 //   afterReview    seed 001 signals: what happened to the agent's work after review (reverts,

@@ -74,7 +74,7 @@ TEST(Context, RecentSimilarAreTheNewestFiveOfTheServerTypeNewestFirst) {
 
 TEST(Context, IgnoresReviewsAfterNow) {
   auto learner = Learn();
-  const int64_t before_fb6 = kNow - 14 * learn::kMsPerDay;  // 2025-07-07T00:00Z
+  const int64_t before_fb6 = kNow - 14 * model::kMsPerDay;  // 2025-07-07T00:00Z
   ContextResult r = Context(*learner, {"shopify", "", "", {}}, before_fb6);
   ASSERT_FALSE(r.recent_similar.empty());
   EXPECT_EQ(r.recent_similar[0].id, "fb-4");

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "learn/correction_patterns.h"
+#include "learn/corrections/correction_patterns.h"
 #include "learn/learner.h"
 #include "render/artifact.h"
 

@@ -29,7 +29,8 @@ struct DashboardTargets {
   learn::ConfigFields Fields();
 };
 
-// One KPI as learn::KpiValue gives it (learn/kpis.h), keyed by its JSON name (approvalRate, ...).
+// One KPI as learn::KpiValue gives it (learn/kpis/kpis.h), keyed by its JSON name (approvalRate,
+// ...).
 struct DashboardKpi {
   std::string key;
   std::vector<std::optional<double>> values;  // oldest window first; nullopt: no data

@@ -9,12 +9,12 @@
 #include <string_view>
 #include <vector>
 
-#include "learn/calibration.h"
-#include "learn/communication.h"
-#include "learn/gates.h"
+#include "learn/delegation/calibration.h"
+#include "learn/delegation/gates.h"
 #include "learn/learner.h"
-#include "learn/outcomes.h"
-#include "learn/rule_book.h"
+#include "learn/outcomes/outcomes.h"
+#include "learn/reviews/communication.h"
+#include "learn/rules/rule_book.h"
 
 namespace kaizen::render {
 

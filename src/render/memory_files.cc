@@ -8,7 +8,7 @@
 #include <optional>
 #include <tuple>
 
-#include "learn/approval.h"
+#include "learn/reviews/approval.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "render/candidates.h"
@@ -126,7 +126,7 @@ std::string IsoWeek(int64_t day) {
   // 1970-01-01 was a Thursday; ISO weeks start on Monday and belong to their Thursday's year.
   const int64_t weekday = ((day + 3) % 7 + 7) % 7;  // 0 = Monday
   const int64_t thursday = day - weekday + 3;
-  const int year = model::ToCivil(thursday * learn::kMsPerDay).year;
+  const int year = model::ToCivil(thursday * model::kMsPerDay).year;
   const int64_t week = (thursday - model::DaysFromCivil(year, 1, 1)) / 7 + 1;
   return fmt::format("{}-W{:02}", year, week);
 }
@@ -167,7 +167,7 @@ std::string FitToBudget(const std::vector<MemoryBlock>& blocks, size_t budget_by
 std::string FeedbackPatternsFile(const learn::Learner& learner, int64_t now_ms) {
   const MemoryConfig& cfg = learner.config().memory;
   const auto& days = learner.recent().days();
-  const int64_t now_day = learn::DayOf(now_ms);
+  const int64_t now_day = model::DayOf(now_ms);
   const auto recent_days = static_cast<int64_t>(cfg.recent_days);
   const auto weekly_days = static_cast<int64_t>(cfg.weekly_days);
   const auto pattern_days = static_cast<int64_t>(cfg.pattern_days);
@@ -334,8 +334,8 @@ std::string FeedbackPatternsFile(const learn::Learner& learner, int64_t now_ms) 
                             top_week[i].tally.positive + top_week[i].tally.negative);
     }
     b.push_back({fmt::format("| {} | {}..{} | {} | {} | {} | {} | {} | {} |\n", w->first,
-                             Day(w->second.first * learn::kMsPerDay).substr(5),
-                             Day(w->second.second * learn::kMsPerDay).substr(5), s.reviews,
+                             Day(w->second.first * model::kMsPerDay).substr(5),
+                             Day(w->second.second * model::kMsPerDay).substr(5), s.reviews,
                              s.approved, s.rejected, s.needs_work,
                              s.scored_reviews > 0
                                  ? fmt::format("{:.1f}", s.review_mean_sum /
@@ -349,7 +349,7 @@ std::string FeedbackPatternsFile(const learn::Learner& learner, int64_t now_ms) 
 
 std::string QualityStandardsFile(const learn::Learner& learner, int64_t now_ms) {
   const MemoryConfig& cfg = learner.config().memory;
-  const int64_t now_day = learn::DayOf(now_ms);
+  const int64_t now_day = model::DayOf(now_ms);
   // The gates' own window (§9.3 "30-day rolling averages"), so averages match "Based On".
   const auto window_days = static_cast<int64_t>(learner.config().gates.window_days);
   const Window w = Sum(learner.recent().days(), now_day - window_days + 1, now_day);
@@ -570,7 +570,7 @@ std::string ReviewerPreferencesFile(const learn::Learner& learner, int64_t now_m
 
 std::string ImprovementLogFile(const learn::Learner& learner, int64_t now_ms) {
   const MemoryConfig& cfg = learner.config().memory;
-  const int64_t now_day = learn::DayOf(now_ms);
+  const int64_t now_day = model::DayOf(now_ms);
   struct Entry {
     int64_t at_ms;
     int kind;  // order within an instant: rules, audits, autonomy, calibration
@@ -638,7 +638,7 @@ std::string ImprovementLogFile(const learn::Learner& learner, int64_t now_ms) {
          false});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    const int64_t da = learn::DayOf(a.at_ms), db = learn::DayOf(b.at_ms);
+    const int64_t da = model::DayOf(a.at_ms), db = model::DayOf(b.at_ms);
     return std::tie(db, a.kind, b.at_ms, a.text) < std::tie(da, b.kind, a.at_ms, b.text);
   });
 
@@ -649,15 +649,15 @@ std::string ImprovementLogFile(const learn::Learner& learner, int64_t now_ms) {
   int64_t day = INT64_MIN;
   size_t written = 0;
   for (const Entry& e : entries) {
-    const int64_t age = now_day - learn::DayOf(e.at_ms);
+    const int64_t age = now_day - model::DayOf(e.at_ms);
     if (age > static_cast<int64_t>(cfg.pattern_days) && !e.durable) continue;
     // Older entries are left out first.
     const int priority = age <= static_cast<int64_t>(cfg.recent_days)    ? 6
                          : age <= static_cast<int64_t>(cfg.weekly_days)  ? 5
                          : age <= static_cast<int64_t>(cfg.pattern_days) ? 4
                                                                          : 3;
-    if (learn::DayOf(e.at_ms) != day) {
-      day = learn::DayOf(e.at_ms);
+    if (model::DayOf(e.at_ms) != day) {
+      day = model::DayOf(e.at_ms);
       b.push_back({fmt::format("\n## {}\n", Day(e.at_ms)), priority});
     }
     b.push_back({e.text, priority});

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "learn/pattern_extraction.h"
+#include "learn/outcomes/pattern_extraction.h"
 #include "render/prompt_files.h"
 #include "render/safe_text.h"
 

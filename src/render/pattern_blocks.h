@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "learn/error_accumulator.h"
-#include "learn/outcomes.h"
+#include "learn/outcomes/error_accumulator.h"
+#include "learn/outcomes/outcomes.h"
 #include "render/artifact.h"
 
 namespace kaizen::render {

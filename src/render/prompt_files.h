@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "learn/rule_book.h"
+#include "learn/rules/rule_book.h"
 #include "render/artifact.h"
 
 namespace kaizen::render {

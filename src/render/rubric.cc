@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "learn/rule_catalog.h"
+#include "learn/rules/rule_catalog.h"
 #include "render/prompt_files.h"
 
 namespace kaizen::render {

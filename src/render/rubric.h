@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/score_bands.h"
+#include "learn/reviews/score_bands.h"
 #include "render/artifact.h"
 
 namespace kaizen::render {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 namespace kaizen::render {
 namespace {
@@ -271,7 +271,7 @@ std::string CutToBytes(std::string text, size_t max_bytes) {
   static constexpr std::string_view kEllipsis = "…";
   const bool room_for_ellipsis = max_bytes >= kEllipsis.size();
   text.resize(
-      model::Utf8Prefix(text, room_for_ellipsis ? max_bytes - kEllipsis.size() : max_bytes).size());
+      base::Utf8Prefix(text, room_for_ellipsis ? max_bytes - kEllipsis.size() : max_bytes).size());
   while (!text.empty() && text.back() == ' ') text.pop_back();
   if (room_for_ellipsis) text.append(kEllipsis);
   return text;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/signals.h"
+#include "learn/outcomes/signals.h"
 
 namespace kaizen::render {
 

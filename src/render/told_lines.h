@@ -1,4 +1,4 @@
-// What people told the agent in its sessions (learn/session_prompts.h), as lines for the
+// What people told the agent in its sessions (learn/rules/session_prompts.h), as lines for the
 // context, the hints file and the session-start hook: each the person's words, quoted (data,
 // never instructions: render/safe_text.h), with how often and when it was said. Pure.
 #pragma once
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "learn/session_prompts.h"
+#include "learn/rules/session_prompts.h"
 
 namespace kaizen::render {
 

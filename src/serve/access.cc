@@ -58,11 +58,11 @@ Authenticator::Outcome Authenticator::Check(std::string_view authorization) {
   Outcome out;
   const std::string_view given = BearerOf(authorization);
   if (given.empty()) return out;
-  if (CheckBearer(authorization, home_token_) == TokenCheck::kOk) {
-    out.check = TokenCheck::kOk;
+  if (home::CheckBearer(authorization, home_token_) == home::TokenCheck::kOk) {
+    out.check = home::TokenCheck::kOk;
     return out;  // the home's own token: an admin's
   }
-  out.check = TokenCheck::kWrong;
+  out.check = home::TokenCheck::kWrong;
   const std::string hash = store::TokenHash(given);
   std::lock_guard<std::mutex> l(mu_);
   const auto now = std::chrono::steady_clock::now();
@@ -78,7 +78,7 @@ Authenticator::Outcome Authenticator::Check(std::string_view authorization) {
     // Equal-length hex digests: sodium_memcmp's time does not depend on where they differ.
     if (e.hash.size() == hash.size() &&
         sodium_memcmp(e.hash.data(), hash.data(), hash.size()) == 0) {
-      out.check = TokenCheck::kOk;
+      out.check = home::TokenCheck::kOk;
       out.who.name = e.name;
       out.who.role = e.role;
       return out;

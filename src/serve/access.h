@@ -6,7 +6,7 @@
 //             when it names someone else); consent, reserve and release only for themselves
 //   agent     may write anything but feedback and admin events other than `submit`
 //   admin     anything
-// With no named token the home's single token (serve/token.h) is all there is, with every right:
+// With no named token the home's single token (home/token.h) is all there is, with every right:
 // one person's kaizen works as it always did. That token stays an admin's next to named ones.
 #pragma once
 
@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "home/token.h"
 #include "model/event_kind.h"
-#include "serve/token.h"
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 #include "store/token_registry.h"
 
 namespace kaizen::serve {
@@ -39,7 +39,7 @@ class Authenticator {
   ~Authenticator();
 
   struct Outcome {
-    TokenCheck check = TokenCheck::kMissing;
+    home::TokenCheck check = home::TokenCheck::kMissing;
     Principal who;  // when kOk
   };
   // Thread-safe.

@@ -13,13 +13,13 @@
 #include <shared_mutex>
 #include <thread>
 
-#include "cli/learned_checkpoint.h"
-#include "cli/learned_state.h"
-#include "cli/log_views.h"
+#include "home/learned_checkpoint.h"
+#include "home/learned_state.h"
+#include "home/log_views.h"
 #include "learn/event_reader.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/pg_log.h"
-#include "store/raw_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::serve {
 namespace {
@@ -75,7 +75,7 @@ struct LiveState::Impl {
   LiveOptions options;
   learn::LearnConfig config;
   std::string config_digest;  // of the config files `config` and `taxonomy` were read from
-  std::optional<ingest::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
+  std::optional<text::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
   store::RawLog log{options.home, store::DefaultFileSystem()};
   ingest::Ingestor ingestor{options.home, store::DefaultFileSystem()};
   std::unique_ptr<store::PgLog> remote;  // the writer thread's connection to options.store
@@ -101,16 +101,16 @@ struct LiveState::Impl {
 
   explicit Impl(LiveOptions o) : options(std::move(o)) {}
 
-  const ingest::ThemeTaxonomy* Taxonomy() const { return taxonomy ? &*taxonomy : nullptr; }
+  const text::ThemeTaxonomy* Taxonomy() const { return taxonomy ? &*taxonomy : nullptr; }
 
   Result<Folded> FoldWholeLog() {
     Folded f;
     f.learner = std::make_unique<learn::Learner>(config, Taxonomy());
-    cli::LogScan scan;
+    home::LogScan scan;
     learn::Learner& l = *f.learner;
-    KZ_RETURN_IF_ERROR(cli::ReadLogViews(
+    KZ_RETURN_IF_ERROR(home::ReadLogViews(
         log, [&](learn::EventViews& e) { l.Add(e); }, &scan));
-    cli::WarnUnreadable(scan);
+    home::WarnUnreadable(scan);
     for (auto& [name, bytes] : scan.files) f.bytes[name] = bytes;
     return f;
   }
@@ -388,9 +388,9 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
     uint64_t pulled = 0;
     KZ_RETURN_IF_ERROR(impl->ingestor.Pull(&pulled));
   }
-  KZ_RETURN_IF_ERROR(cli::LoadLearnConfig(options.home, &impl->config));
-  KZ_ASSIGN_OR_RETURN(impl->taxonomy, cli::LoadTaxonomy(options.home));
-  KZ_ASSIGN_OR_RETURN(impl->config_digest, cli::LearningConfigDigest(options.home));
+  KZ_RETURN_IF_ERROR(home::LoadLearnConfig(options.home, &impl->config));
+  KZ_ASSIGN_OR_RETURN(impl->taxonomy, home::LoadTaxonomy(options.home));
+  KZ_ASSIGN_OR_RETURN(impl->config_digest, home::LearningConfigDigest(options.home));
   KZ_ASSIGN_OR_RETURN(Folded f, impl->FoldWholeLog());
   impl->learner = std::move(f.learner);
   impl->folded = std::move(f.bytes);
@@ -440,7 +440,7 @@ Status LiveState::Submit(std::string_view jsonl, std::optional<model::EventKind>
 }
 
 Status LiveState::CatchUp() {
-  KZ_ASSIGN_OR_RETURN(std::string digest, cli::LearningConfigDigest(impl_->options.home));
+  KZ_ASSIGN_OR_RETURN(std::string digest, home::LearningConfigDigest(impl_->options.home));
   if (digest != impl_->config_digest) {
     return FailedPrecondition(
         "config/learning.json or config/themes.json changed since kaizen serve started; restart "
@@ -470,8 +470,8 @@ void LiveState::Shutdown() {
 int64_t LiveState::Now() const { return impl_->NowMs(); }
 const std::string& LiveState::home() const { return impl_->options.home; }
 const std::string& LiveState::project() const { return impl_->options.project; }
-const ingest::ThemeTaxonomy& LiveState::taxonomy() const {
-  return impl_->taxonomy ? *impl_->taxonomy : ingest::ThemeTaxonomy::Default();
+const text::ThemeTaxonomy& LiveState::taxonomy() const {
+  return impl_->taxonomy ? *impl_->taxonomy : text::ThemeTaxonomy::Default();
 }
 uint64_t LiveState::events() const {
   std::shared_lock<std::shared_mutex> l(impl_->learner_mu);

@@ -97,7 +97,7 @@ class LiveState {
 
   // Folds what other processes appended since the last fold (the CLI recording while the server
   // runs), then returns: a caller that must see every event stored before it (a CLI verb or hook
-  // answered by this server, cli/serve_client.h) calls it before Read. FailedPrecondition when
+  // answered by this server, home/serve_client.h) calls it before Read. FailedPrecondition when
   // config/learning.json or config/themes.json changed since Open: this learner still folds under
   // the old config, so its answers are not the ones a fresh fold would give until a restart.
   // Unavailable after Shutdown began.
@@ -111,7 +111,7 @@ class LiveState {
   const std::string& home() const;
   const std::string& project() const;  // LiveOptions::project
   // The taxonomy in effect (the shipped default, extended by <home>/config/themes.json).
-  const ingest::ThemeTaxonomy& taxonomy() const;
+  const text::ThemeTaxonomy& taxonomy() const;
   // How many events are folded, and how many times the whole log was folded again.
   uint64_t events() const;
   uint64_t full_reloads() const;

@@ -12,9 +12,9 @@
 #include <set>
 #include <thread>
 
+#include "base/test_files.h"
 #include "model/timestamp.h"
 #include "store/file_system.h"
-#include "store/test_files.h"
 
 namespace kaizen::serve {
 namespace {
@@ -32,7 +32,7 @@ std::string Outcome(const std::string& bead, int64_t at_ms, bool success = true)
 class LiveStateTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-live");
+    home_ = base::test_files::MakeTempDir("kaizen-live");
     ASSERT_FALSE(home_.empty());
   }
   void TearDown() override { std::filesystem::remove_all(home_); }

@@ -1,4 +1,5 @@
 #include "serve/mcp_server.h"
+#include "base/exit_code.h"
 
 #include <unistd.h>
 
@@ -8,7 +9,6 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "cli/commands.h"
 #include "learn/json_out.h"
 #include "model/json_access.h"
 #include "render/render_all.h"
@@ -318,27 +318,27 @@ std::string McpServer::ResourcesRead(const Request& r) {
 int McpServer::Serve(int in_fd, int out_fd) {
   LineReader reader(in_fd, options_.max_line_bytes);
   std::string line;
-  int code = cli::kExitOk;
+  int code = kExitOk;
   for (;;) {
     size_t dropped = 0;
     const LineReader::Next next = reader.Read(&line, &dropped);
     if (next == LineReader::Next::kEof) break;
     if (next == LineReader::Next::kError) {
       fmt::print(stderr, "kaizen mcp: reading stdin failed: {}\n", std::strerror(errno));
-      code = cli::kExitSystem;
+      code = kExitSystem;
       break;
     }
     const std::string reply =
         next == LineReader::Next::kOversized ? Oversized(dropped) : HandleLine(line);
     if (!reply.empty() && !WriteAll(out_fd, reply + "\n")) {
       fmt::print(stderr, "kaizen mcp: writing stdout failed: {}\n", std::strerror(errno));
-      code = cli::kExitSystem;
+      code = kExitSystem;
       break;
     }
   }
   Status s = Finish();
-  if (code == cli::kExitOk && !s.ok()) {
-    code = s.code() == StatusCode::kInvalidArgument ? cli::kExitUsage : cli::kExitSystem;
+  if (code == kExitOk && !s.ok()) {
+    code = s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
   }
   return code;
 }

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "store/test_files.h"
+#include "base/test_files.h"
 
 namespace kaizen::serve {
 namespace {
@@ -15,7 +15,7 @@ constexpr int64_t kNow = 1767225600000;  // 2026-01-01T00:00:00Z
 class McpServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    home_ = store::test_files::MakeTempDir("kaizen-mcp-test");
+    home_ = base::test_files::MakeTempDir("kaizen-mcp-test");
     ASSERT_FALSE(home_.empty());
     McpOptions options;
     options.live.home = home_;

@@ -7,14 +7,14 @@
 #include <memory>
 #include <vector>
 
+#include "home/token.h"
 #include "learn/json_out.h"
-#include "learn/rule_book.h"
+#include "learn/rules/rule_book.h"
 #include "render/context.h"
 #include "render/hints.h"
 #include "serve/field_errors_json.h"
 #include "serve/http_errors.h"
 #include "serve/responses.h"
-#include "serve/token.h"
 
 namespace kaizen::serve {
 namespace {
@@ -195,19 +195,19 @@ std::optional<HttpResponse> Routes::Route(const HttpRequest& request, const Done
   if (!post) return MethodNotAllowed(request.method, path, "POST");
   const Authenticator::Outcome auth = auth_->Check(request.authorization);
   switch (auth.check) {
-    case TokenCheck::kMissing: {
+    case home::TokenCheck::kMissing: {
       HttpResponse r = Error(401,
                              "writes need `Authorization: Bearer <token>` (KAIZEN_TOKEN, else "
                              "the home's config/token)");
       r.www_authenticate = "Bearer realm=\"kaizen\"";
       return r;
     }
-    case TokenCheck::kWrong: {
+    case home::TokenCheck::kWrong: {
       HttpResponse r = Error(403, "the bearer token is wrong (or revoked)");
       r.www_authenticate = "Bearer realm=\"kaizen\", error=\"invalid_token\"";
       return r;
     }
-    case TokenCheck::kOk:
+    case home::TokenCheck::kOk:
       break;
   }
   // Query parameters are not checked on POST, and the body is read as JSON whatever its

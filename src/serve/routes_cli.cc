@@ -1,6 +1,6 @@
 // POST /v1/cli/<verb>: the CLI's learning verbs answered from the live learner, for a `kaizen
-// hook`, `kaizen context` or `kaizen hints` run while this server is up (cli/serve_client.h has the
-// client and why). The bearer token proves the caller reads the same home.
+// hook`, `kaizen context` or `kaizen hints` run while this server is up (home/serve_client.h has
+// the client and why). The bearer token proves the caller reads the same home.
 //
 //   hook?agent=&budget=&now=       body: the agent's hook payload
 //                                  -> {"output": what the hook prints, "notes": [for hook.log]}
@@ -15,9 +15,9 @@
 // logs it as its own envelope would, and never runs the step again.
 #include <fmt/format.h>
 
-#include "cli/clock.h"
-#include "cli/hook_payload.h"
-#include "cli/hook_steps.h"
+#include "agents/hook_payload.h"
+#include "agents/hook_steps.h"
+#include "home/clock.h"
 #include "learn/json_out.h"
 #include "serve/responses.h"
 #include "serve/routes.h"
@@ -27,7 +27,7 @@ namespace {
 
 // The hook's steps with the live learner: reads under its shared lock, events through Submit (so
 // a later read of the same call sees them).
-class LiveHookBackend : public cli::HookBackend {
+class LiveHookBackend : public agents::HookBackend {
  public:
   LiveHookBackend(LiveState* state, const AsOf& as_of) : state_(state), as_of_(as_of) {}
 
@@ -39,11 +39,11 @@ class LiveHookBackend : public cli::HookBackend {
     return s;
   }
 
-  Result<cli::StoredEvent> Store(model::EventKind kind, const std::string& json,
-                                 int64_t now_ms) override {
+  Result<home::StoredEvent> Store(model::EventKind kind, const std::string& json,
+                                  int64_t now_ms) override {
     SubmitResult result;
     KZ_RETURN_IF_ERROR(state_->Submit(json, kind, &result, now_ms));
-    cli::StoredEvent out;
+    home::StoredEvent out;
     std::string refused;
     for (const LineOutcome& line : result.lines) {
       if (line.stored) out.id = line.id;
@@ -90,7 +90,7 @@ HttpResponse Routes::Cli(std::string_view verb, const QueryParams& params,
     if (*now == "end") {
       as_of.newest = true;
     } else {
-      Result<int64_t> ms = cli::NowMs(*now);
+      Result<int64_t> ms = home::NowMs(*now);
       if (!ms.ok())
         return Error(400, "bad query parameters", {{"query.now", ms.status().message()}});
       as_of.ms = *ms;
@@ -112,25 +112,25 @@ HttpResponse Routes::Cli(std::string_view verb, const QueryParams& params,
   std::vector<ingest::FieldError> errors = CheckParams(params, {"agent", "budget", "now"});
   int64_t budget = 2000;
   if (auto e = ParseIntParam(params, "budget", 100, 200000, &budget)) errors.push_back(*e);
-  std::optional<cli::HookAgent> agent;
+  std::optional<agents::HookAgent> agent;
   if (const std::string* a = Param(params, "agent")) {
-    agent = cli::ParseHookAgent(*a);
+    agent = agents::ParseHookAgent(*a);
     if (!agent)
       errors.push_back(
           {"query.agent", fmt::format("\"{}\" is not claude-code, codex or goose", *a)});
   }
   if (!errors.empty()) return Error(400, "bad query parameters", errors);
-  Result<cli::HookPayload> payload = cli::ParseHookPayload(body, agent);
+  Result<agents::HookPayload> payload = agents::ParseHookPayload(body, agent);
   if (!payload.ok()) return Error(400, payload.status().message(), {}, "bad_payload");
   LiveHookBackend backend(state_, as_of);
-  cli::Common common;
+  home::Common common;
   common.home = state_->home();
   common.now = now_flag;
   const int64_t now_ms = as_of.ms.value_or(state_->Now());
-  cli::HookContext ctx{common, &backend, *payload, now_ms, static_cast<size_t>(budget), {}};
+  agents::HookContext ctx{common, &backend, *payload, now_ms, static_cast<size_t>(budget), {}};
   // The step's failure is its answer, as the CLI's fail-open envelope logs it: a status the client
   // reads as "not done" would make it run the step again.
-  Result<std::string> output = cli::RunHookStep(ctx);
+  Result<std::string> output = agents::RunHookStep(ctx);
   rapidjson::StringBuffer b;
   learn::JsonWriter w(b);
   w.StartObject();

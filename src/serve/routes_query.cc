@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "model/hex.h"
+#include "base/hex.h"
 
 namespace kaizen::serve {
 namespace {
@@ -22,8 +22,8 @@ std::string DecodeUrl(std::string_view text, bool plus_is_space) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    const int hi = c == '%' && i + 2 < text.size() ? model::HexValue(text[i + 1]) : -1;
-    const int lo = hi >= 0 ? model::HexValue(text[i + 2]) : -1;
+    const int hi = c == '%' && i + 2 < text.size() ? base::HexValue(text[i + 1]) : -1;
+    const int lo = hi >= 0 ? base::HexValue(text[i + 2]) : -1;
     if (lo >= 0) {
       out.push_back(static_cast<char>(hi * 16 + lo));
       i += 2;

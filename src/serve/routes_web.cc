@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/clock.h"
+#include "home/clock.h"
+#include "home/work_artifact.h"
 #include "ingest/enrich.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
@@ -12,7 +13,6 @@
 #include "serve/responses.h"
 #include "serve/routes.h"
 #include "serve/web_assets.h"
-#include "serve/work_artifact.h"
 
 namespace kaizen::serve {
 namespace {
@@ -27,7 +27,7 @@ std::string_view WindowAt(int64_t now_ms, std::optional<int64_t> utc_offset_minu
   if (utc_offset_minutes) {
     return ingest::TimeOfDay(model::ToCivil(now_ms + *utc_offset_minutes * 60000).hour);
   }
-  return cli::LocalTimeOfDay(now_ms);
+  return home::LocalTimeOfDay(now_ms);
 }
 
 void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
@@ -127,7 +127,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
   // A copy of the pending item: its views are the Learner's, valid only inside Read.
   struct Pending {
     std::string version, type, summary;
-    WorkVersion work;
+    home::WorkVersion work;
   };
   std::optional<Pending> item;
   bool known = false;
@@ -145,16 +145,16 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
       }
     }
     if (chosen != nullptr) {
-      const std::optional<learn::WorkView> newest = learner.work_registry().Find(artifact_id, {});
+      const std::optional<model::WorkView> newest = learner.work_registry().Find(artifact_id, {});
       item = Pending{std::string(chosen->version), std::string(chosen->type),
                      std::string(chosen->summary),
-                     WorkVersion{std::string(chosen->path), std::string(chosen->version),
-                                 std::string(chosen->commit), std::string(chosen->diff),
-                                 !newest || newest->version == chosen->version}};
+                     home::WorkVersion{std::string(chosen->path), std::string(chosen->version),
+                                       std::string(chosen->commit), std::string(chosen->diff),
+                                       !newest || newest->version == chosen->version}};
     }
     // A product no longer pending (an older version for an A/B comparison): what the registry
     // keeps of it, without its path.
-    if (const std::optional<learn::WorkView> w = learner.work_registry().Find(
+    if (const std::optional<model::WorkView> w = learner.work_registry().Find(
             artifact_id, version != nullptr ? std::string_view(*version) : std::string_view())) {
       known = true;
       summary = w->summary;
@@ -166,7 +166,7 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
     return Error(404, fmt::format("no recorded work product {}{}", artifact_id,
                                   version != nullptr ? " version " + *version : std::string()));
   }
-  WorkArtifact artifact;
+  home::WorkArtifact artifact;
   if (item) {
     artifact = ReadWorkArtifact(root_, item->work);
   } else {

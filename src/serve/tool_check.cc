@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "cli/output_validation.h"
-#include "cli/self_check_run.h"
+#include "checks/output_validation.h"
+#include "checks/self_check_run.h"
 #include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "serve/tool_args.h"
@@ -59,14 +59,14 @@ const ObjectSpec& SelfCheckArgs() {
   return spec;
 }
 
-// As cli::CollectFiles treats files on disk: over 1 MiB, or a NUL byte in the first 8 KiB
+// As checks::CollectFiles treats files on disk: over 1 MiB, or a NUL byte in the first 8 KiB
 // (binary), and the file is skipped and listed.
-void CollectInline(simdjson::dom::array given, std::vector<cli::CheckedFile>* files,
-                   std::vector<cli::SkippedFile>* skipped) {
+void CollectInline(simdjson::dom::array given, std::vector<checks::CheckedFile>* files,
+                   std::vector<checks::SkippedFile>* skipped) {
   for (simdjson::dom::element f : given) {
     const std::string path(ArgString(f, "path"));
     const std::string_view text = ArgString(f, "text");
-    if (text.size() > cli::kMaxCheckedFileBytes) {
+    if (text.size() > checks::kMaxCheckedFileBytes) {
       skipped->push_back({path, fmt::format("{} bytes, over 1 MiB", text.size())});
     } else if (text.substr(0, 8192).find('\0') != std::string_view::npos) {
       skipped->push_back({path, "binary (a NUL byte)"});
@@ -105,8 +105,8 @@ std::string SelfCheckText(const learn::SelfCheckResult& r, size_t files, const s
 
 Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* result) {
   learn::SelfCheckConfig config;
-  std::vector<cli::CheckSpec> specs;
-  if (Status s = cli::LoadChecks(state->home(), &specs, &config); !s.ok()) {
+  std::vector<checks::CheckSpec> specs;
+  if (Status s = checks::LoadChecks(state->home(), &specs, &config); !s.ok()) {
     if (s.code() != StatusCode::kInvalidArgument) return s;
     Refuse("the home's check configuration is invalid", {{"config/checks.json", s.message()}},
            result);
@@ -115,30 +115,30 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
   // The files exist only as text here: command checks need them on disk, so only the regex
   // checks run, and a rule whose checks are all commands is listed as not machine-checked.
   specs.erase(std::remove_if(specs.begin(), specs.end(),
-                             [](const cli::CheckSpec& s) { return !s.command.empty(); }),
+                             [](const checks::CheckSpec& s) { return !s.command.empty(); }),
               specs.end());
-  std::vector<cli::CheckedFile> files;
-  std::vector<cli::SkippedFile> skipped;
+  std::vector<checks::CheckedFile> files;
+  std::vector<checks::SkippedFile> skipped;
   CollectInline(args["files"].get_array().value_unsafe(), &files, &skipped);
 
   // The self-check reads the log as `kaizen check` does (from the learned-state checkpoint and
   // the log past it), at the live clock.
-  cli::Common c;
+  home::Common c;
   c.home = state->home();
   c.now = model::FormatUtc(state->Now());
-  cli::LearnedState loaded;
-  KZ_RETURN_IF_ERROR(cli::LoadSelfCheckState(c, &loaded));
+  home::LearnedState loaded;
+  KZ_RETURN_IF_ERROR(checks::LoadSelfCheckState(c, &loaded));
   const learn::ReviewHistory& history = loaded.learner->review_history();
   const std::string task_type(ArgString(args, "task_type"));
-  cli::PredictionWork work;
+  checks::PredictionWork work;
   work.task_type = task_type;
   if (std::string_view type = ArgString(args, "type"); !type.empty()) work.type = type;
-  for (const cli::CheckedFile& f : files) work.paths.push_back(f.path);
-  cli::ArtifactIds(files, &work.id, &work.version);
+  for (const checks::CheckedFile& f : files) work.paths.push_back(f.path);
+  checks::ArtifactIds(files, &work.id, &work.version);
   if (std::string_view id = ArgString(args, "artifact_id"); !id.empty()) work.id = id;
   const learn::SelfCheckResult r =
-      cli::SelfCheckFiles(*loaded.learner, history, loaded.now_ms, task_type, specs, files, config,
-                          work.id, work.version);
+      checks::SelfCheckFiles(*loaded.learner, history, loaded.now_ms, task_type, specs, files,
+                             config, work.id, work.version);
 
   bool record = false;
   if (args["record"].get_bool().get(record) != simdjson::SUCCESS) record = false;
@@ -149,7 +149,7 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
   std::string event_id, note = record ? "" : "not recorded (record: false)";
   if (record) {
     SubmitResult submitted;
-    KZ_RETURN_IF_ERROR(state->Submit(cli::PredictionWorkEventJson(work, r, files.size()),
+    KZ_RETURN_IF_ERROR(state->Submit(checks::PredictionWorkEventJson(work, r, files.size()),
                                      model::EventKind::kWork, &submitted));
     const LineOutcome& line = submitted.lines.at(0);
     stored = line.stored;
@@ -168,8 +168,9 @@ Status SelfCheck(LiveState* state, simdjson::dom::element args, ToolResult* resu
   }
   const learn::CompareAdvice compare =
       loaded.learner->AdviseComparison({std::string(task_type), r.raw_confidence, 1});
-  result->json = cli::SelfCheckJson(r, compare, files, skipped, work.id, work.version, stored,
-                                    event_id, stored ? "recorded as work event " + event_id : note);
+  result->json =
+      checks::SelfCheckJson(r, compare, files, skipped, work.id, work.version, stored, event_id,
+                            stored ? "recorded as work event " + event_id : note);
   result->text =
       SelfCheckText(r, files.size(), stored ? "Recorded as work event " + event_id : note);
   return Status::Ok();
@@ -198,16 +199,16 @@ Status ValidateOutput(LiveState* state, simdjson::dom::element args, ToolResult*
   state->Read([&](const learn::Learner& learner, int64_t) {
     const learn::CorrectionPatternLearner& learned = learner.corrections();
     const double threshold = min.value_or(learned.config().enforce_min_confidence);
-    const cli::OutputValidation v = cli::ValidateOutput(learner, text, threshold);
+    const checks::OutputValidation v = checks::ValidateOutput(learner, text, threshold);
     rapidjson::StringBuffer b;
     learn::JsonWriter w(b);
     w.StartObject();
     learn::Key(w, "clean");
     w.Bool(v.violations.empty());
-    cli::WriteJsonMembers(w, threshold, v);
+    checks::WriteJsonMembers(w, threshold, v);
     w.EndObject();
     result->json = b.GetString();
-    result->text = cli::OutputValidationText("output", threshold, learned.Patterns().size(), v);
+    result->text = checks::OutputValidationText("output", threshold, learned.Patterns().size(), v);
   });
   return Status::Ok();
 }

@@ -1,12 +1,12 @@
 // seed 001 tier 3, the agent's question bank, as MCP tools: next_question (the one question to
 // ask now, or why none; recorded as asked) and record_answer (what the person said). The same
-// choice and events as `kaizen ask` / `kaizen answer` (cli/ask.cc, cli/question_config.h).
+// choice and events as `kaizen ask` / `kaizen answer` (cli/ask.cc, home/question_config.h).
 #include <fmt/format.h>
 
 #include <optional>
 #include <vector>
 
-#include "cli/question_config.h"
+#include "home/question_config.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
 
@@ -18,7 +18,7 @@ using model::ObjectSpec;
 
 // The home's question bank; nullopt, with the tool call refused, when it cannot be read.
 std::optional<std::vector<learn::BankQuestion>> BankOrRefuse(LiveState* state, ToolResult* result) {
-  Result<std::vector<learn::BankQuestion>> bank = cli::LoadQuestionBank(state->home());
+  Result<std::vector<learn::BankQuestion>> bank = home::LoadQuestionBank(state->home());
   if (!bank.ok()) {
     Refuse("the question bank cannot be read", {{"questions", bank.status().message()}}, result);
     return std::nullopt;
@@ -48,19 +48,19 @@ Status NextQuestion(LiveState* state, simdjson::dom::element args, ToolResult* r
     next = learner.questions().Next(*bank, at, learner.config().weights);
   });
   if (!next.question) {
-    result->json = cli::NextQuestionJson(next);
+    result->json = home::NextQuestionJson(next);
     result->text = "No question now: " + next.why + ".";
     return Status::Ok();
   }
   const learn::BankQuestion& q = *next.question;
   ToolResult asked;
-  KZ_RETURN_IF_ERROR(SubmitEvent(state, cli::AskEventJson(q, at.session, at.person),
+  KZ_RETURN_IF_ERROR(SubmitEvent(state, home::AskEventJson(q, at.session, at.person),
                                  model::EventKind::kAdmin, &asked));
   if (asked.is_error) {
     *result = std::move(asked);
     return Status::Ok();
   }
-  result->json = cli::NextQuestionJson(next);
+  result->json = home::NextQuestionJson(next);
   result->text = fmt::format(
       "Ask the person, at this pause: \"{}\" ({}). Pass their words to record_answer with "
       "question_id \"{}\".",
@@ -84,18 +84,18 @@ Status RecordAnswer(LiveState* state, simdjson::dom::element args, ToolResult* r
   std::optional<std::vector<learn::BankQuestion>> bank = BankOrRefuse(state, result);
   if (!bank) return Status::Ok();
   const std::string_view id = ArgString(args, "question_id");
-  const learn::BankQuestion* q = cli::FindQuestion(*bank, id);
+  const learn::BankQuestion* q = home::FindQuestion(*bank, id);
   if (q == nullptr) {
     Refuse("unknown question",
            {{"question_id", fmt::format("\"{}\" is not a question of the bank (one of {})", id,
-                                        cli::QuestionIds(*bank))}},
+                                        home::QuestionIds(*bank))}},
            result);
     return Status::Ok();
   }
   return SubmitEvent(
       state,
-      cli::AnswerEventJson(*q, ArgString(args, "answer"), ArgString(args, "session_id"),
-                           ArgString(args, "reviewer")),
+      home::AnswerEventJson(*q, ArgString(args, "answer"), ArgString(args, "session_id"),
+                            ArgString(args, "reviewer")),
       model::EventKind::kAdmin, result);
 }
 

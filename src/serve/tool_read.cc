@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "learn/json_out.h"
-#include "learn/loop_control.h"
+#include "learn/outcomes/loop_control.h"
 #include "model/schema.h"
 #include "render/context.h"
 #include "render/hints.h"
@@ -297,7 +297,7 @@ const ObjectSpec& LoopArgs() {
   return spec;
 }
 
-void ReadMetrics(simdjson::dom::object m, learn::LoopMetricsView* v) {
+void ReadMetrics(simdjson::dom::object m, model::LoopMetricsView* v) {
   for (auto [name, value] : m) {
     if (value.is_null()) continue;
     const std::string_view key = model::CanonicalMetric(name);

@@ -8,8 +8,8 @@
 
 #include <algorithm>
 
+#include "base/utf8.h"
 #include "model/timestamp.h"
-#include "model/utf8.h"
 
 namespace kaizen::signals {
 
@@ -52,7 +52,7 @@ namespace {
 
 constexpr int64_t kDayMs = 86'400'000;
 constexpr size_t kMaxIdentBytes = 256;  // model/limits.h: identifiers
-// Each side of a correction: the classifier reads 16 KiB (ingest/correction_classifier.h).
+// Each side of a correction: the classifier reads 16 KiB (text/correction_classifier.h).
 constexpr size_t kMaxCorrectionTextBytes = 16 * 1024;
 
 // Names from commits are bytes, not always UTF-8 (old repositories, other encodings), and may hold
@@ -122,7 +122,7 @@ std::pair<std::string, std::string> GitAgentNameEmail(std::string_view identity)
 std::string GitSignalLabel(const GitSignal& s) {
   std::string label = std::string("git:") + DetectorName(s.detector);
   for (const std::string& sha : s.shas) label += ":" + sha.substr(0, 12);
-  return std::string(model::Utf8Prefix(Printable(label), kMaxIdentBytes));
+  return std::string(base::Utf8Prefix(Printable(label), kMaxIdentBytes));
 }
 
 std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::string_view task_type) {
@@ -142,7 +142,7 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   if (s.detector == GitDetector::kMerge || s.detector == GitDetector::kIterationCount ||
       s.detector == GitDetector::kTimeToCompletion) {
     w.Key("task_id");
-    Str(w, std::string(model::Utf8Prefix("git:" + Printable(repo), 200)) +
+    Str(w, std::string(base::Utf8Prefix("git:" + Printable(repo), 200)) +
                ":merge:" + s.shas.front().substr(0, 12));
   }
   w.Key("signal_type");
@@ -171,12 +171,12 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   w.Key("source");
   w.String("git");
   w.Key("repo");
-  Str(w, Printable(model::Utf8Prefix(repo, kMaxIdentBytes)));
+  Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
   w.Key("detector");
   w.String(DetectorName(s.detector));
   if (!task_type.empty()) {
     w.Key("task_type");
-    Str(w, model::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
+    Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.Key("commits");
   w.StartArray();
@@ -185,10 +185,10 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   if (!s.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(s.agent);
     w.Key("agent");
-    Str(w, model::Utf8Prefix(name, kMaxIdentBytes));
+    Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
     if (!email.empty()) {
       w.Key("agent_email");
-      Str(w, model::Utf8Prefix(email, kMaxIdentBytes));
+      Str(w, base::Utf8Prefix(email, kMaxIdentBytes));
     }
   }
   w.EndObject();
@@ -220,13 +220,13 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   w.Key("session_id");
   Str(w, "git:" + x.agent_commit.substr(0, 12));
   w.Key("original");
-  Str(w, model::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
+  Str(w, base::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
   w.Key("corrected");
-  Str(w, model::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
+  Str(w, base::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
   auto [human_name, human_email] = GitAgentNameEmail(x.human);
   if (!human_name.empty()) {
     w.Key("user_id");
-    Str(w, model::Utf8Prefix(human_name, kMaxIdentBytes));
+    Str(w, base::Utf8Prefix(human_name, kMaxIdentBytes));
   }
   w.Key("correction_method");
   w.String("human_edit");
@@ -235,9 +235,9 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   w.Key("source");
   w.String("git");
   w.Key("project");  // seed 004 context.project: where a learned pattern applies
-  Str(w, Printable(model::Utf8Prefix(repo, kMaxIdentBytes)));
+  Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
   w.Key("file");
-  Str(w, model::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
+  Str(w, base::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
   w.Key("line_start");
   w.Uint64(x.line_start);
   w.Key("line_end");
@@ -253,11 +253,11 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   if (!x.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(x.agent);
     w.Key("agent");
-    Str(w, model::Utf8Prefix(name, kMaxIdentBytes));
+    Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
   }
   if (!task_type.empty()) {
     w.Key("task_type");
-    Str(w, model::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
+    Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.EndObject();
   w.EndObject();

@@ -251,7 +251,7 @@ TEST(GitSignalsTest, HumanOnlyHistoryHasNoSignals) {
 }
 
 TEST(GitSignalsTest, NotARepositoryIsInvalidArgumentNamingThePath) {
-  std::string dir = store::test_files::MakeTempDir("kaizen-norepo");
+  std::string dir = base::test_files::MakeTempDir("kaizen-norepo");
   auto repo = GitRepo::Open(dir);
   ASSERT_FALSE(repo.ok());
   EXPECT_EQ(repo.status().code(), StatusCode::kInvalidArgument);

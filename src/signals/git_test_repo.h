@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "store/test_files.h"
+#include "base/test_files.h"
 
 namespace kaizen::signals::testing {
 
@@ -22,7 +22,7 @@ class TestRepo {
  public:
   TestRepo() {
     git_libgit2_init();
-    dir_ = store::test_files::MakeTempDir("kaizen-git");
+    dir_ = base::test_files::MakeTempDir("kaizen-git");
     if (git_repository_init(&repo_, dir_.c_str(), /*is_bare=*/0) != 0) repo_ = nullptr;
   }
   ~TestRepo() {

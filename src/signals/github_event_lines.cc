@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
+#include "base/utf8.h"
 #include "model/timestamp.h"
-#include "model/utf8.h"
 #include "model/uuid.h"
 
 namespace kaizen::signals::github {
@@ -31,14 +31,14 @@ void Str(Writer& w, std::string_view s) {
 // An identifier as the log takes it: at most 256 bytes, and no control characters (GitHub's
 // logins, shas and names have none; a payload may).
 std::string Identifier(std::string_view s) {
-  std::string out(model::Utf8Prefix(s, kIdentBytes));
+  std::string out(base::Utf8Prefix(s, kIdentBytes));
   for (char& ch : out) {
     if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
   }
   return out;
 }
 void Ident(Writer& w, std::string_view s) { Str(w, Identifier(s)); }
-void Text(Writer& w, std::string_view s) { Str(w, model::Utf8Prefix(s, kTextBytes)); }
+void Text(Writer& w, std::string_view s) { Str(w, base::Utf8Prefix(s, kTextBytes)); }
 void Key(Writer& w, const char* k) { w.Key(k); }
 
 // A UUID v7 at `at_ms` whose other bits are BLAKE2b of the object's identity: the same object
@@ -63,12 +63,12 @@ std::string WorkId(std::string_view repo, uint64_t number) {
 
 std::string Summary(const PullRequest& pr) {
   std::string s = pr.title.empty() ? fmt::format("pull request #{}", pr.number) : pr.title;
-  if (!pr.body.empty()) s += "\n\n" + std::string(model::Utf8Prefix(pr.body, kTextBytes));
+  if (!pr.body.empty()) s += "\n\n" + std::string(base::Utf8Prefix(pr.body, kTextBytes));
   if (pr.changed_files && pr.additions && pr.deletions) {
     s += fmt::format("\n\n{} files changed, +{} -{}", *pr.changed_files, *pr.additions,
                      *pr.deletions);
   }
-  if (!pr.html_url.empty()) s += "\n" + std::string(model::Utf8Prefix(pr.html_url, kIdentBytes));
+  if (!pr.html_url.empty()) s += "\n" + std::string(base::Utf8Prefix(pr.html_url, kIdentBytes));
   return s;
 }
 
@@ -349,7 +349,7 @@ GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
   w.EndObject();
   e.json = b.GetString();
   e.label = Label(fmt::format("feedback comment {} by {} on {}", c.id, c.reviewer,
-                              model::Utf8Prefix(c.path, kIdentBytes)),
+                              base::Utf8Prefix(c.path, kIdentBytes)),
                   target);
   return e;
 }

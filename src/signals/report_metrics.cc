@@ -58,7 +58,7 @@ std::string FieldList() {
   return s;
 }
 
-std::optional<double>* RateSlot(learn::LoopMetricsView& m, std::string_view k) {
+std::optional<double>* RateSlot(model::LoopMetricsView& m, std::string_view k) {
   k = model::CanonicalMetric(k);
   if (k == "test_coverage") return &m.test_coverage;
   if (k == "code_quality_score") return &m.code_quality_score;
@@ -70,7 +70,7 @@ std::optional<double>* RateSlot(learn::LoopMetricsView& m, std::string_view k) {
   return nullptr;
 }
 
-std::optional<int64_t>* CountSlot(learn::LoopMetricsView& m, std::string_view k) {
+std::optional<int64_t>* CountSlot(model::LoopMetricsView& m, std::string_view k) {
   if (k == "test_count") return &m.test_count;
   if (k == "complexity") return &m.complexity;
   if (k == "vulnerabilities") return &m.vulnerabilities;
@@ -86,7 +86,7 @@ std::optional<double> Number(simdjson::dom::element v) {
   return std::nullopt;
 }
 
-Status ReadMetrics(simdjson::dom::object obj, std::string_view path, learn::LoopMetricsView* m) {
+Status ReadMetrics(simdjson::dom::object obj, std::string_view path, model::LoopMetricsView* m) {
   for (auto [key, value] : obj) {
     const Field* field = nullptr;
     for (const Field& f : kFields)
@@ -197,8 +197,8 @@ Result<CoverageReport> ParseCoverage(std::string_view text, std::string_view fil
   return ParseLcov(text, file);
 }
 
-learn::LoopMetricsView MetricsFromReports(const TestReport* tests, const CoverageReport* coverage) {
-  learn::LoopMetricsView m;
+model::LoopMetricsView MetricsFromReports(const TestReport* tests, const CoverageReport* coverage) {
+  model::LoopMetricsView m;
   if (tests) {
     m.tests_passing = tests->passing();
     m.test_count = tests->tests;
@@ -237,7 +237,7 @@ Result<EvaluatedMetrics> ParseEvaluateOutput(std::string_view output) {
   return ParseObject(obj);
 }
 
-std::string QualityMetricsJson(const learn::LoopMetricsView& m) {
+std::string QualityMetricsJson(const model::LoopMetricsView& m) {
   std::string out = "{";
   Rate(out, "test_coverage", m.test_coverage);
   if (m.tests_passing)
@@ -256,7 +256,7 @@ std::string QualityMetricsJson(const learn::LoopMetricsView& m) {
   return out;
 }
 
-bool Empty(const learn::LoopMetricsView& m) {
+bool Empty(const model::LoopMetricsView& m) {
   return !m.test_coverage && !m.tests_passing && !m.test_count && !m.code_quality_score &&
          !m.complexity && !m.duplications && !m.security_score && !m.vulnerabilities &&
          !m.type_coverage && !m.type_errors && !m.doc_coverage && !m.overall_quality;

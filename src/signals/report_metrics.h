@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "kaizen/status.h"
-#include "learn/inputs.h"
+#include "model/inputs.h"
 #include "signals/report.h"
 
 namespace kaizen::signals {
@@ -24,15 +24,15 @@ Result<CoverageReport> ParseCoverage(std::string_view text, std::string_view fil
 //   test_coverage = line coverage, lines hit / lines found (branch coverage has no QualityMetrics
 //                   field; the loop's feedback text mentions it)
 // Either report may be absent; a metric neither report measures stays absent (it then earns no
-// credit in Q(HALT): learn/loop_control.h HaltQ).
-learn::LoopMetricsView MetricsFromReports(const TestReport* tests, const CoverageReport* coverage);
+// credit in Q(HALT): learn/outcomes/loop_control.h HaltQ).
+model::LoopMetricsView MetricsFromReports(const TestReport* tests, const CoverageReport* coverage);
 
 // What an evaluate command printed: the QualityMetrics object itself, or
 // {"metrics": {...QualityMetrics...}, "cost": dollars} when it also reports what the iteration
 // cost. The whole output (trimmed) must be that object; when it is not JSON, its last non-blank
 // line is tried (test runners print before the metrics).
 struct EvaluatedMetrics {
-  learn::LoopMetricsView metrics;
+  model::LoopMetricsView metrics;
   std::optional<double> cost;  // >= 0
 };
 
@@ -43,9 +43,9 @@ Result<EvaluatedMetrics> ParseEvaluateOutput(std::string_view output);
 
 // The metrics as a JSON object in seed 003 field order, present fields only (rates in the
 // shortest form that reads back unchanged).
-std::string QualityMetricsJson(const learn::LoopMetricsView& m);
+std::string QualityMetricsJson(const model::LoopMetricsView& m);
 
 // True when no field is present.
-bool Empty(const learn::LoopMetricsView& m);
+bool Empty(const model::LoopMetricsView& m);
 
 }  // namespace kaizen::signals

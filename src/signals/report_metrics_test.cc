@@ -15,7 +15,7 @@ TEST(ReportMetrics, JUnitAndCoverageMapToQualityMetrics) {
   CoverageReport c;
   c.lines_found = 200;
   c.lines_hit = 150;
-  learn::LoopMetricsView m = MetricsFromReports(&t, &c);
+  model::LoopMetricsView m = MetricsFromReports(&t, &c);
   EXPECT_EQ(m.tests_passing, false);
   EXPECT_EQ(m.test_count, 10);
   EXPECT_DOUBLE_EQ(*m.test_coverage, 0.75);
@@ -107,7 +107,7 @@ TEST(EvaluateOutput, NonJsonOutputIsRefusedWithWhatWasPrinted) {
 }
 
 TEST(EvaluateOutput, MetricsJsonRoundTrips) {
-  learn::LoopMetricsView m;
+  model::LoopMetricsView m;
   m.test_coverage = 0.1 + 0.2;
   m.tests_passing = false;
   m.type_errors = 3;

@@ -20,7 +20,7 @@ inline constexpr std::string_view kLockFile = ".lock";
 inline constexpr std::string_view kRawDir = "feedback/raw";
 inline constexpr std::string_view kRecoveredDir = "feedback/recovered";
 inline constexpr std::string_view kIndexDir = "feedback/indexes";
-// The learned state's checkpoint (cli/learned_checkpoint.h): derived, removed with the log it
+// The learned state's checkpoint (home/learned_checkpoint.h): derived, removed with the log it
 // was folded from.
 inline constexpr std::string_view kLearnedCheckpoint = "feedback/indexes/learned.ckpt";
 inline constexpr std::string_view kAggregateDir = "feedback/aggregates";

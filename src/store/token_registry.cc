@@ -7,9 +7,9 @@
 
 #include <algorithm>
 
-#include "model/hex.h"
+#include "base/hex.h"
 #include "store/log_format.h"
-#include "store/pg_log.h"
+#include "store/pg/pg_log.h"
 
 namespace kaizen::store {
 
@@ -54,7 +54,7 @@ std::string RandomHex(size_t bytes) {
   (void)kSodiumReady;
   std::vector<unsigned char> random(bytes);
   randombytes_buf(random.data(), random.size());
-  return model::HexOf(random.data(), random.size());
+  return base::HexOf(random.data(), random.size());
 }
 
 std::string NewToken() { return "kz_" + RandomHex(32); }

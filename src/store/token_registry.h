@@ -4,7 +4,7 @@
 // home (config/tokens.json, mode 0600) or, for a shared store, in its database (kaizen_tokens),
 // so every server of a team knows every token and a revocation reaches them all.
 //
-// With no named token, kaizen serve keeps the single-token mode of one person (serve/token.h).
+// With no named token, kaizen serve keeps the single-token mode of one person (home/token.h).
 #pragma once
 
 #include <optional>

@@ -7,15 +7,15 @@
 
 #include <filesystem>
 
+#include "base/test_files.h"
 #include "store/log_format.h"
-#include "store/test_files.h"
 
 namespace kaizen::store {
 namespace {
 
 // A scratch home, removed with the test.
 struct TempDir {
-  std::string dir = test_files::MakeTempDir("kaizen-tokens");
+  std::string dir = base::test_files::MakeTempDir("kaizen-tokens");
   ~TempDir() { std::filesystem::remove_all(dir); }
   const std::string& path() const { return dir; }
 };
@@ -28,7 +28,7 @@ TEST(TokenRegistryTest, KeepsOnlyHashesAndRefusesASecondValidName) {
   TokenEntry e{"priya", Role::kReviewer, TokenHash(token), "2026-11-29T00:00:00Z", ""};
   ASSERT_TRUE(registry.Add(e).ok());
   EXPECT_EQ(registry.Add(e).code(), StatusCode::kAlreadyExists);
-  const std::string text = test_files::ReadAll(PathIn(dir.path(), kTokensFile));
+  const std::string text = base::test_files::ReadAll(PathIn(dir.path(), kTokensFile));
   EXPECT_EQ(text.find(token), std::string::npos);
   EXPECT_NE(text.find(TokenHash(token)), std::string::npos);
   struct stat st;

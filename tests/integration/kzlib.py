@@ -22,7 +22,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.environ.get("KAIZEN_BIN") or os.path.join(REPO, "build", "kaizen")
 
 # A fixed clock for every verb that takes --now, so nothing depends on the machine's date.
-# A slow learning call starts the home's `kaizen serve` (cli/serve_client.h): never from a test
+# A slow learning call starts the home's `kaizen serve` (home/serve_client.h): never from a test
 # that does not ask for it (test_serve_answers.py does), so no server outlives its test.
 os.environ["KAIZEN_AUTOSERVE"] = "0"
 

@@ -1,4 +1,4 @@
-"""CLI verbs and hooks answered by the home's running `kaizen serve` (cli/serve_client.h): while it
+"""CLI verbs and hooks answered by the home's running `kaizen serve` (home/serve_client.h): while it
 runs, `kaizen hook`, `kaizen context` and `kaizen hints` ask its live learner (found through
 <home>/run/serve.json) instead of folding the log, and the answers are byte for byte those of a
 fold of the log. When the server cannot answer as a fresh fold would (none alive, another

@@ -5,10 +5,10 @@
 //   POST /v1/admin {"action":"rule_audit","rule_id":ID,"verdict":"confirm"|"retire",
 //                   "reviewerId":reviewer(),"note":...}
 // then the lists are read again, so the status the learner derives shows:
-//   - a rule (learn/rule_book.cc RuleBook::Rules): its LAST audit decides; "retire" makes it
+//   - a rule (learn/rules/rule_book.cc RuleBook::Rules): its LAST audit decides; "retire" makes it
 //     retired, "confirm" makes an active rule "confirmed" and restarts its monthly audit clock
 //     (a retired rule confirmed again comes back as active when its confidence still allows);
-//   - a correction pattern (learn/correction_patterns.cc): each person's last verdict counts once;
+//   - a correction pattern (learn/corrections/correction_patterns.cc): each person's last verdict counts once;
 //     consensus = confirms / (confirms + retires) (seed 004); under 0.5 it is "rejected", enough
 //     confirms promote it.
 import { announce, api, el, reviewer } from './common.js';

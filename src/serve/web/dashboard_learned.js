@@ -16,7 +16,7 @@ const AUTONOMY_LEVELS = [
 ];
 
 // A task type's level with the real reason it is there (issue 29: a task type with 26 reviews
-// was called "new"): lost by a regression (regressedFrom, learn/autonomy.h), new (§3.4 escalate:
+// was called "new"): lost by a regression (regressedFrom, learn/delegation/autonomy.h), new (§3.4 escalate:
 // fewer than 5 decided reviews), or not yet promoted.
 export function autonomyLabel(a) {
   const what = AUTONOMY_LEVELS[a.level] || '';
@@ -178,7 +178,7 @@ export function patternsSection(analysis) {
   );
 }
 
-// Per-reviewer preferences (GET /v1/reviewers, learn/reviewer_profiles_json.cc).
+// Per-reviewer preferences (GET /v1/reviewers, learn/reviews/reviewer_profiles_json.cc).
 export function reviewersSection(reviewers) {
   if (!reviewers || reviewers.status !== 200) {
     return section('reviewers', 'Reviewer preferences', unavailable('The reviewer preferences', reviewers));

@@ -1,0 +1,711 @@
+// The simulation loop: each day the agent reads kaizen's advice, submits its work, the reviewer
+// reviews what the autonomy level samples, and every event goes through kaizen as a stored line
+// (EventReader -> Learner::Add), exactly as `kaizen import` of the --out file would feed it.
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <queue>
+
+#include "ingest/enrich.h"
+#include "learn/json_out.h"
+#include "learn/learner.h"
+#include "model/timestamp.h"
+#include "model/uuid.h"
+#include "sim/simulate.h"
+#include "sim/simulate_agent.h"
+#include "sim/simulate_reviewer.h"
+
+namespace kaizen::sim {
+
+std::optional<double> SimWeek::ApprovalRate() const {
+  if (reviewed == 0) return std::nullopt;
+  return static_cast<double>(approved) / static_cast<double>(reviewed);
+}
+
+std::optional<double> SimWeek::PredictionError() const {
+  if (reviewed == 0) return std::nullopt;
+  return abs_error_sum / static_cast<double>(reviewed);
+}
+
+std::optional<double> SimWeek::AutoApproveRate() const {
+  if (submitted == 0) return std::nullopt;
+  return static_cast<double>(auto_approved) / static_cast<double>(submitted);
+}
+
+namespace {
+
+using learn::Key;
+using learn::Num;
+using learn::Str;
+
+constexpr int64_t kMinute = 60'000;
+constexpr int64_t kHour = 60 * kMinute;
+// The agent submits from 07:00 to 18:30 UTC; each session reviews what came in before it.
+constexpr int64_t kSubmitFrom = 7 * kHour;
+constexpr int64_t kSubmitUntil = 18 * kHour + 30 * kMinute;
+constexpr std::array<int64_t, 3> kSessionStart = {9 * kHour + 30 * kMinute, 14 * kHour,
+                                                  18 * kHour + 30 * kMinute};
+constexpr int64_t kOutcomeBeforeWork = 45'000;  // the bead ends, then the work is submitted
+
+constexpr int HiddenCount() { return static_cast<int>(kHiddenGates.size() + kDisfavoured.size()); }
+
+int SessionOf(int64_t ms_of_day) {
+  for (int s = 0; s < 2; ++s) {
+    if (ms_of_day < kSessionStart[static_cast<size_t>(s)]) return s;
+  }
+  return 2;
+}
+
+// An event waiting for its time. Ties keep the order in which they were scheduled.
+struct Pending {
+  enum Kind : uint8_t { kOutcome, kWork, kSession, kFeedback };
+  int64_t at_ms = 0;
+  uint64_t seq = 0;
+  Kind kind = kWork;
+  int index = 0;  // item (outcome, work), session (session) or review (feedback)
+  bool operator>(const Pending& o) const {
+    return at_ms != o.at_ms ? at_ms > o.at_ms : seq > o.seq;
+  }
+};
+
+struct ScheduledReview {
+  int item = 0, session = 0, position = 0;
+  int64_t at_ms = 0;  // when the decision is submitted
+  Review review;
+};
+
+class Simulation {
+ public:
+  Simulation(const SimulateOptions& options, std::string* events)
+      : options_(options),
+        learner_(learn::LearnConfig{}),
+        agent_(options.seed, options.learning),
+        reviewer_(options.seed),
+        ids_(SimRng::For(options.seed, kIdStream, options.learning ? 1 : 0, 0)),
+        writer_(buffer_),
+        events_(events) {}
+
+  SimulationResult Run();
+
+ private:
+  void RunDay(int day);
+  void Schedule(int64_t at_ms, Pending::Kind kind, int index) {
+    queue_.push({at_ms, seq_++, kind, index});
+  }
+  void StartSession(int day, int session, int64_t at_ms);
+  // Starts an event's JSON: kind, a v7 UUID drawn from the id stream, the timestamp.
+  void Begin(std::string_view kind, int64_t at_ms);
+  // Ends it, reads it back as kaizen reads stored lines and folds it into the learner.
+  void Commit();
+  void WriteOutcome(const WorkItem& item);
+  void WriteWork(const WorkItem& item);
+  void WriteFeedback(const ScheduledReview& s);
+  std::string Label() const {
+    return fmt::format("sim{}-{}", options_.seed, options_.learning ? "on" : "off");
+  }
+  // Marks the hidden preferences kaizen knows at `now`. A preference stays recovered once
+  // found: after the agent complies, the evidence for a gate ages out of kaizen's 30-day window
+  // (seed 000 §9.3), and kaizen did find it.
+  void NoteRecovered(int64_t now_ms);
+  std::vector<std::string> RecoveredNames() const;
+  SimWeek& WeekOf(int day) { return weeks_[static_cast<size_t>(day / 7)]; }
+
+  SimulateOptions options_;
+  learn::Learner learner_;
+  learn::EventReader reader_;
+  learn::EventViews views_;
+  SimulatedAgent agent_;
+  HiddenReviewer reviewer_;
+  SimRng ids_;
+  rapidjson::StringBuffer buffer_;
+  learn::JsonWriter writer_;
+  std::string* events_;
+  uint64_t event_count_ = 0;
+  std::vector<SimWeek> weeks_;
+  std::array<bool, kHiddenGates.size() + kDisfavoured.size()> recovered_{};
+
+  // The day in progress.
+  std::vector<WorkItem> items_;
+  std::array<std::vector<int>, 3> session_queue_;
+  std::vector<ScheduledReview> reviews_;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> queue_;
+  uint64_t seq_ = 0;
+};
+
+void Simulation::Begin(std::string_view kind, int64_t at_ms) {
+  buffer_.Clear();
+  writer_.Reset(buffer_);
+  std::array<uint8_t, 16> random{};
+  for (size_t i = 0; i < random.size(); i += 8) {
+    const uint64_t r = ids_.Next();
+    for (size_t b = 0; b < 8; ++b) random[i + b] = static_cast<uint8_t>(r >> (8 * b));
+  }
+  writer_.StartObject();
+  Key(writer_, "kind");
+  Str(writer_, kind);
+  Key(writer_, "id");
+  Str(writer_, model::MakeUuidV7(at_ms, random.data()).ToString());
+  Key(writer_, "timestamp");
+  Str(writer_, model::FormatUtc(at_ms));
+}
+
+void Simulation::Commit() {
+  writer_.EndObject();
+  const std::string_view line(buffer_.GetString(), buffer_.GetSize());
+  // The line was written by this file, so it always reads back; a false here is a bug in it.
+  const bool read = reader_.ReadJson(line, &views_);
+  if (read) learner_.Add(views_);
+  if (events_ != nullptr) {
+    events_->append(line);
+    events_->push_back('\n');
+  }
+  ++event_count_;
+}
+
+void Simulation::WriteOutcome(const WorkItem& item) {
+  const TaskType& task = TaskTypes()[static_cast<size_t>(item.task)];
+  const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
+  learn::JsonWriter& w = writer_;
+  Begin("outcome", item.submitted_ms - kOutcomeBeforeWork);
+  Key(w, "bead_id");
+  Str(w, "bead-" + item.artifact_id);
+  Key(w, "duration_ms");
+  w.Int64(item.duration_ms);
+  Key(w, "error_count");
+  w.Int(item.error_count);
+  Key(w, "retry_count");
+  w.Int(item.retry_count);
+  Key(w, "success");
+  w.Bool(item.succeeded);
+  Key(w, "files_touched");
+  w.StartArray();
+  Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
+  Str(w, fmt::format("{}{}.test.ts", task.path_prefix, feature));
+  w.EndArray();
+  Key(w, "strategy");
+  Str(w, PatternName(item.decomposition));
+  if (!item.succeeded) {
+    Key(w, "failure_mode");
+    Str(w, "tests_failing");
+  }
+  Key(w, "patterns");
+  w.StartArray();
+  Str(w, PatternName(item.decomposition));
+  Str(w, PatternName(item.structure));
+  w.EndArray();
+  Commit();
+}
+
+void Simulation::WriteWork(const WorkItem& item) {
+  const TaskType& task = TaskTypes()[static_cast<size_t>(item.task)];
+  const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
+  learn::JsonWriter& w = writer_;
+  Begin("work", item.submitted_ms);
+  Key(w, "workProduct");
+  w.StartObject();
+  Key(w, "type");
+  Str(w, task.product_type);
+  Key(w, "id");
+  Str(w, item.artifact_id);
+  Key(w, "version");
+  Str(w, "v1");
+  Key(w, "path");
+  Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
+  Key(w, "summary");
+  Str(w, fmt::format("{} {}: {}, {}", task.server, feature, PatternName(item.decomposition),
+                     PatternName(item.structure)));
+  Key(w, "bubaConfidence");
+  Num(w, item.confidence);
+  Key(w, "bubaScorePrediction");
+  Num(w, item.score_prediction);
+  Key(w, "generationContext");
+  w.StartObject();
+  Key(w, "promptHash");
+  Str(w, fmt::format("{:016x}", item.prompt_hash));
+  Key(w, "memorySnapshot");
+  w.StartArray();
+  Str(w, "memory/quality-standards.md");
+  if (options_.learning) Str(w, "memory/kaizen-advice.md");
+  w.EndArray();
+  Key(w, "modelUsed");
+  Str(w, "claude-sonnet-4");
+  Key(w, "generationTimeMs");
+  w.Int64(item.generation_ms);
+  Key(w, "iterationCount");
+  w.Int(item.iterations);
+  w.EndObject();
+  w.EndObject();
+  Key(w, "sessionId");
+  Str(w, fmt::format("{}-agent-{}", Label(), model::FormatDay(item.submitted_ms)));
+  Key(w, "pipelineStage");
+  Str(w, "implement");
+  Key(w, "mcpServerType");
+  Str(w, task.server);
+  Key(w, "priority");
+  Str(w, "normal");
+  Commit();
+}
+
+void Simulation::WriteFeedback(const ScheduledReview& s) {
+  const WorkItem& item = items_[static_cast<size_t>(s.item)];
+  const Review& r = s.review;
+  const int64_t decided_ms = s.at_ms;
+  learn::JsonWriter& w = writer_;
+  Begin("feedback", decided_ms);
+  const std::string_view window = WindowName(static_cast<ReviewWindow>(s.session));
+  Key(w, "sessionId");
+  Str(w, fmt::format("{}-review-{}-{}", Label(), model::FormatDay(decided_ms), window));
+  Key(w, "modalId");
+  Str(w, "review-" + item.artifact_id);
+  Key(w, "workProduct");
+  w.StartObject();
+  Key(w, "id");
+  Str(w, item.artifact_id);
+  Key(w, "version");
+  Str(w, "v1");
+  w.EndObject();
+  Key(w, "pipelineStage");
+  Str(w, "review");
+  Key(w, "mcpServerType");
+  Str(w, TaskTypes()[static_cast<size_t>(item.task)].server);
+  Key(w, "reviewerId");
+  Str(w, "sim-reviewer");
+  Key(w, "decision");
+  w.StartObject();
+  Key(w, "decision");
+  Str(w, r.decision);
+  Key(w, "reason");
+  Str(w, r.reason);
+  if (!r.approved) {
+    Key(w, "severity");
+    Str(w, r.severity);
+    if (r.decision == "rejected") {
+      Key(w, "blockers");
+      w.StartArray();
+      Str(w, r.reason);
+      w.EndArray();
+    }
+    Key(w, "suggestions");
+    w.StartArray();
+    Str(w, r.suggestion);
+    w.EndArray();
+  }
+  w.EndObject();
+  Key(w, "scores");
+  w.StartArray();
+  for (int i = 0; i < r.score_count; ++i) {
+    w.StartObject();
+    Key(w, "dimension");
+    Str(w, DimName(r.dims[static_cast<size_t>(i)]));
+    Key(w, "score");
+    w.Int(r.scores[static_cast<size_t>(i)]);
+    w.EndObject();
+  }
+  w.EndArray();
+  Key(w, "confidence");
+  w.StartObject();
+  Key(w, "level");
+  Str(w, r.confidence);
+  Key(w, "wouldDelegateToAI");
+  w.Bool(r.would_delegate);
+  Key(w, "needsExpertReview");
+  w.Bool(r.needs_expert);
+  w.EndObject();
+  // meta as ingest enriches it: timeOfDay and dayOfWeek from the (UTC) timestamp, sessionFatigue
+  // the review's position in its session.
+  const model::CivilTime civil = model::ToCivil(decided_ms);
+  Key(w, "meta");
+  w.StartObject();
+  Key(w, "timeToDecisionMs");
+  w.Int64(r.time_to_decision_ms);
+  Key(w, "deviceType");
+  Str(w, "desktop");
+  Key(w, "timeOfDay");
+  Str(w, ingest::TimeOfDay(civil.hour));
+  Key(w, "dayOfWeek");
+  Str(w, ingest::DayOfWeek(civil.weekday));
+  Key(w, "sessionFatigue");
+  w.Int(s.position);
+  w.EndObject();
+  // seed 000 §6.2, as ingest computes it: mean score - bubaScorePrediction.
+  Key(w, "_predictionDelta");
+  Num(w, r.mean - item.score_prediction);
+  Commit();
+}
+
+std::vector<std::string> HiddenNames() {
+  std::vector<std::string> names;
+  for (const HiddenGate& g : kHiddenGates) {
+    names.push_back(fmt::format("gate {} < {}", DimName(g.dim), g.below));
+  }
+  for (Pattern p : kDisfavoured) names.push_back(fmt::format("avoid {}", PatternName(p)));
+  return names;
+}
+
+void Simulation::NoteRecovered(int64_t now_ms) {
+  const std::vector<learn::ScoreGate> gates = learner_.gates().Gates(now_ms);
+  size_t i = 0;
+  for (const HiddenGate& hidden : kHiddenGates) {
+    // Learned: a gate (hard or soft) on the dimension with a threshold within 1 of the hidden one.
+    recovered_[i++] |= std::any_of(gates.begin(), gates.end(), [&](const learn::ScoreGate& g) {
+      return g.dimension == DimName(hidden.dim) && std::abs(g.threshold - hidden.below) <= 1;
+    });
+  }
+  const std::vector<learn::AntiPattern> anti = learner_.outcomes().AntiPatterns();
+  const std::vector<learn::PatternResult> patterns = learner_.outcomes().Patterns(now_ms);
+  for (Pattern p : kDisfavoured) {
+    // Flagged: an anti-pattern, or deprecated.
+    const std::string_view name = PatternName(p);
+    recovered_[i++] |=
+        std::any_of(anti.begin(), anti.end(),
+                    [&](const learn::AntiPattern& a) { return a.pattern == name; }) ||
+        std::any_of(patterns.begin(), patterns.end(), [&](const learn::PatternResult& r) {
+          return r.content == name && r.state == learn::MaturityState::kDeprecated;
+        });
+  }
+}
+
+std::vector<std::string> Simulation::RecoveredNames() const {
+  const std::vector<std::string> hidden = HiddenNames();
+  std::vector<std::string> names;
+  for (size_t i = 0; i < hidden.size(); ++i) {
+    if (recovered_[i]) names.push_back(hidden[i]);
+  }
+  return names;
+}
+
+void Simulation::StartSession(int day, int session, int64_t at_ms) {
+  SimRng rng = SimRng::For(options_.seed, kDayStream, static_cast<uint64_t>(day),
+                           static_cast<uint64_t>(1 + session));
+  int64_t cursor = at_ms + rng.Between(60, 240) * 1000;
+  int position = 0;
+  for (int item : session_queue_[static_cast<size_t>(session)]) {
+    ScheduledReview s;
+    s.item = item;
+    s.session = session;
+    s.position = ++position;
+    s.review = reviewer_.Judge(items_[static_cast<size_t>(item)],
+                               static_cast<ReviewWindow>(session), position);
+    s.at_ms = cursor + s.review.time_to_decision_ms;
+    cursor = s.at_ms + rng.Between(15, 90) * 1000;
+    reviews_.push_back(s);
+    Schedule(s.at_ms, Pending::kFeedback, static_cast<int>(reviews_.size()) - 1);
+  }
+  session_queue_[static_cast<size_t>(session)].clear();
+}
+
+void Simulation::RunDay(int day) {
+  const int64_t day_ms = kSimStartMs + static_cast<int64_t>(day) * kSimDayMs;
+  agent_.ReadAdvice(learner_, day_ms);
+
+  SimRng rng = SimRng::For(options_.seed, kDayStream, static_cast<uint64_t>(day), 0);
+  int n = 0;
+  if (options_.reviews_per_week > 0) {
+    // N a week, spread over every day: a day draws within a quarter of N / 7 either way.
+    const double per_day = options_.reviews_per_week / 7.0;
+    const int low = static_cast<int>(std::lround(per_day * 0.75));
+    const int high = std::max(low, static_cast<int>(std::lround(per_day * 1.25)));
+    n = rng.Between(low, high);
+  } else {
+    n = rng.Between(15, 25);
+  }
+  std::vector<int64_t> times(static_cast<size_t>(n));
+  for (int64_t& t : times) {
+    t = kSubmitFrom +
+        static_cast<int64_t>(rng.U() * static_cast<double>(kSubmitUntil - kSubmitFrom));
+  }
+  std::sort(times.begin(), times.end());
+  items_.clear();
+  reviews_.clear();
+  for (int i = 0; i < n; ++i) {
+    items_.push_back(agent_.Make(day, i, day_ms + times[static_cast<size_t>(i)]));
+    const WorkItem& item = items_.back();
+    if (item.has_outcome) Schedule(item.submitted_ms - kOutcomeBeforeWork, Pending::kOutcome, i);
+    Schedule(item.submitted_ms, Pending::kWork, i);
+  }
+  for (int s = 0; s < 3; ++s)
+    Schedule(day_ms + kSessionStart[static_cast<size_t>(s)], Pending::kSession, s);
+
+  SimWeek& week = WeekOf(day);
+  while (!queue_.empty()) {
+    const Pending p = queue_.top();
+    queue_.pop();
+    switch (p.kind) {
+      case Pending::kOutcome:
+        WriteOutcome(items_[static_cast<size_t>(p.index)]);
+        break;
+      case Pending::kWork: {
+        const WorkItem& item = items_[static_cast<size_t>(p.index)];
+        WriteWork(item);
+        ++week.submitted;
+        // seed 000 §6.3: the task type's current level samples what is reviewed; the rest is
+        // auto-approved. Without learning the agent sends everything to review.
+        bool review = true;
+        if (options_.learning) {
+          const std::string_view task = TaskTypes()[static_cast<size_t>(item.task)].server;
+          const learn::AutonomyTracker& autonomy = learner_.autonomy();
+          review = autonomy.ShouldReview(item.artifact_id, autonomy.Level(task));
+        }
+        if (review) {
+          session_queue_[static_cast<size_t>(SessionOf(item.submitted_ms - day_ms))].push_back(
+              p.index);
+        } else {
+          ++week.auto_approved;
+        }
+        break;
+      }
+      case Pending::kSession:
+        StartSession(day, p.index, p.at_ms);
+        break;
+      case Pending::kFeedback: {
+        const ScheduledReview& s = reviews_[static_cast<size_t>(p.index)];
+        WriteFeedback(s);
+        const WorkItem& item = items_[static_cast<size_t>(s.item)];
+        ++week.reviewed;
+        week.approved += s.review.approved ? 1 : 0;
+        week.abs_error_sum += std::abs(item.confidence - (s.review.approved ? 1.0 : 0.0));
+        break;
+      }
+    }
+  }
+}
+
+SimulationResult Simulation::Run() {
+  SimulationResult result;
+  result.options = options_;
+  result.hidden = HiddenCount();
+  const int days = std::max(0, options_.days);
+  weeks_.resize(static_cast<size_t>((days + 6) / 7));
+  for (size_t w = 0; w < weeks_.size(); ++w) {
+    weeks_[w].week = static_cast<int>(w) + 1;
+    weeks_[w].from_ms = kSimStartMs + static_cast<int64_t>(w) * 7 * kSimDayMs;
+    weeks_[w].hidden = HiddenCount();
+  }
+  for (int day = 0; day < days; ++day) {
+    RunDay(day);
+    if (day % 7 == 6 || day == days - 1) {
+      const int64_t end_ms = kSimStartMs + static_cast<int64_t>(day + 1) * kSimDayMs;
+      NoteRecovered(end_ms);
+      WeekOf(day).recovered = static_cast<int>(RecoveredNames().size());
+    }
+  }
+  const int64_t end_ms = kSimStartMs + static_cast<int64_t>(days) * kSimDayMs;
+  result.weeks = weeks_;
+  result.recovered = RecoveredNames();
+  result.events = event_count_;
+  for (const SimWeek& w : weeks_) {
+    result.total.submitted += w.submitted;
+    result.total.reviewed += w.reviewed;
+    result.total.approved += w.approved;
+    result.total.auto_approved += w.auto_approved;
+    result.total.abs_error_sum += w.abs_error_sum;
+  }
+  result.total.recovered = static_cast<int>(result.recovered.size());
+  result.total.hidden = HiddenCount();
+  for (const learn::ScoreGate& g : learner_.gates().Gates(end_ms)) {
+    result.gates.push_back({g.dimension, g.threshold, std::string(learn::GateKindName(g.kind))});
+  }
+  for (const learn::AntiPattern& a : learner_.outcomes().AntiPatterns()) {
+    result.flagged_patterns.push_back(a.pattern);
+  }
+  for (const learn::PatternResult& r : learner_.outcomes().Patterns(end_ms)) {
+    if (r.state == learn::MaturityState::kDeprecated) result.flagged_patterns.push_back(r.content);
+  }
+  std::sort(result.flagged_patterns.begin(), result.flagged_patterns.end());
+  result.flagged_patterns.erase(
+      std::unique(result.flagged_patterns.begin(), result.flagged_patterns.end()),
+      result.flagged_patterns.end());
+  for (const learn::TaskAutonomy& a : learner_.autonomy().Result()) {
+    result.autonomy[a.task_type] = a.level;
+  }
+  return result;
+}
+
+// ---- Reports ---------------------------------------------------------------------------------
+
+void WriteRates(learn::JsonWriter& w, const SimWeek& s) {
+  Key(w, "submitted");
+  w.Int64(s.submitted);
+  Key(w, "reviewed");
+  w.Int64(s.reviewed);
+  Key(w, "approvalRate");
+  Num(w, s.ApprovalRate());
+  Key(w, "predictionError");
+  Num(w, s.PredictionError());
+  Key(w, "autoApproveRate");
+  Num(w, s.AutoApproveRate());
+}
+
+std::string Percent(std::optional<double> x) {
+  return x ? fmt::format("{:.1f}%", *x * 100) : std::string("-");
+}
+
+std::string Fixed3(std::optional<double> x) {
+  return x ? fmt::format("{:.3f}", *x) : std::string("-");
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+SimulationResult RunSimulation(const SimulateOptions& options, std::string* events_jsonl) {
+  // The learner and its buffers are large: keep them off the stack.
+  auto simulation = std::make_unique<Simulation>(options, events_jsonl);
+  return simulation->Run();
+}
+
+std::string SimulationJson(const SimulationResult& r) {
+  rapidjson::StringBuffer buffer;
+  learn::JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "seed");
+  w.Uint64(r.options.seed);
+  Key(w, "days");
+  w.Int(r.options.days);
+  Key(w, "learning");
+  w.Bool(r.options.learning);
+  if (r.options.reviews_per_week > 0) {
+    Key(w, "reviewsPerWeek");
+    w.Int(r.options.reviews_per_week);
+  }
+  Key(w, "weeks");
+  w.StartArray();
+  for (const SimWeek& week : r.weeks) {
+    w.StartObject();
+    Key(w, "week");
+    w.Int(week.week);
+    Key(w, "from");
+    Str(w, model::FormatDay(week.from_ms));
+    WriteRates(w, week);
+    Key(w, "recovered");
+    w.Int(week.recovered);
+    Key(w, "hiddenPreferences");
+    w.Int(week.hidden);
+    w.EndObject();
+  }
+  w.EndArray();
+  Key(w, "recovered");
+  learn::StrArray(w, r.recovered);
+  Key(w, "final");
+  w.StartObject();
+  Key(w, "events");
+  w.Uint64(r.events);
+  WriteRates(w, r.total);
+  Key(w, "autoApproved");
+  w.Int64(r.total.auto_approved);
+  Key(w, "hiddenPreferences");
+  w.Int(r.hidden);
+  Key(w, "gates");
+  w.StartArray();
+  for (const SimGate& g : r.gates) {
+    w.StartObject();
+    Key(w, "dimension");
+    Str(w, g.dimension);
+    Key(w, "threshold");
+    w.Int(g.threshold);
+    Key(w, "kind");
+    Str(w, g.kind);
+    w.EndObject();
+  }
+  w.EndArray();
+  Key(w, "flaggedPatterns");
+  learn::StrArray(w, r.flagged_patterns);
+  Key(w, "autonomy");
+  w.StartObject();
+  for (const auto& [task, level] : r.autonomy) {
+    Key(w, task);
+    w.Int(level);
+  }
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  std::string out(buffer.GetString(), buffer.GetSize());
+  out.push_back('\n');
+  return out;
+}
+
+std::string SimulationSummary(const SimulationResult& r) {
+  if (r.weeks.empty()) return "Nothing was simulated.";
+  const SimWeek& first = r.weeks.front();
+  const SimWeek& last = r.weeks.back();
+  const std::string change = fmt::format(
+      "approval of reviewed work went from {} in week 1 to {} in week {}, prediction error from "
+      "{} to {}",
+      Percent(first.ApprovalRate()), Percent(last.ApprovalRate()), last.week,
+      Fixed3(first.PredictionError()), Fixed3(last.PredictionError()));
+  const std::string found =
+      fmt::format("kaizen recovered {} of {} hidden preferences", r.recovered.size(), r.hidden);
+  if (r.options.learning) {
+    return fmt::format(
+        "The agent followed kaizen's advice every morning: {}, and {} of week {}'s work was "
+        "auto-approved; {}{}.",
+        change, Percent(last.AutoApproveRate()), last.week, found,
+        r.recovered.empty() ? "" : " (" + Joined(r.recovered) + ")");
+  }
+  return fmt::format(
+      "The agent ignored kaizen's advice: {}; {}, but the agent never used them, so nothing "
+      "improved.",
+      change, found);
+}
+
+std::string SimulationText(const SimulationResult& r) {
+  std::string out = fmt::format(
+      "kaizen simulate: seed {}, {} days from {}, learning {}{}\n", r.options.seed, r.options.days,
+      model::FormatDay(kSimStartMs), r.options.learning ? "on" : "off (advice ignored)",
+      r.options.reviews_per_week > 0
+          ? fmt::format(", about {} work items a week", r.options.reviews_per_week)
+          : std::string());
+  out +=
+      fmt::format("{:>4}  {:<10}  {:>9}  {:>8}  {:>8}  {:>10}  {:>13}  {:>9}\n", "week", "from",
+                  "submitted", "reviewed", "approval", "pred.error", "auto-approved", "recovered");
+  for (const SimWeek& w : r.weeks) {
+    out += fmt::format("{:>4}  {:<10}  {:>9}  {:>8}  {:>8}  {:>10}  {:>13}  {:>9}\n", w.week,
+                       model::FormatDay(w.from_ms), w.submitted, w.reviewed,
+                       Percent(w.ApprovalRate()), Fixed3(w.PredictionError()),
+                       Percent(w.AutoApproveRate()), fmt::format("{}/{}", w.recovered, w.hidden));
+  }
+  out += "\n" + SimulationSummary(r) + "\n";
+  return out;
+}
+
+void PrintSimulationDemo() {
+  SimulateOptions on;
+  on.days = 56;
+  SimulateOptions off = on;
+  off.learning = false;
+  const SimulationResult with = RunSimulation(on, nullptr);
+  const SimulationResult without = RunSimulation(off, nullptr);
+  const std::string row = "{:>4}  {:>8}  {:>8}  {:>8}  {:>8}  {:>13}  {:>6}\n";
+  fmt::print(fmt::runtime(row), "", "approval", "", "pred.err", "", "auto-approved", "hidden");
+  fmt::print(fmt::runtime(row), "week", "learning", "ignored", "learning", "ignored", "learning",
+             "found");
+  for (size_t i = 0; i < with.weeks.size() && i < without.weeks.size(); ++i) {
+    const SimWeek& a = with.weeks[i];
+    const SimWeek& b = without.weeks[i];
+    fmt::print(fmt::runtime(row), a.week, Percent(a.ApprovalRate()), Percent(b.ApprovalRate()),
+               Fixed3(a.PredictionError()), Fixed3(b.PredictionError()),
+               Percent(a.AutoApproveRate()), fmt::format("{}/{}", a.recovered, a.hidden));
+  }
+  if (with.weeks.empty() || without.weeks.empty()) return;
+  const SimWeek& first = with.weeks.front();
+  const SimWeek& last = with.weeks.back();
+  fmt::print(
+      "The same agent and reviewer twice: acting on what kaizen learned from the reviews, approval "
+      "went from {} to {}, prediction error from {} to {}, and {} of the work skipped review; "
+      "ignoring the advice, approval went from {} to {}.\n",
+      Percent(first.ApprovalRate()), Percent(last.ApprovalRate()), Fixed3(first.PredictionError()),
+      Fixed3(last.PredictionError()), Percent(last.AutoApproveRate()),
+      Percent(without.weeks.front().ApprovalRate()), Percent(without.weeks.back().ApprovalRate()));
+}
+
+}  // namespace kaizen::sim
