@@ -8,6 +8,7 @@
 #include <array>
 #include <functional>
 
+#include "base/json_writer.h"
 #include "text/ascii_case.h"
 
 namespace kaizen::agents {
@@ -153,10 +154,6 @@ std::string Json(const std::function<void(rapidjson::Writer<rapidjson::StringBuf
   return std::string(b.GetString(), b.GetSize());
 }
 
-void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
 // {"hookSpecificOutput": {"hookEventName": EVENT, <more>}}
 std::string SpecificOutput(std::string_view event,
                            const std::vector<std::pair<std::string_view, std::string_view>>& more) {
@@ -165,10 +162,10 @@ std::string SpecificOutput(std::string_view event,
     w.Key("hookSpecificOutput");
     w.StartObject();
     w.Key("hookEventName");
-    Str(w, event);
+    base::Str(w, event);
     for (const auto& [key, value] : more) {
-      Str(w, key);
-      Str(w, value);
+      base::Str(w, key);
+      base::Str(w, value);
     }
     w.EndObject();
     w.EndObject();
@@ -267,7 +264,7 @@ std::string BlockOutput(HookAgent agent, std::string_view reason) {
       w.Key("decision");
       w.String("block");
       w.Key("reason");
-      Str(w, reason);
+      base::Str(w, reason);
       w.EndObject();
     });
   }

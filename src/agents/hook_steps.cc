@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "agents/hook_session.h"
+#include "base/json_writer.h"
 #include "checks/machine_check.h"
 #include "checks/output_validation.h"
 #include "checks/self_check_run.h"
@@ -19,7 +20,6 @@
 #include "home/serve_client.h"
 #include "ingest/ingest_state.h"
 #include "ingest/privacy.h"
-#include "learn/json_out.h"
 #include "model/project_key.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -75,16 +75,16 @@ std::string ProjectName(const HookPayload& p) {
 template <typename Fill>
 std::string Json(Fill&& fill) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
   fill(w);
   w.EndObject();
   return std::string(b.GetString(), b.GetSize());
 }
 
-void Field(learn::JsonWriter& w, std::string_view key, std::string_view value) {
-  learn::Key(w, key);
-  learn::Str(w, value);
+void Field(base::JsonWriter& w, std::string_view key, std::string_view value) {
+  base::Key(w, key);
+  base::Str(w, value);
 }
 
 Result<home::StoredEvent> Store(HookContext& ctx, model::EventKind kind, const std::string& json) {
@@ -210,13 +210,13 @@ Result<std::string> UserPrompt(HookContext& ctx) {
   if (p.prompt.size() > kMaxJudgedPromptBytes) return std::string();
   if (text::ReadPrompt(p.prompt).judgement == text::PromptJudgement::kNone) return std::string();
   if (HoldsSecret(ctx.common.home, p.prompt, ctx)) return std::string();
-  const std::string event = Json([&](learn::JsonWriter& w) {
+  const std::string event = Json([&](base::JsonWriter& w) {
     Field(w, "kind", "prompt");
     Field(w, "session_id", p.session_id);
     Field(w, "text", p.prompt);
     Field(w, "agent", HookAgentName(p.agent));
     if (!p.cwd.empty()) Field(w, "project", home::ProjectDirectory(p.cwd));
-    learn::Key(w, "context");
+    base::Key(w, "context");
     w.StartObject();
     if (!p.cwd.empty()) Field(w, "cwd", p.cwd);
     if (!p.transcript_path.empty()) Field(w, "transcriptPath", p.transcript_path);
@@ -345,7 +345,7 @@ Result<std::string> PostTool(HookContext& ctx) {
   if (failed) {
     const std::string message = p.failure.empty() ? "the tool reported a failure without a message"
                                                   : Cut(p.failure, kMaxMessageBytes);
-    const std::string event = Json([&](learn::JsonWriter& w) {
+    const std::string event = Json([&](base::JsonWriter& w) {
       Field(w, "kind", "error");
       Field(w, "id", error_id);
       Field(w, "bead_id", Bead(p, turn));
@@ -358,7 +358,7 @@ Result<std::string> PostTool(HookContext& ctx) {
     (void)stored;
   }
   if (!resolves.empty()) {
-    const std::string event = Json([&](learn::JsonWriter& w) {
+    const std::string event = Json([&](base::JsonWriter& w) {
       Field(w, "kind", "error");
       Field(w, "bead_id", Bead(p, turn));
       Field(w, "resolves", resolves);
@@ -441,21 +441,21 @@ Result<std::string> Stop(HookContext& ctx) {
   if (!open) return std::string();
   const std::string bead = Bead(p, turn.turns + 1);
   const int64_t started = turn.turn_started_ms != 0 ? turn.turn_started_ms : ctx.now_ms;
-  const std::string outcome = Json([&](learn::JsonWriter& w) {
+  const std::string outcome = Json([&](base::JsonWriter& w) {
     Field(w, "kind", "outcome");
     Field(w, "bead_id", bead);
-    learn::Key(w, "duration_ms");
+    base::Key(w, "duration_ms");
     w.Int64(std::max<int64_t>(0, ctx.now_ms - started));
-    learn::Key(w, "error_count");
+    base::Key(w, "error_count");
     w.Int64(turn.errors);
-    learn::Key(w, "retry_count");
+    base::Key(w, "retry_count");
     w.Int64(turn.retries);
     // As far as the hook knows: the turn did not end on a failed tool.
-    learn::Key(w, "success");
+    base::Key(w, "success");
     w.Bool(!turn.last_tool_failed);
-    learn::Key(w, "files_touched");
+    base::Key(w, "files_touched");
     w.StartArray();
-    for (const std::string& f : turn.files) learn::Str(w, f);
+    for (const std::string& f : turn.files) base::Str(w, f);
     w.EndArray();
     if (!p.last_assistant_message.empty()) {
       Field(w, "description", Cut(p.last_assistant_message, kMaxMessageBytes));

@@ -35,33 +35,33 @@ OutputValidation ValidateOutput(const learn::Learner& learner, std::string_view 
   return v;
 }
 
-void WriteJsonMembers(learn::JsonWriter& w, double min_confidence, const OutputValidation& v) {
-  learn::Key(w, "min_confidence");
-  learn::Num(w, min_confidence);
-  learn::Key(w, "patterns_checked");
+void WriteJsonMembers(base::JsonWriter& w, double min_confidence, const OutputValidation& v) {
+  base::Key(w, "min_confidence");
+  base::Num(w, min_confidence);
+  base::Key(w, "patterns_checked");
   w.StartArray();
-  for (const learn::CorrectionPattern& p : v.enforced) learn::Str(w, p.id);
+  for (const learn::CorrectionPattern& p : v.enforced) base::Str(w, p.id);
   w.EndArray();
-  learn::Key(w, "violations");
+  base::Key(w, "violations");
   w.StartArray();
   for (const learn::PatternViolation& violation : v.violations) {
     w.StartObject();
-    learn::Key(w, "line");
+    base::Key(w, "line");
     w.Uint64(violation.line);
-    learn::Key(w, "column");
+    base::Key(w, "column");
     w.Uint64(violation.column);
-    learn::Key(w, "pattern_id");
-    learn::Str(w, violation.pattern_id);
-    learn::Key(w, "what");
-    learn::Str(w, violation.what);
-    learn::Key(w, "hint");
-    learn::Str(w, render::CorrectionHint(*Find(v, violation.pattern_id)));
+    base::Key(w, "pattern_id");
+    base::Str(w, violation.pattern_id);
+    base::Key(w, "what");
+    base::Str(w, violation.what);
+    base::Key(w, "hint");
+    base::Str(w, render::CorrectionHint(*Find(v, violation.pattern_id)));
     w.EndObject();
   }
   w.EndArray();
-  learn::Key(w, "hints");
+  base::Key(w, "hints");
   w.StartArray();
-  for (const std::string& h : v.hints) learn::Str(w, "IMPORTANT: " + h);
+  for (const std::string& h : v.hints) base::Str(w, "IMPORTANT: " + h);
   w.EndArray();
 }
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/corrections/correction_patterns.h"
-#include "learn/json_out.h"
 #include "learn/learner.h"
 
 namespace kaizen::checks {
@@ -31,7 +31,7 @@ OutputValidation ValidateOutput(const learn::Learner& learner, std::string_view 
 
 // {min_confidence, patterns_checked, violations: [{line, column, pattern_id, what, hint}],
 // hints} as the members of an open object.
-void WriteJsonMembers(learn::JsonWriter& w, double min_confidence, const OutputValidation& v);
+void WriteJsonMembers(base::JsonWriter& w, double min_confidence, const OutputValidation& v);
 
 // For a person: one `name:line:column: pattern: what` line per violation with its hint, then a
 // verdict line and the retry hints. `learned` is how many patterns exist, enforced or not.

@@ -9,9 +9,9 @@
 #include <filesystem>
 
 #include "base/hex.h"
+#include "base/json_writer.h"
 #include "base/sibling.h"
 #include "checks/default_checks.h"
-#include "learn/json_out.h"
 #include "model/limits.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
@@ -133,73 +133,73 @@ std::string WorkingTreeDiff(const std::vector<std::string>& paths, std::string* 
 std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCheckResult& r,
                                     size_t files) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  using learn::Key;
-  using learn::Str;
+  base::JsonWriter w(b);
+  using base::Key;
+  using base::Str;
   w.StartObject();
-  Key(w, "kind");
-  Str(w, "work");
-  Key(w, "workProduct");
+  base::Key(w, "kind");
+  base::Str(w, "work");
+  base::Key(w, "workProduct");
   w.StartObject();
-  Key(w, "type");
-  Str(w, o.type);
-  Key(w, "id");
-  Str(w, o.id);
-  Key(w, "version");
-  Str(w, o.version);
+  base::Key(w, "type");
+  base::Str(w, o.type);
+  base::Key(w, "id");
+  base::Str(w, o.id);
+  base::Key(w, "version");
+  base::Str(w, o.version);
   if (o.paths.size() == 1) {
-    Key(w, "path");
-    Str(w, o.paths[0]);
+    base::Key(w, "path");
+    base::Str(w, o.paths[0]);
   }
-  Key(w, "summary");
-  Str(w, o.what.empty() ? Summary(r, files) : o.what + " (" + Summary(r, files) + ")");
-  Key(w, "bubaConfidence");
-  learn::Num(w, std::clamp(r.confidence, 0.0, 1.0));
-  Key(w, "bubaScorePrediction");
-  learn::Num(w, std::clamp(r.score, 1.0, 10.0));
-  Key(w, "generationContext");
+  base::Key(w, "summary");
+  base::Str(w, o.what.empty() ? Summary(r, files) : o.what + " (" + Summary(r, files) + ")");
+  base::Key(w, "bubaConfidence");
+  base::Num(w, std::clamp(r.confidence, 0.0, 1.0));
+  base::Key(w, "bubaScorePrediction");
+  base::Num(w, std::clamp(r.score, 1.0, 10.0));
+  base::Key(w, "generationContext");
   w.StartObject();
-  Key(w, "promptHash");
-  Str(w, o.prompt_hash);
-  Key(w, "memorySnapshot");
+  base::Key(w, "promptHash");
+  base::Str(w, o.prompt_hash);
+  base::Key(w, "memorySnapshot");
   w.StartArray();
-  for (const std::string& rule : r.rules_checked) Str(w, rule);
-  for (const std::string& rule : r.rules_unchecked) Str(w, rule);
+  for (const std::string& rule : r.rules_checked) base::Str(w, rule);
+  for (const std::string& rule : r.rules_unchecked) base::Str(w, rule);
   w.EndArray();
-  Key(w, "modelUsed");
-  Str(w, o.model);
-  Key(w, "generationTimeMs");
+  base::Key(w, "modelUsed");
+  base::Str(w, o.model);
+  base::Key(w, "generationTimeMs");
   w.Int64(o.generation_ms);
-  Key(w, "iterationCount");
+  base::Key(w, "iterationCount");
   w.Int64(o.iterations);
   w.EndObject();
   if (!o.commit.empty()) {
-    Key(w, "commit");
-    Str(w, o.commit);
+    base::Key(w, "commit");
+    base::Str(w, o.commit);
   }
   if (!o.diff.empty()) {
-    Key(w, "diff");
-    Str(w, o.diff);
+    base::Key(w, "diff");
+    base::Str(w, o.diff);
   }
   w.EndObject();
   if (!o.compare_with.empty()) {
-    Key(w, "compareWith");
-    Str(w, o.compare_with);
+    base::Key(w, "compareWith");
+    base::Str(w, o.compare_with);
   }
   if (!o.for_review) {
-    Key(w, "forReview");
+    base::Key(w, "forReview");
     w.Bool(false);
   }
   if (!o.session_id.empty()) {
-    Key(w, "sessionId");
-    Str(w, o.session_id);
+    base::Key(w, "sessionId");
+    base::Str(w, o.session_id);
   }
   if (!o.stage.empty()) {
-    Key(w, "pipelineStage");
-    Str(w, o.stage);
+    base::Key(w, "pipelineStage");
+    base::Str(w, o.stage);
   }
-  Key(w, "mcpServerType");
-  Str(w, o.task_type);
+  base::Key(w, "mcpServerType");
+  base::Str(w, o.task_type);
   w.EndObject();
   return b.GetString();
 }
@@ -210,37 +210,37 @@ std::string SelfCheckJson(const learn::SelfCheckResult& r, const learn::CompareA
                           const std::string& version, bool stored, const std::string& event_id,
                           const std::string& note) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  using learn::Key;
-  using learn::Str;
+  base::JsonWriter w(b);
+  using base::Key;
+  using base::Str;
   w.StartObject();
   learn::WriteJsonMembers(w, r);
-  Key(w, "compare");  // seed 000 §6.4: present two versions instead of this one alone
+  base::Key(w, "compare");  // seed 000 §6.4: present two versions instead of this one alone
   learn::WriteJson(w, compare);
-  Key(w, "artifactId");
-  Str(w, id);
-  Key(w, "version");
-  Str(w, version);
-  Key(w, "workEventId");
+  base::Key(w, "artifactId");
+  base::Str(w, id);
+  base::Key(w, "version");
+  base::Str(w, version);
+  base::Key(w, "workEventId");
   if (stored) {
-    Str(w, event_id);
+    base::Str(w, event_id);
   } else {
     w.Null();
   }
-  Key(w, "recordNote");
-  Str(w, note);
-  Key(w, "files");
+  base::Key(w, "recordNote");
+  base::Str(w, note);
+  base::Key(w, "files");
   w.StartArray();
-  for (const CheckedFile& f : files) Str(w, f.path);
+  for (const CheckedFile& f : files) base::Str(w, f.path);
   w.EndArray();
-  Key(w, "skipped");
+  base::Key(w, "skipped");
   w.StartArray();
   for (const SkippedFile& s : skipped) {
     w.StartObject();
-    Key(w, "path");
-    Str(w, s.path);
-    Key(w, "why");
-    Str(w, s.why);
+    base::Key(w, "path");
+    base::Str(w, s.path);
+    base::Key(w, "why");
+    base::Str(w, s.why);
     w.EndObject();
   }
   w.EndArray();

@@ -17,6 +17,7 @@
 #include <simdjson.h>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "checks/machine_check.h"
 #include "checks/self_check_run.h"
 #include "cli/commands.h"
@@ -26,7 +27,6 @@
 #include "home/log_views.h"
 #include "home/loop_store.h"
 #include "ingest/ingestor.h"
-#include "learn/json_out.h"
 #include "learn/reviews/review_queue.h"
 #include "learn/rules/self_check.h"
 #include "store/file_system.h"

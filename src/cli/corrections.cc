@@ -9,12 +9,12 @@
 #include <memory>
 #include <optional>
 
+#include "base/json_writer.h"
 #include "checks/output_validation.h"
 #include "cli/verbs.h"
 #include "home/input.h"
 #include "home/learned_state.h"
 #include "learn/corrections/correction_patterns.h"
-#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/correction_patterns.h"
 #include "render/safe_text.h"
@@ -35,10 +35,10 @@ std::string Joined(const std::vector<std::string>& items) {
 std::string ValidationJson(const std::string& file, double min_confidence,
                            const checks::OutputValidation& v) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "file");
-  learn::Str(w, file);
+  base::Key(w, "file");
+  base::Str(w, file);
   WriteJsonMembers(w, min_confidence, v);
   w.EndObject();
   return std::string(b.GetString()) + "\n";

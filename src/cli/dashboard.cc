@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/learned_state.h"
 #include "render/dashboard_box.h"
@@ -149,18 +150,6 @@ Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
   return Status::Ok();
 }
 
-void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-void Num(rapidjson::Writer<rapidjson::StringBuffer>& w, std::optional<double> v) {
-  if (v) {
-    w.Double(*v);
-  } else {
-    w.Null();
-  }
-}
-
 // --json: the box's numbers as an object; `text` holds each value exactly as the box prints it.
 std::string DashboardJson(const render::DashboardData& d, const std::string& windows_json,
                           const render::DashboardTargets& targets) {
@@ -171,7 +160,7 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
   if (d.now.empty()) {
     w.Null();
   } else {
-    Str(w, d.now);
+    base::Str(w, d.now);
   }
   w.Key("events");
   w.Uint64(d.events);
@@ -180,7 +169,7 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
   w.Key("windows");
   w.RawValue(windows_json.data(), windows_json.size(), rapidjson::kArrayType);
   w.Key("health");
-  Num(w, render::OverallHealth(d.kpis, targets));
+  base::NumExact(w, render::OverallHealth(d.kpis, targets));
   // The same for both arrays: what each KPI or signal row of the box shows.
   auto rows = [&](const char* key, const std::vector<render::DashboardKpi>& list) {
     w.Key(key);
@@ -188,21 +177,21 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
     for (const render::DashboardKpi& k : list) {
       w.StartObject();
       w.Key("key");
-      Str(w, k.key);
+      base::Str(w, k.key);
       w.Key("name");
-      Str(w, render::KpiLabel(k.key));
+      base::Str(w, render::KpiLabel(k.key));
       w.Key("values");
       w.StartArray();
-      for (const auto& v : k.values) Num(w, v);
+      for (const auto& v : k.values) base::NumExact(w, v);
       w.EndArray();
       const std::optional<double> current = k.values.empty() ? std::nullopt : k.values.back();
       w.Key("current");
-      Num(w, current);
+      base::NumExact(w, current);
       w.Key("text");
       w.StartArray();
       for (const auto& v : k.values) {
         if (v) {
-          Str(w, render::FormatKpiValue(k.key, *v, /*utf8=*/true));
+          base::Str(w, render::FormatKpiValue(k.key, *v, /*utf8=*/true));
         } else {
           w.Null();
         }
@@ -210,18 +199,18 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
       w.EndArray();
       w.Key("trend");
       if (k.trend) {
-        Str(w, *k.trend);
+        base::Str(w, *k.trend);
       } else {
         w.Null();
       }
       w.Key("better");
-      Str(w, k.better);
+      base::Str(w, k.better);
       w.Key("target");
-      Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
+      base::Str(w, render::KpiTargetText(k.key, targets, /*utf8=*/true));
       w.Key("standing");
       w.String(render::StandingName(render::KpiStanding(k, targets)));
       w.Key("standingText");
-      Str(w, render::StandingText(k, targets));
+      base::Str(w, render::StandingText(k, targets));
       w.Key("n");
       if (k.n.empty()) {
         w.Null();
@@ -243,13 +232,13 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
   for (const render::DashboardAlert& a : d.alerts) {
     w.StartObject();
     w.Key("level");
-    Str(w, a.level);
+    base::Str(w, a.level);
     w.Key("condition");
-    Str(w, a.condition);
+    base::Str(w, a.condition);
     w.Key("message");
-    Str(w, a.message);
+    base::Str(w, a.message);
     w.Key("action");
-    Str(w, a.action);
+    base::Str(w, a.action);
     w.EndObject();
   }
   w.EndArray();

@@ -204,7 +204,7 @@ TEST_F(LearnerParts, RulesAndCorrectionsFromTheirPartsEqualThoseFromEveryPart) {
 
   auto rules_json = [now](const Learner& l) {
     rapidjson::StringBuffer buffer;
-    learn::JsonWriter w(buffer);
+    base::JsonWriter w(buffer);
     w.StartArray();
     w.StartArray();
     for (const learn::LearnedRule& r : l.Rules(now)) learn::WriteJson(w, r);

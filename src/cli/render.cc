@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/hints_section.h"
 #include "home/learned_state.h"
 #include "home/project_dir.h"
 #include "home/serve_client.h"
-#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/artifact.h"
 #include "render/hints.h"
@@ -55,16 +55,16 @@ Status RemoveStale(const Common& c, const std::set<std::string>& produced, Rende
 void PrintReport(const Common& c, const RenderReport& r, int64_t now_ms) {
   if (c.json) {
     rapidjson::StringBuffer buffer;
-    learn::JsonWriter w(buffer);
+    base::JsonWriter w(buffer);
     w.StartObject();
-    learn::Key(w, "now");
-    learn::Str(w, model::FormatUtc(now_ms));
+    base::Key(w, "now");
+    base::Str(w, model::FormatUtc(now_ms));
     for (const auto& [key, list] :
          {std::pair{"written", &r.written}, std::pair{"unchanged", &r.unchanged},
           std::pair{"removed", &r.removed}}) {
-      learn::Key(w, key);
+      base::Key(w, key);
       w.StartArray();
-      for (const std::string& path : *list) learn::Str(w, path);
+      for (const std::string& path : *list) base::Str(w, path);
       w.EndArray();
     }
     w.EndObject();

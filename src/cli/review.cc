@@ -16,12 +16,12 @@
 #include <fmt/format.h>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "cli/terminal_keys.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/learned_state.h"
 #include "home/loop_store.h"
-#include "learn/json_out.h"
 #include "learn/learner.h"
 #include "learn/reviews/review_queue.h"
 #include "model/schema.h"
@@ -94,17 +94,17 @@ int ListQueue(const Common& c, const home::LearnedState& state, const std::strin
   const std::vector<learn::RankedItem> ranked = Ranked(learner, reviewer, state.now_ms, &moment);
   if (c.json) {
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "now");
-    learn::Str(w, model::FormatUtc(state.now_ms));
-    learn::Key(w, "timeOfDay");
-    learn::Str(w, moment.time_of_day);
-    learn::Key(w, "bestWindows");
-    learn::StrArray(w, moment.best_windows);
-    learn::Key(w, "total");
+    base::Key(w, "now");
+    base::Str(w, model::FormatUtc(state.now_ms));
+    base::Key(w, "timeOfDay");
+    base::Str(w, moment.time_of_day);
+    base::Key(w, "bestWindows");
+    base::StrArray(w, moment.best_windows);
+    base::Key(w, "total");
     w.Uint64(ranked.size());
-    learn::Key(w, "items");
+    base::Key(w, "items");
     w.StartArray();
     for (const learn::RankedItem& r : ranked) {
       learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id), state.now_ms);

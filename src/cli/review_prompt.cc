@@ -8,17 +8,17 @@
 
 #include <fmt/format.h>
 
+#include "base/json_writer.h"
 #include "cli/review.h"
 #include "cli/terminal_keys.h"
 #include "home/work_artifact.h"
-#include "learn/json_out.h"
 #include "model/uuid.h"
 
 namespace kaizen::cli {
 namespace {
 
-using learn::Key;
-using learn::Str;
+using base::Key;
+using base::Str;
 
 constexpr size_t kMaxShownLines = 400;  // of a diff or file; the web page shows all of it
 constexpr double kKeyTimeoutSeconds = 600;
@@ -29,47 +29,47 @@ int64_t WallMs() {
       .count();
 }
 
-void OptStr(learn::JsonWriter& w, std::string_view key, std::string_view v) {
+void OptStr(base::JsonWriter& w, std::string_view key, std::string_view v) {
   if (v.empty()) return;
-  Key(w, key);
-  Str(w, v);
+  base::Key(w, key);
+  base::Str(w, v);
 }
 
-void StrList(learn::JsonWriter& w, std::string_view key, const std::vector<std::string>& v) {
+void StrList(base::JsonWriter& w, std::string_view key, const std::vector<std::string>& v) {
   if (v.empty()) return;
-  Key(w, key);
-  learn::StrArray(w, v);
+  base::Key(w, key);
+  base::StrArray(w, v);
 }
 
-void Dismissal(learn::JsonWriter& w, const ReviewTarget& t, const ReviewAnswer& a,
+void Dismissal(base::JsonWriter& w, const ReviewTarget& t, const ReviewAnswer& a,
                const std::string& reviewer) {
-  Key(w, "kind");
-  Str(w, "admin");
-  Key(w, "action");
-  Str(w, "dismiss");
-  Key(w, "work_id");
-  Str(w, t.id);
-  Key(w, "work_version");
-  Str(w, t.version);
-  Key(w, "reviewerId");
-  Str(w, reviewer);
+  base::Key(w, "kind");
+  base::Str(w, "admin");
+  base::Key(w, "action");
+  base::Str(w, "dismiss");
+  base::Key(w, "work_id");
+  base::Str(w, t.id);
+  base::Key(w, "work_version");
+  base::Str(w, t.version);
+  base::Key(w, "reviewerId");
+  base::Str(w, reviewer);
   OptStr(w, "note", a.note);
 }
 
-void Meta(learn::JsonWriter& w, const ReviewTiming& timing) {
-  Key(w, "meta");
+void Meta(base::JsonWriter& w, const ReviewTiming& timing) {
+  base::Key(w, "meta");
   w.StartObject();
   if (timing.decision_ms) {
-    Key(w, "timeToDecisionMs");
+    base::Key(w, "timeToDecisionMs");
     w.Int64(*timing.decision_ms);
   } else {
-    Key(w, "unmeasured");
+    base::Key(w, "unmeasured");
     w.StartArray();
-    Str(w, "timeToDecisionMs");
+    base::Str(w, "timeToDecisionMs");
     w.EndArray();
   }
   if (timing.first_input_ms) {
-    Key(w, "timeToFirstInteractionMs");
+    base::Key(w, "timeToFirstInteractionMs");
     w.Int64(*timing.first_input_ms);
   }
   StrList(w, "fieldsModified", timing.fields);
@@ -157,40 +157,40 @@ std::string ReviewEventJson(const ReviewTarget& t, const ReviewAnswer& a,
                             const ReviewTiming& timing, const std::string& reviewer,
                             const std::string& session_id, const std::string& timestamp) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  Key(w, "timestamp");
-  Str(w, timestamp);
+  base::Key(w, "timestamp");
+  base::Str(w, timestamp);
   if (a.dismiss) {
     Dismissal(w, t, a, reviewer);
     w.EndObject();
     return b.GetString();
   }
-  Key(w, "kind");
-  Str(w, "feedback");
-  Key(w, "sessionId");
-  Str(w, session_id);
-  Key(w, "modalId");
-  Str(w, model::NewUuidV7(WallMs()).ToString());
-  Key(w, "modalVersion");
-  Str(w, "kaizen-review-terminal");
-  Key(w, "workProduct");
+  base::Key(w, "kind");
+  base::Str(w, "feedback");
+  base::Key(w, "sessionId");
+  base::Str(w, session_id);
+  base::Key(w, "modalId");
+  base::Str(w, model::NewUuidV7(WallMs()).ToString());
+  base::Key(w, "modalVersion");
+  base::Str(w, "kaizen-review-terminal");
+  base::Key(w, "workProduct");
   w.StartObject();
-  Key(w, "id");
-  Str(w, t.id);
-  Key(w, "version");
-  Str(w, t.version);
+  base::Key(w, "id");
+  base::Str(w, t.id);
+  base::Key(w, "version");
+  base::Str(w, t.version);
   w.EndObject();
-  Key(w, "pipelineStage");
-  Str(w, t.stage.empty() ? "review" : t.stage);
+  base::Key(w, "pipelineStage");
+  base::Str(w, t.stage.empty() ? "review" : t.stage);
   OptStr(w, "mcpServerType", t.server_type);
-  Key(w, "reviewerId");
-  Str(w, reviewer);
+  base::Key(w, "reviewerId");
+  base::Str(w, reviewer);
   if (!a.decision.empty()) {
-    Key(w, "decision");
+    base::Key(w, "decision");
     w.StartObject();
-    Key(w, "decision");
-    Str(w, a.decision);
+    base::Key(w, "decision");
+    base::Str(w, a.decision);
     OptStr(w, "reason", a.reason);
     OptStr(w, "severity", a.severity);
     StrList(w, "blockers", a.blockers);
@@ -198,20 +198,20 @@ std::string ReviewEventJson(const ReviewTarget& t, const ReviewAnswer& a,
     w.EndObject();
   }
   if (!a.scores.empty()) {
-    Key(w, "scores");
+    base::Key(w, "scores");
     w.StartArray();
     for (const auto& [dimension, score] : a.scores) {
       w.StartObject();
-      Key(w, "dimension");
-      Str(w, dimension);
-      Key(w, "score");
-      learn::Num(w, score);
+      base::Key(w, "dimension");
+      base::Str(w, dimension);
+      base::Key(w, "score");
+      base::Num(w, score);
       w.EndObject();
     }
     w.EndArray();
   }
   if (!a.liked.empty() || !a.disliked.empty() || !a.note.empty()) {
-    Key(w, "freeText");
+    base::Key(w, "freeText");
     w.StartObject();
     OptStr(w, "liked", a.liked);
     OptStr(w, "disliked", a.disliked);
@@ -219,13 +219,13 @@ std::string ReviewEventJson(const ReviewTarget& t, const ReviewAnswer& a,
     w.EndObject();
   }
   if (!a.confidence.empty()) {
-    Key(w, "confidence");
+    base::Key(w, "confidence");
     w.StartObject();
-    Key(w, "level");
-    Str(w, a.confidence);
-    Key(w, "wouldDelegateToAI");
+    base::Key(w, "level");
+    base::Str(w, a.confidence);
+    base::Key(w, "wouldDelegateToAI");
     w.Bool(a.would_delegate);
-    Key(w, "needsExpertReview");
+    base::Key(w, "needsExpertReview");
     w.Bool(a.needs_expert);
     w.EndObject();
   }

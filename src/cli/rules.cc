@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/learned_state.h"
-#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/safe_text.h"
 
@@ -27,13 +27,13 @@ std::string Joined(const std::vector<std::string>& v) {
 std::string RulesJson(const std::vector<learn::LearnedRule>& rules,
                       const std::vector<learn::RejectionPattern>& registry) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "rules");
+  base::Key(w, "rules");
   w.StartArray();
   for (const learn::LearnedRule& r : rules) learn::WriteJson(w, r);
   w.EndArray();
-  learn::Key(w, "rejectionPatterns");
+  base::Key(w, "rejectionPatterns");
   learn::WriteJson(w, registry);
   w.EndObject();
   return std::string(b.GetString()) + "\n";

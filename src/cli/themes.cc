@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/learned_state.h"
-#include "learn/json_out.h"
 #include "store/log_format.h"
 #include "text/text_analysis.h"
 
@@ -77,26 +77,26 @@ std::string ThemesText(const text::ThemeTaxonomy& taxonomy, const std::string& s
 
 std::string ThemesJson(const text::ThemeTaxonomy& taxonomy, const std::string& source) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "source");
-  learn::Str(w, source);
-  learn::Key(w, "themes");
+  base::Key(w, "source");
+  base::Str(w, source);
+  base::Key(w, "themes");
   w.StartArray();
   for (size_t i = 0; i < taxonomy.themes().size(); ++i) {
     const text::Theme& theme = taxonomy.themes()[i];
     const text::ThemeOrigin origin = taxonomy.origins()[i];
     w.StartObject();
-    learn::Key(w, "name");
-    learn::Str(w, theme.name);
-    learn::Key(w, "origin");
-    learn::Str(w, text::ThemeOriginName(origin));
-    learn::Key(w, "keywords");
-    learn::StrArray(w, theme.keywords);
-    learn::Key(w, "addedKeywords");  // by the user's file; all of them for a user theme
-    learn::StrArray(w, origin == text::ThemeOrigin::kShipped ? std::vector<std::string>()
-                       : origin == text::ThemeOrigin::kUser  ? theme.keywords
-                                                             : AddedKeywords(theme));
+    base::Key(w, "name");
+    base::Str(w, theme.name);
+    base::Key(w, "origin");
+    base::Str(w, text::ThemeOriginName(origin));
+    base::Key(w, "keywords");
+    base::StrArray(w, theme.keywords);
+    base::Key(w, "addedKeywords");  // by the user's file; all of them for a user theme
+    base::StrArray(w, origin == text::ThemeOrigin::kShipped ? std::vector<std::string>()
+                      : origin == text::ThemeOrigin::kUser  ? theme.keywords
+                                                            : AddedKeywords(theme));
     w.EndObject();
   }
   w.EndArray();

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -88,27 +88,27 @@ std::string QuestionEvent(std::string_view action, const learn::BankQuestion& q,
                           std::string_view answer, std::string_view session,
                           std::string_view person) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "kind");
-  learn::Str(w, "admin");
-  learn::Key(w, "action");
-  learn::Str(w, action);
-  learn::Key(w, "question_id");
-  learn::Str(w, q.id);
-  learn::Key(w, "question");
-  learn::Str(w, q.text);
+  base::Key(w, "kind");
+  base::Str(w, "admin");
+  base::Key(w, "action");
+  base::Str(w, action);
+  base::Key(w, "question_id");
+  base::Str(w, q.id);
+  base::Key(w, "question");
+  base::Str(w, q.text);
   if (!answer.empty()) {
-    learn::Key(w, "note");
-    learn::Str(w, answer);
+    base::Key(w, "note");
+    base::Str(w, answer);
   }
   if (!session.empty()) {
-    learn::Key(w, "session_id");
-    learn::Str(w, session);
+    base::Key(w, "session_id");
+    base::Str(w, session);
   }
   if (!person.empty()) {
-    learn::Key(w, "reviewerId");
-    learn::Str(w, person);
+    base::Key(w, "reviewerId");
+    base::Str(w, person);
   }
   w.EndObject();
   return b.GetString();
@@ -118,26 +118,26 @@ std::string QuestionEvent(std::string_view action, const learn::BankQuestion& q,
 
 std::string NextQuestionJson(const learn::NextQuestion& next, std::string_view asked_event) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "question");
+  base::Key(w, "question");
   if (next.question) {
     w.StartObject();
-    learn::Key(w, "id");
-    learn::Str(w, next.question->id);
-    learn::Key(w, "category");
-    learn::Str(w, next.question->category);
-    learn::Key(w, "text");
-    learn::Str(w, next.question->text);
+    base::Key(w, "id");
+    base::Str(w, next.question->id);
+    base::Key(w, "category");
+    base::Str(w, next.question->category);
+    base::Key(w, "text");
+    base::Str(w, next.question->text);
     w.EndObject();
   } else {
     w.Null();
   }
-  learn::Key(w, "why");
-  learn::Str(w, next.why);
+  base::Key(w, "why");
+  base::Str(w, next.why);
   if (!asked_event.empty()) {
-    learn::Key(w, "askedEvent");
-    learn::Str(w, asked_event);
+    base::Key(w, "askedEvent");
+    base::Str(w, asked_event);
   }
   w.EndObject();
   return b.GetString();

@@ -6,24 +6,14 @@
 
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "model/json_access.h"
 #include "model/timestamp.h"
 
 namespace kaizen::ingest {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
 using model::StringAt;
-
-void Key(JsonWriter& w, std::string_view k) {
-  w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
-}
-void Str(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-// Rounded so files are stable and readable.
-void Num(JsonWriter& w, double d) { w.Double(std::round(d * 1e6) / 1e6); }
 
 // ISO 8601 week: the week containing the year's first Thursday is week 1.
 std::string IsoWeek(int64_t unix_ms) {
@@ -116,15 +106,15 @@ PeriodStats StatsOf(simdjson::dom::element e, std::string_view kind, std::string
 template <typename Map, typename Fn>
 std::string GroupsJson(const Map& groups, Fn&& body) {
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
   for (const auto& [name, g] : groups) {
-    Key(w, name);
+    base::Key(w, name);
     w.StartObject();
     body(w, g);
-    Key(w, "ids");
+    base::Key(w, "ids");
     w.StartArray();
-    for (const auto& id : g.ids) Str(w, id);
+    for (const auto& id : g.ids) base::Str(w, id);
     w.EndArray();
     w.EndObject();
   }
@@ -133,25 +123,26 @@ std::string GroupsJson(const Map& groups, Fn&& body) {
 }
 
 // {"name": count, ...}
-void CountsJson(JsonWriter& w, const std::map<std::string, uint64_t>& counts) {
+void CountsJson(base::JsonWriter& w, const std::map<std::string, uint64_t>& counts) {
   w.StartObject();
   for (const auto& [k, v] : counts) {
-    Key(w, k);
+    base::Key(w, k);
     w.Uint64(v);
   }
   w.EndObject();
 }
 
 // {"name": {"n", "mean"}, ...} from each name's count and sum.
-void MeansJson(JsonWriter& w, const std::map<std::string, std::pair<uint64_t, double>>& sums) {
+void MeansJson(base::JsonWriter& w,
+               const std::map<std::string, std::pair<uint64_t, double>>& sums) {
   w.StartObject();
   for (const auto& [k, v] : sums) {
-    Key(w, k);
+    base::Key(w, k);
     w.StartObject();
-    Key(w, "n");
+    base::Key(w, "n");
     w.Uint64(v.first);
-    Key(w, "mean");
-    Num(w, v.second / static_cast<double>(v.first));
+    base::Key(w, "mean");
+    base::Num(w, v.second / static_cast<double>(v.first));
     w.EndObject();
   }
   w.EndObject();
@@ -214,24 +205,24 @@ PeriodStats DerivedBuilder::Rolling30d() const {
 
 std::string PeriodJson(const std::string& period, const PeriodStats& s) {
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  Key(w, "period");
-  Str(w, period);
-  Key(w, "from");
-  Str(w, s.first_timestamp);
-  Key(w, "to");
-  Str(w, s.last_timestamp);
-  Key(w, "events");
+  base::Key(w, "period");
+  base::Str(w, period);
+  base::Key(w, "from");
+  base::Str(w, s.first_timestamp);
+  base::Key(w, "to");
+  base::Str(w, s.last_timestamp);
+  base::Key(w, "events");
   CountsJson(w, s.events_by_kind);
-  Key(w, "decisions");
+  base::Key(w, "decisions");
   CountsJson(w, s.decisions);
   uint64_t total_decisions = 0;
   for (const auto& [k, v] : s.decisions) total_decisions += v;
   auto ratio = [&](std::string_view name, double num, double den) {
-    Key(w, name);
+    base::Key(w, name);
     if (den > 0) {
-      Num(w, num / den);
+      base::Num(w, num / den);
     } else {
       w.Null();
     }
@@ -241,17 +232,17 @@ std::string PeriodJson(const std::string& period, const PeriodStats& s) {
   ratio("avgQualityScore", s.score_sum, static_cast<double>(s.scores));
   ratio("avgTimeToDecisionMs", s.decision_time_sum, static_cast<double>(s.decision_time_n));
   ratio("predictionAccuracy", s.prediction_abs_error_sum, static_cast<double>(s.prediction_n));
-  Key(w, "byDimension");
+  base::Key(w, "byDimension");
   MeansJson(w, s.dimension_sums);
-  Key(w, "outcomes");
+  base::Key(w, "outcomes");
   w.StartObject();
-  Key(w, "n");
+  base::Key(w, "n");
   w.Uint64(s.outcomes);
   ratio("successRate", static_cast<double>(s.outcome_successes), static_cast<double>(s.outcomes));
   w.EndObject();
-  Key(w, "rewards");
+  base::Key(w, "rewards");
   MeansJson(w, s.rewards);
-  Key(w, "corrections");
+  base::Key(w, "corrections");
   CountsJson(w, s.corrections);
   w.EndObject();
   return std::string(b.GetString(), b.GetSize()) + "\n";
@@ -259,20 +250,20 @@ std::string PeriodJson(const std::string& period, const PeriodStats& s) {
 
 std::map<std::string, std::string> DerivedBuilder::Files() const {
   std::map<std::string, std::string> files;
-  auto count_only = [](JsonWriter& w, const Group& g) {
-    Key(w, "count");
+  auto count_only = [](base::JsonWriter& w, const Group& g) {
+    base::Key(w, "count");
     w.Uint64(g.count);
   };
   files["feedback/indexes/by-server-type.json"] = GroupsJson(by_server_type_, count_only);
   files["feedback/indexes/by-decision.json"] = GroupsJson(by_decision_, count_only);
   files["feedback/indexes/by-stage.json"] = GroupsJson(by_stage_, count_only);
   files["feedback/indexes/by-dimension.json"] =
-      GroupsJson(by_dimension_, [](JsonWriter& w, const DimensionIndex& d) {
-        Key(w, "count");
+      GroupsJson(by_dimension_, [](base::JsonWriter& w, const DimensionIndex& d) {
+        base::Key(w, "count");
         w.Uint64(d.count);
-        Key(w, "mean");
-        Num(w, d.sum / static_cast<double>(d.count));
-        Key(w, "histogram");
+        base::Key(w, "mean");
+        base::Num(w, d.sum / static_cast<double>(d.count));
+        base::Key(w, "histogram");
         w.StartArray();
         for (uint64_t h : d.histogram) w.Uint64(h);
         w.EndArray();

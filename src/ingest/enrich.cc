@@ -6,19 +6,20 @@
 #include <array>
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "model/limits.h"
 #include "text/prompt_judgement.h"
 
 namespace kaizen::ingest {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using base::JsonWriter;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 }  // namespace
 
-void CopyJson(element v, JsonWriter& w) {
+void CopyJson(element v, base::JsonWriter& w) {
   switch (v.type()) {
     case element_type::OBJECT:
       w.StartObject();

@@ -14,6 +14,7 @@
 #include <set>
 #include <span>
 
+#include "base/json_writer.h"
 #include "ingest/enrich.h"
 #include "model/json_access.h"
 #include "model/limits.h"
@@ -22,7 +23,7 @@
 namespace kaizen::ingest {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using base::JsonWriter;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
@@ -599,7 +600,7 @@ struct PrivacyWriter {
   element event;
   const Redactor& redactor;
   const Redactor::TokenFn& token;
-  JsonWriter& w;
+  base::JsonWriter& w;
   std::string path;
 
   void String(std::string_view s) {
@@ -653,7 +654,7 @@ bool RewriteForPrivacy(element event, model::EventKind kind, const Redactor& red
                        const Redactor::TokenFn& token, std::string* out) {
   if (!NeedsRewrite(event, kind, redactor)) return false;
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   PrivacyWriter writer{kind, event, redactor, token, w, {}};
   writer.Write(event);
   out->assign(buffer.GetString(), buffer.GetSize());

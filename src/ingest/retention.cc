@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "base/json_writer.h"
 #include "ingest/enrich.h"
 #include "model/json_access.h"
 #include "model/timestamp.h"
@@ -13,7 +14,6 @@
 namespace kaizen::ingest {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
@@ -32,13 +32,6 @@ bool In(std::string_view key, const std::string_view (&keys)[N]) {
     if (k == key) return true;
   }
   return false;
-}
-
-void Key(JsonWriter& w, std::string_view k) {
-  w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
-}
-void Str(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
 uint64_t CountAt(element e, std::string_view key) {
@@ -107,50 +100,51 @@ std::optional<double> BehaviorAggregates::WrittenMean(std::string_view day) cons
 
 std::string BehaviorAggregates::Json() const {
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   auto stat = [&](std::string_view name, const BehaviorDay::Stat& s) {
-    Key(w, name);
+    base::Key(w, name);
     w.StartObject();
-    Key(w, "mean");
+    base::Key(w, "mean");
     w.Double(s.n ? s.sum / static_cast<double>(s.n) : 0);
-    Key(w, "n");
+    base::Key(w, "n");
     w.Uint64(s.n);
-    Key(w, "sum");
+    base::Key(w, "sum");
     w.Double(s.sum);
     w.EndObject();
   };
   w.StartObject();
-  Key(w, "days");
+  base::Key(w, "days");
   w.StartObject();
   for (const auto& [day, d] : days_) {
-    Key(w, day);
+    base::Key(w, day);
     w.StartObject();
     stat("concurrentModals", d.concurrent_modals);
-    Key(w, "deviceType");
+    base::Key(w, "deviceType");
     w.StartObject();
     for (const auto& [device, n] : d.device_type) {
-      Key(w, device);
+      base::Key(w, device);
       w.Uint64(n);
     }
     w.EndObject();
     stat("fieldsModified", d.fields_modified);
-    Key(w, "folded");
+    base::Key(w, "folded");
     w.StartArray();
-    for (const auto& id : d.folded) Str(w, id);
+    for (const auto& id : d.folded) base::Str(w, id);
     w.EndArray();
-    Key(w, "reviews");
+    base::Key(w, "reviews");
     w.Uint64(d.reviews);
     stat("revisits", d.revisits);
     stat("scrollDepth", d.scroll_depth);
     stat("timeToDecisionMs", d.time_to_decision_ms);
     stat("timeToFirstInteractionMs", d.time_to_first_interaction_ms);
-    Key(w, "writtenTimeToDecisionMs");
+    base::Key(w, "writtenTimeToDecisionMs");
     w.Double(d.written_time_to_decision_ms);
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "policy");
-  Str(w, "seed 000 §9.1: timing/behavioral meta kept 30 days per event, then averaged per UTC day");
+  base::Key(w, "policy");
+  base::Str(
+      w, "seed 000 §9.1: timing/behavioral meta kept 30 days per event, then averaged per UTC day");
   w.EndObject();
   return std::string(b.GetString(), b.GetSize()) + "\n";
 }
@@ -226,32 +220,32 @@ std::optional<std::string> CompactEvent(element event, std::string_view day,
 
   CompactionCounts local;
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   w.StartObject();
   for (object o = event.get_object().value_unsafe(); auto [key, value] : o) {
     if (correction && correction_expired && (key == "original" || key == "corrected")) {
       std::string_view expired = key == "original" ? kExpiredOriginal : kExpiredCorrected;
-      Key(w, key);
-      Str(w, expired);
+      base::Key(w, key);
+      base::Str(w, expired);
       if (model::StringAt(event, key) != expired) local.corrections = 1;
       continue;
     }
     if (feedback && free_text_expired && key == "freeText" && value.is_object()) {
-      Key(w, key);
+      base::Key(w, key);
       w.StartObject();
       for (object ft = value.get_object().value_unsafe(); auto [fk, fv] : ft) {
         if (In(fk, kStrippedFreeText)) {
           local.free_text = 1;
           continue;
         }
-        Key(w, fk);
+        base::Key(w, fk);
         CopyJson(fv, w);
       }
       w.EndObject();
       continue;
     }
     if (feedback && annotations_expired && key == "annotations" && value.is_array()) {
-      Key(w, key);
+      base::Key(w, key);
       w.StartArray();
       for (simdjson::dom::array a = value.get_array().value_unsafe(); element an : a) {
         if (!an.is_object()) {
@@ -260,7 +254,7 @@ std::optional<std::string> CompactEvent(element event, std::string_view day,
         }
         w.StartObject();
         for (object ao = an.get_object().value_unsafe(); auto [ak, av] : ao) {
-          Key(w, ak);
+          base::Key(w, ak);
           if (ak == "target") {
             object target;
             if (av.get_object().get(target) == simdjson::SUCCESS && target.size() > 0) {
@@ -278,14 +272,14 @@ std::optional<std::string> CompactEvent(element event, std::string_view day,
       continue;
     }
     if (feedback && behavior_expired && mean && key == "meta" && value.is_object()) {
-      Key(w, key);
+      base::Key(w, key);
       w.StartObject();
       for (object meta = value.get_object().value_unsafe(); auto [mk, mv] : meta) {
         if (In(mk, kStrippedMeta)) {
           local.behavior = 1;
           continue;
         }
-        Key(w, mk);
+        base::Key(w, mk);
         if (mk == "timeToDecisionMs") {
           if (NumberOr(mv, -1) != *mean) local.behavior = 1;
           w.Int64(static_cast<int64_t>(*mean));  // whole milliseconds (FinishDay rounds)
@@ -296,7 +290,7 @@ std::optional<std::string> CompactEvent(element event, std::string_view day,
       w.EndObject();
       continue;
     }
-    Key(w, key);
+    base::Key(w, key);
     CopyJson(value, w);
   }
   w.EndObject();

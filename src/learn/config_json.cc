@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 
 namespace kaizen::learn {
@@ -19,8 +19,8 @@ std::string_view KeyOf(std::string_view name) { return name.substr(name.find('.'
 
 std::string FormatNumber(double v) {
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
-  Num(w, v);
+  base::JsonWriter w(b);
+  base::Num(w, v);
   return std::string(b.GetString(), b.GetSize());
 }
 

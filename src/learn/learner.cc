@@ -318,15 +318,15 @@ std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows,
       kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)),
                    window_days, windows, step_days);
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "now");
-  Str(w, model::FormatUtc(now_ms));
-  Key(w, "windowDays");
+  base::Key(w, "now");
+  base::Str(w, model::FormatUtc(now_ms));
+  base::Key(w, "windowDays");
   w.Int64(window_days);
-  Key(w, "stepDays");
+  base::Key(w, "stepDays");
   w.Int64(step_days);
-  Key(w, "kpis");
+  base::Key(w, "kpis");
   WriteJson(w, kpis);
   w.EndObject();
   return buffer.GetString();
@@ -334,23 +334,23 @@ std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows,
 
 std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "now");
-  Str(w, model::FormatUtc(now_ms));
-  Key(w, "events");
+  base::Key(w, "now");
+  base::Str(w, model::FormatUtc(now_ms));
+  base::Key(w, "events");
   w.StartObject();
   for (int k = 0; k < model::kEventKindCount; ++k) {
-    Key(w, model::KindName(static_cast<model::EventKind>(k)));
+    base::Key(w, model::KindName(static_cast<model::EventKind>(k)));
     w.Uint64(by_kind_[k]);
   }
-  Key(w, "total");
+  base::Key(w, "total");
   w.Uint64(events_);
   w.EndObject();
   // Each section asked for, in the contract's order.
   auto section = [&](Section s) {
     if (!sections.Has(s)) return false;
-    Key(w, SectionName(s));
+    base::Key(w, SectionName(s));
     return true;
   };
   if (section(Section::kApproval)) WriteJson(w, approval_.Result());
@@ -382,7 +382,7 @@ std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
   // The regression log, newest last: the last kRegressionsShown of them, and how many in all.
   if (sections.Has(Section::kRegressions)) {
     std::vector<Regression> regressions = autonomy_.Regressions();
-    Key(w, "regressionsTotal");
+    base::Key(w, "regressionsTotal");
     w.Uint64(regressions.size());
     if (regressions.size() > kRegressionsShown) {
       regressions.erase(regressions.begin(), regressions.end() - kRegressionsShown);

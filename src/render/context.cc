@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/reviews/approval.h"
 #include "model/project_key.h"
 #include "model/schema.h"
@@ -289,50 +289,50 @@ std::string ContextMarkdown(const ContextResult& r) {
 }
 
 std::string ContextJson(const ContextResult& r) {
-  using learn::Key;
-  using learn::Num;
-  using learn::Str;
+  using base::Key;
+  using base::Num;
+  using base::Str;
   rapidjson::StringBuffer buffer;
-  learn::JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "now");
-  Str(w, model::FormatUtc(r.now_ms));
-  Key(w, "query");
+  base::Key(w, "now");
+  base::Str(w, model::FormatUtc(r.now_ms));
+  base::Key(w, "query");
   w.StartObject();
-  Key(w, "serverType");
-  Str(w, r.query.server_type);
-  Key(w, "type");
-  Str(w, r.query.work_type);
-  Key(w, "stage");
-  Str(w, r.query.stage);
-  Key(w, "dimensions");
-  learn::StrArray(w, r.query.dimensions);
-  Key(w, "project");
-  Str(w, r.query.project);
+  base::Key(w, "serverType");
+  base::Str(w, r.query.server_type);
+  base::Key(w, "type");
+  base::Str(w, r.query.work_type);
+  base::Key(w, "stage");
+  base::Str(w, r.query.stage);
+  base::Key(w, "dimensions");
+  base::StrArray(w, r.query.dimensions);
+  base::Key(w, "project");
+  base::Str(w, r.query.project);
   w.EndObject();
   auto strings = [&](std::string_view key, const std::vector<std::string>& v) {
-    Key(w, key);
-    learn::StrArray(w, v);
+    base::Key(w, key);
+    base::StrArray(w, v);
   };
   strings("preferences", r.preferences);
   strings("standards", r.standards);
-  Key(w, "patterns");
+  base::Key(w, "patterns");
   w.StartArray();
   for (const ContextPattern& p : r.patterns) {
     w.StartObject();
-    Key(w, "id");
-    Str(w, p.id);
-    Key(w, "status");
-    Str(w, p.status);
-    Key(w, "instruction");
-    Str(w, p.instruction);
-    Key(w, "confidence");
-    Num(w, p.confidence);
+    base::Key(w, "id");
+    base::Str(w, p.id);
+    base::Key(w, "status");
+    base::Str(w, p.status);
+    base::Key(w, "instruction");
+    base::Str(w, p.instruction);
+    base::Key(w, "confidence");
+    base::Num(w, p.confidence);
     strings("matchedOn", p.matched_on);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "recentSimilar");
+  base::Key(w, "recentSimilar");
   w.StartArray();
   for (const ContextReview& v : r.recent_similar) {
     w.StartObject();
@@ -344,37 +344,37 @@ std::string ContextJson(const ContextResult& r) {
                               {"type", &v.work_type},
                               {"stage", &v.stage},
                               {"words", &v.words}}) {
-      Key(w, key);
-      Str(w, *value);
+      base::Key(w, key);
+      base::Str(w, *value);
     }
-    Key(w, "similarity");
-    Num(w, v.similarity);
+    base::Key(w, "similarity");
+    base::Num(w, v.similarity);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "antiPatterns");
+  base::Key(w, "antiPatterns");
   w.StartArray();
   for (const ContextAntiPattern& a : r.anti_patterns) {
     w.StartObject();
-    Key(w, "source");
-    Str(w, a.source);
-    Key(w, "text");
-    Str(w, a.text);
-    Key(w, "occurrences");
+    base::Key(w, "source");
+    base::Str(w, a.source);
+    base::Key(w, "text");
+    base::Str(w, a.text);
+    base::Key(w, "occurrences");
     w.Int64(a.occurrences);
-    Key(w, "failureRate");
-    Num(w, a.failure_rate);
+    base::Key(w, "failureRate");
+    base::Num(w, a.failure_rate);
     w.EndObject();
   }
   w.EndArray();
   strings("afterReview", r.after_review);
   strings("told", r.told);
-  Key(w, "budgetTokens");
+  base::Key(w, "budgetTokens");
   w.Uint64(r.budget_tokens);
-  Key(w, "trimmed");
+  base::Key(w, "trimmed");
   w.StartObject();
   for (const auto& [section, n] : r.trimmed) {
-    Key(w, section);
+    base::Key(w, section);
     w.Uint64(n);
   }
   w.EndObject();

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/timestamp.h"
 #include "render/safe_text.h"
 
@@ -226,28 +226,28 @@ std::vector<RenderedFile> CorrectionPatternFiles(const learn::Learner& learner,
 
 std::string CorrectionsJson(const learn::CorrectionPatternLearner& learned, int64_t now_ms) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "now");
-  learn::Str(w, model::FormatUtc(now_ms));
-  learn::Key(w, "corrections");
+  base::Key(w, "now");
+  base::Str(w, model::FormatUtc(now_ms));
+  base::Key(w, "corrections");
   w.Int64(learned.corrections());
-  learn::Key(w, "min_instances");
-  learn::Num(w, learned.config().min_instances);
-  learn::Key(w, "enforce_min_confidence");
-  learn::Num(w, learned.config().enforce_min_confidence);
-  learn::Key(w, "promote_approvals");
-  learn::Num(w, learned.config().promote_approvals);
-  learn::Key(w, "patterns");
+  base::Key(w, "min_instances");
+  base::Num(w, learned.config().min_instances);
+  base::Key(w, "enforce_min_confidence");
+  base::Num(w, learned.config().enforce_min_confidence);
+  base::Key(w, "promote_approvals");
+  base::Num(w, learned.config().promote_approvals);
+  base::Key(w, "patterns");
   w.StartArray();
   for (const learn::CorrectionPattern& p : learned.Patterns()) {
     w.StartObject();
     learn::WriteJsonFields(w, p);
     // The rule and hint as the pattern file and `kaizen validate` word them.
-    learn::Key(w, "rule");
-    learn::Str(w, CorrectionRule(p));
-    learn::Key(w, "hint");
-    learn::Str(w, CorrectionHint(p));
+    base::Key(w, "rule");
+    base::Str(w, CorrectionRule(p));
+    base::Key(w, "hint");
+    base::Str(w, CorrectionHint(p));
     w.EndObject();
   }
   w.EndArray();

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 #include "model/project_key.h"
 
@@ -41,20 +41,20 @@ struct Origin {
   std::string_view source, event_id, author, session, time, project;
 };
 
-void WriteOrigin(learn::JsonWriter& w, const Origin& o) {
-  learn::Key(w, "source");
-  learn::Str(w, o.source);
-  learn::Key(w, "eventId");
-  learn::Str(w, o.event_id);
-  learn::Key(w, "author");
-  learn::Str(w, o.author);
-  learn::Key(w, "session");
-  learn::Str(w, o.session);
-  learn::Key(w, "time");
-  learn::Str(w, o.time);
+void WriteOrigin(base::JsonWriter& w, const Origin& o) {
+  base::Key(w, "source");
+  base::Str(w, o.source);
+  base::Key(w, "eventId");
+  base::Str(w, o.event_id);
+  base::Key(w, "author");
+  base::Str(w, o.author);
+  base::Key(w, "session");
+  base::Str(w, o.session);
+  base::Key(w, "time");
+  base::Str(w, o.time);
   if (!o.project.empty()) {
-    learn::Key(w, "project");
-    learn::Str(w, o.project);
+    base::Key(w, "project");
+    base::Str(w, o.project);
   }
 }
 
@@ -138,16 +138,16 @@ size_t TrainingRows::AddCorrection(element event, std::string* out) const {
     }
   }
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "prompt");
-  learn::Str(w, prompt);
-  learn::Key(w, "chosen");
-  learn::Str(w, corrected);
-  learn::Key(w, "rejected");
-  learn::Str(w, original);
-  learn::Key(w, "correctionType");
-  learn::Str(w, StringAt(event, "correction_type"));
+  base::Key(w, "prompt");
+  base::Str(w, prompt);
+  base::Key(w, "chosen");
+  base::Str(w, corrected);
+  base::Key(w, "rejected");
+  base::Str(w, original);
+  base::Key(w, "correctionType");
+  base::Str(w, StringAt(event, "correction_type"));
   WriteOrigin(w, {"correction", StringAt(event, "id"), StringAt(event, "user_id"),
                   StringAt(event, "session_id"), StringAt(event, "timestamp"),
                   model::ProjectKey(from_context("project"))});
@@ -178,24 +178,24 @@ size_t TrainingRows::AddFeedback(element event, std::string* out) const {
     const Work& rejected = preferred == "A" ? option_b : option_a;
     if (Content(chosen).empty() || Content(rejected).empty()) return 0;
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "prompt");
-    learn::Str(w, Described(chosen));
-    learn::Key(w, "chosen");
-    learn::Str(w, Content(chosen));
-    learn::Key(w, "rejected");
-    learn::Str(w, Content(rejected));
-    learn::Key(w, "strength");
-    learn::Str(w, StringAt(comparison, "preferenceStrength"));
-    learn::Key(w, "winners");
+    base::Key(w, "prompt");
+    base::Str(w, Described(chosen));
+    base::Key(w, "chosen");
+    base::Str(w, Content(chosen));
+    base::Key(w, "rejected");
+    base::Str(w, Content(rejected));
+    base::Key(w, "strength");
+    base::Str(w, StringAt(comparison, "preferenceStrength"));
+    base::Key(w, "winners");
     w.StartObject();
     simdjson::dom::array dims;
     if (comparison["dimensions"].get_array().get(dims) == simdjson::SUCCESS) {
       for (element d : dims) {
         const std::string_view winner = StringAt(d, "winner");
-        learn::Key(w, StringAt(d, "dimension"));
-        learn::Str(w, winner == preferred ? "chosen" : winner == "tie" ? "tie" : "rejected");
+        base::Key(w, StringAt(d, "dimension"));
+        base::Str(w, winner == preferred ? "chosen" : winner == "tie" ? "tie" : "rejected");
       }
     }
     w.EndObject();
@@ -221,12 +221,12 @@ size_t TrainingRows::AddFeedback(element event, std::string* out) const {
   std::string prompt = Described(work);
   if (!work.diff.empty() && !work.summary.empty()) prompt += ": " + work.summary;
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "prompt");
-  learn::Str(w, prompt);
-  learn::Key(w, "completion");
-  learn::Str(w, Content(work));
+  base::Key(w, "prompt");
+  base::Str(w, prompt);
+  base::Key(w, "completion");
+  base::Str(w, Content(work));
   Origin o = origin;
   o.source = "approved-work";
   const std::string_view repository = StringAt(event, "repository");

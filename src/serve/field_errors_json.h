@@ -4,19 +4,19 @@
 
 #include <vector>
 
+#include "base/json_writer.h"
 #include "ingest/validate.h"
-#include "learn/json_out.h"
 
 namespace kaizen::serve {
 
-inline void WriteFieldErrors(learn::JsonWriter& w, const std::vector<ingest::FieldError>& errors) {
+inline void WriteFieldErrors(base::JsonWriter& w, const std::vector<ingest::FieldError>& errors) {
   w.StartArray();
   for (const ingest::FieldError& e : errors) {
     w.StartObject();
-    learn::Key(w, "path");
-    learn::Str(w, e.path);
-    learn::Key(w, "message");
-    learn::Str(w, e.message);
+    base::Key(w, "path");
+    base::Str(w, e.path);
+    base::Key(w, "message");
+    base::Str(w, e.message);
     w.EndObject();
   }
   w.EndArray();

@@ -1,6 +1,6 @@
 #include "serve/http_errors.h"
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "serve/field_errors_json.h"
 
 namespace kaizen::serve {
@@ -8,15 +8,15 @@ namespace kaizen::serve {
 std::string ErrorBody(std::string_view code, std::string_view message,
                       const std::vector<ingest::FieldError>& errors) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "error");
+  base::Key(w, "error");
   w.StartObject();
-  learn::Key(w, "code");
-  learn::Str(w, code);
-  learn::Key(w, "message");
-  learn::Str(w, message);
-  learn::Key(w, "errors");
+  base::Key(w, "code");
+  base::Str(w, code);
+  base::Key(w, "message");
+  base::Str(w, message);
+  base::Key(w, "errors");
   WriteFieldErrors(w, errors);
   w.EndObject();
   w.EndObject();

@@ -2,7 +2,7 @@
 
 #include <simdjson.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 
 namespace kaizen::serve::jsonrpc {
@@ -110,12 +110,12 @@ std::string ResultResponse(std::string_view id, std::string_view result) {
 std::string ErrorResponse(std::string_view id, int code, std::string_view message,
                           std::string_view data) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "code");
+  base::Key(w, "code");
   w.Int(code);
-  learn::Key(w, "message");
-  learn::Str(w, message);
+  base::Key(w, "message");
+  base::Str(w, message);
   w.EndObject();
   std::string error = b.GetString();
   if (!data.empty()) {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 #include "render/render_all.h"
 #include "serve/mcp_line_reader.h"
@@ -27,8 +27,8 @@ constexpr std::string_view kBatchVersion = "2025-03-26";
 
 std::string Quoted(std::string_view s) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
-  learn::Str(w, s);
+  base::JsonWriter w(b);
+  base::Str(w, s);
   return b.GetString();
 }
 
@@ -165,38 +165,38 @@ std::string McpServer::Initialize(const Request& r) {
   }
   initialized_ = true;
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "protocolVersion");
-  learn::Str(w, version_);
-  learn::Key(w, "capabilities");
+  base::Key(w, "protocolVersion");
+  base::Str(w, version_);
+  base::Key(w, "capabilities");
   w.StartObject();
-  learn::Key(w, "tools");
+  base::Key(w, "tools");
   w.StartObject();
-  learn::Key(w, "listChanged");
+  base::Key(w, "listChanged");
   w.Bool(false);
   w.EndObject();
-  learn::Key(w, "resources");
+  base::Key(w, "resources");
   w.StartObject();
-  learn::Key(w, "subscribe");
+  base::Key(w, "subscribe");
   w.Bool(false);
-  learn::Key(w, "listChanged");
+  base::Key(w, "listChanged");
   w.Bool(false);
   w.EndObject();
   w.EndObject();
-  learn::Key(w, "serverInfo");
+  base::Key(w, "serverInfo");
   w.StartObject();
-  learn::Key(w, "name");
-  learn::Str(w, kServerName);
-  learn::Key(w, "version");
-  learn::Str(w, kServerVersion);
+  base::Key(w, "name");
+  base::Str(w, kServerName);
+  base::Key(w, "version");
+  base::Str(w, kServerVersion);
   w.EndObject();
-  learn::Key(w, "instructions");
-  learn::Str(w,
-             "kaizen learns from reviewers' feedback on your work. Before a task call "
-             "get_context (and get_hints); before submitting, self_check and validate_output; "
-             "record what you submit (record_work), how it went (record_outcome, record_error) "
-             "and the feedback you get (record_feedback, log_correction, record_reward).");
+  base::Key(w, "instructions");
+  base::Str(w,
+            "kaizen learns from reviewers' feedback on your work. Before a task call "
+            "get_context (and get_hints); before submitting, self_check and validate_output; "
+            "record what you submit (record_work), how it went (record_outcome, record_error) "
+            "and the feedback you get (record_feedback, log_correction, record_reward).");
   w.EndObject();
   return ResultResponse(r.id, b.GetString());
 }

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "home/token.h"
-#include "learn/json_out.h"
 #include "learn/rules/rule_book.h"
 #include "render/context.h"
 #include "render/hints.h"
@@ -60,30 +60,30 @@ HttpResponse LinesAnswer(const SubmitResult& submitted) {
   const ingest::IngestSummary& sum = submitted.summary;
   std::vector<ingest::FieldError> all_errors;  // for the 422 envelope: "line N: path"
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "stored");
+  base::Key(w, "stored");
   w.Uint64(sum.stored);
-  learn::Key(w, "skipped");
+  base::Key(w, "skipped");
   w.Uint64(sum.skipped);
-  learn::Key(w, "refused");
+  base::Key(w, "refused");
   w.Uint64(sum.rejected);
-  learn::Key(w, "lines");
+  base::Key(w, "lines");
   w.StartArray();
   for (const LineOutcome& line : submitted.lines) {
     w.StartObject();
-    learn::Key(w, "line");
+    base::Key(w, "line");
     w.Uint64(line.line_number);
-    learn::Key(w, "status");
-    learn::Str(w, line.stored ? "stored" : line.skipped ? "skipped" : "refused");
+    base::Key(w, "status");
+    base::Str(w, line.stored ? "stored" : line.skipped ? "skipped" : "refused");
     if (line.stored) {
-      learn::Key(w, "id");
-      learn::Str(w, line.id);
+      base::Key(w, "id");
+      base::Str(w, line.id);
     } else if (line.skipped) {
-      learn::Key(w, "reason");
-      learn::Str(w, line.skip_reason);
+      base::Key(w, "reason");
+      base::Str(w, line.skip_reason);
     } else {
-      learn::Key(w, "errors");
+      base::Key(w, "errors");
       WriteFieldErrors(w, line.errors);
       for (const ingest::FieldError& e : line.errors) {
         all_errors.push_back({fmt::format("line {}: {}", line.line_number, e.path), e.message});
@@ -95,13 +95,13 @@ HttpResponse LinesAnswer(const SubmitResult& submitted) {
   const int status = sum.rejected == 0 ? 200 : sum.stored + sum.skipped == 0 ? 422 : 207;
   if (status == 422) {
     // Everything was refused: the common error envelope, with the per-line detail beside it.
-    learn::Key(w, "error");
+    base::Key(w, "error");
     w.StartObject();
-    learn::Key(w, "code");
-    learn::Str(w, "invalid_event");
-    learn::Key(w, "message");
-    learn::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
-    learn::Key(w, "errors");
+    base::Key(w, "code");
+    base::Str(w, "invalid_event");
+    base::Key(w, "message");
+    base::Str(w, fmt::format("all {} line(s) were refused", sum.rejected));
+    base::Key(w, "errors");
     WriteFieldErrors(w, all_errors);
     w.EndObject();
   }
@@ -282,12 +282,12 @@ HttpResponse Routes::Hints(const QueryParams& params, const AsOf& as_of) const {
   });
   if (markdown) return Markdown(std::move(section));
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "marker");
-  learn::Str(w, render::kHintsMarkerLine);
-  learn::Key(w, "section");
-  learn::Str(w, section);
+  base::Key(w, "marker");
+  base::Str(w, render::kHintsMarkerLine);
+  base::Key(w, "section");
+  base::Str(w, section);
   w.EndObject();
   return Json(200, b.GetString());
 }
@@ -297,14 +297,14 @@ HttpResponse Routes::Rules(const QueryParams& params) const {
     return BadParams(std::move(errors));
   }
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
     w.StartObject();  // the shape of `kaizen rules --json`
-    learn::Key(w, "rules");
+    base::Key(w, "rules");
     w.StartArray();
     for (const learn::LearnedRule& r : learner.Rules(now_ms)) learn::WriteJson(w, r);
     w.EndArray();
-    learn::Key(w, "rejectionPatterns");
+    base::Key(w, "rejectionPatterns");
     learn::WriteJson(w, learner.RejectionPatterns(true));
     w.EndObject();
   });
@@ -313,21 +313,21 @@ HttpResponse Routes::Rules(const QueryParams& params) const {
 
 HttpResponse Routes::ToolList() const {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "tools");
+  base::Key(w, "tools");
   w.StartArray();
   for (const ToolSpec& spec : tools_->Specs()) {
     w.StartObject();
-    learn::Key(w, "name");
-    learn::Str(w, spec.name);
-    learn::Key(w, "route");
-    learn::Str(w, "POST /v1/tools/" + spec.name);
-    learn::Key(w, "description");
-    learn::Str(w, spec.description);
-    learn::Key(w, "writes");
+    base::Key(w, "name");
+    base::Str(w, spec.name);
+    base::Key(w, "route");
+    base::Str(w, "POST /v1/tools/" + spec.name);
+    base::Key(w, "description");
+    base::Str(w, spec.description);
+    base::Key(w, "writes");
     w.Bool(spec.writes);
-    learn::Key(w, "inputSchema");
+    base::Key(w, "inputSchema");
     w.RawValue(spec.input_schema.data(), spec.input_schema.size(), rapidjson::kObjectType);
     w.EndObject();
   }

@@ -17,8 +17,8 @@
 
 #include "agents/hook_payload.h"
 #include "agents/hook_steps.h"
+#include "base/json_writer.h"
 #include "home/clock.h"
-#include "learn/json_out.h"
 #include "serve/responses.h"
 #include "serve/routes.h"
 
@@ -132,17 +132,17 @@ HttpResponse Routes::Cli(std::string_view verb, const QueryParams& params,
   // reads as "not done" would make it run the step again.
   Result<std::string> output = agents::RunHookStep(ctx);
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "output");
-  learn::Str(w, output.ok() ? *output : std::string());
+  base::Key(w, "output");
+  base::Str(w, output.ok() ? *output : std::string());
   if (!output.ok()) {
-    learn::Key(w, "error");
-    learn::Str(w, output.status().message());
+    base::Key(w, "error");
+    base::Str(w, output.status().message());
   }
-  learn::Key(w, "notes");
+  base::Key(w, "notes");
   w.StartArray();
-  for (const std::string& note : ctx.notes) learn::Str(w, note);
+  for (const std::string& note : ctx.notes) base::Str(w, note);
   w.EndArray();
   w.EndObject();
   ++cli_answers_;

@@ -17,7 +17,7 @@
 #include <exception>
 #include <memory>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "serve/field_errors_json.h"
 #include "serve/github_webhook.h"
 #include "serve/responses.h"
@@ -40,10 +40,10 @@ bool AlreadyRecorded(const LineOutcome& line) {
   return true;
 }
 
-void WriteIgnored(learn::JsonWriter& w, const std::vector<std::string>& ignored) {
-  learn::Key(w, "ignored");
+void WriteIgnored(base::JsonWriter& w, const std::vector<std::string>& ignored) {
+  base::Key(w, "ignored");
   w.StartArray();
-  for (const std::string& why : ignored) learn::Str(w, why);
+  for (const std::string& why : ignored) base::Str(w, why);
   w.EndArray();
 }
 
@@ -52,35 +52,35 @@ HttpResponse Answer(std::string_view event, std::string_view delivery,
   std::vector<ingest::FieldError> refused;
   uint64_t stored = 0, duplicates = 0;
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "event");
-  learn::Str(w, event);
-  learn::Key(w, "delivery");
-  learn::Str(w, delivery);
-  learn::Key(w, "events");
+  base::Key(w, "event");
+  base::Str(w, event);
+  base::Key(w, "delivery");
+  base::Str(w, delivery);
+  base::Key(w, "events");
   w.StartArray();
   for (size_t i = 0; i < submitted.lines.size() && i < mapped.events.size(); ++i) {
     const LineOutcome& line = submitted.lines[i];
     const signals::GithubEvent& ev = mapped.events[i];
     const bool duplicate = AlreadyRecorded(line);
     w.StartObject();
-    learn::Key(w, "id");
-    learn::Str(w, ev.id);
-    learn::Key(w, "kind");
-    learn::Str(w, model::KindName(ev.kind));
-    learn::Key(w, "what");
-    learn::Str(w, ev.label);
-    learn::Key(w, "status");
-    learn::Str(w, line.stored    ? "stored"
-                  : duplicate    ? "duplicate"
-                  : line.skipped ? "skipped"
-                                 : "refused");
+    base::Key(w, "id");
+    base::Str(w, ev.id);
+    base::Key(w, "kind");
+    base::Str(w, model::KindName(ev.kind));
+    base::Key(w, "what");
+    base::Str(w, ev.label);
+    base::Key(w, "status");
+    base::Str(w, line.stored    ? "stored"
+                 : duplicate    ? "duplicate"
+                 : line.skipped ? "skipped"
+                                : "refused");
     if (line.skipped) {
-      learn::Key(w, "reason");
-      learn::Str(w, line.skip_reason);
+      base::Key(w, "reason");
+      base::Str(w, line.skip_reason);
     } else if (!line.stored && !duplicate) {
-      learn::Key(w, "errors");
+      base::Key(w, "errors");
       WriteFieldErrors(w, line.errors);
       for (const ingest::FieldError& e : line.errors) {
         refused.push_back({fmt::format("{} {}", ev.label, e.path), e.message});
@@ -91,19 +91,19 @@ HttpResponse Answer(std::string_view event, std::string_view delivery,
     duplicates += duplicate ? 1 : 0;
   }
   w.EndArray();
-  learn::Key(w, "stored");
+  base::Key(w, "stored");
   w.Uint64(stored);
-  learn::Key(w, "duplicate");
+  base::Key(w, "duplicate");
   w.Bool(stored == 0 && duplicates > 0 && refused.empty());
   WriteIgnored(w, mapped.ignored);
   if (!refused.empty()) {
-    learn::Key(w, "error");
+    base::Key(w, "error");
     w.StartObject();
-    learn::Key(w, "code");
-    learn::Str(w, "invalid_event");
-    learn::Key(w, "message");
-    learn::Str(w, fmt::format("{} event(s) of this delivery were refused", refused.size()));
-    learn::Key(w, "errors");
+    base::Key(w, "code");
+    base::Str(w, "invalid_event");
+    base::Key(w, "message");
+    base::Str(w, fmt::format("{} event(s) of this delivery were refused", refused.size()));
+    base::Key(w, "errors");
     WriteFieldErrors(w, refused);
     w.EndObject();
   }
@@ -154,13 +154,13 @@ std::optional<HttpResponse> Routes::GithubWebhook(const HttpRequest& request,
   const std::string delivery(request.github_delivery);
   if (mapped->events.empty()) {
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "event");
-    learn::Str(w, event);
-    learn::Key(w, "delivery");
-    learn::Str(w, delivery);
-    learn::Key(w, "stored");
+    base::Key(w, "event");
+    base::Str(w, event);
+    base::Key(w, "delivery");
+    base::Str(w, delivery);
+    base::Key(w, "stored");
     w.Uint64(0);
     WriteIgnored(w, mapped->ignored);
     w.EndObject();

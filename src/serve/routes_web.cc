@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "base/json_writer.h"
 #include "home/clock.h"
 #include "home/work_artifact.h"
 #include "ingest/enrich.h"
-#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "render/correction_patterns.h"
 #include "serve/responses.h"
@@ -30,10 +30,10 @@ std::string_view WindowAt(int64_t now_ms, std::optional<int64_t> utc_offset_minu
   return home::LocalTimeOfDay(now_ms);
 }
 
-void OptStr(learn::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
-  learn::Key(w, key);
+void OptStr(base::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
+  base::Key(w, key);
   if (v) {
-    learn::Str(w, *v);
+    base::Str(w, *v);
   } else {
     w.Null();
   }
@@ -71,7 +71,7 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
   if (!errors.empty()) return BadParams(errors);
   const std::string* reviewer = Param(params, "reviewer");
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
     learn::CommunicationResult comm = learner.communication().Result();
     if (reviewer != nullptr && !reviewer->empty()) {
@@ -88,29 +88,29 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
         learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
     const double break_after = learner.config().weights.fatigue_after;
     w.StartObject();
-    learn::Key(w, "now");
-    learn::Str(w, model::FormatUtc(now_ms));
-    learn::Key(w, "timeOfDay");
-    learn::Str(w, moment.time_of_day);
-    learn::Key(w, "utcOffset");  // the offset timeOfDay was read with; null: the server's clock
+    base::Key(w, "now");
+    base::Str(w, model::FormatUtc(now_ms));
+    base::Key(w, "timeOfDay");
+    base::Str(w, moment.time_of_day);
+    base::Key(w, "utcOffset");  // the offset timeOfDay was read with; null: the server's clock
     if (utc_offset) {
       w.Int64(*utc_offset);
     } else {
       w.Null();
     }
-    learn::Key(w, "bestWindows");
-    learn::StrArray(w, comm.best_windows);
-    learn::Key(w, "inBestWindow");
+    base::Key(w, "bestWindows");
+    base::StrArray(w, comm.best_windows);
+    base::Key(w, "inBestWindow");
     w.Bool(std::find(comm.best_windows.begin(), comm.best_windows.end(), moment.time_of_day) !=
            comm.best_windows.end());
     OptStr(w, "bestFormat", comm.best_format);
-    learn::Key(w, "breakAfter");
+    base::Key(w, "breakAfter");
     w.Int64(static_cast<int64_t>(break_after));
-    learn::Key(w, "breakSuggestion");
-    learn::Str(w, learn::BreakSuggestion(static_cast<int64_t>(break_after)));
-    learn::Key(w, "total");
+    base::Key(w, "breakSuggestion");
+    base::Str(w, learn::BreakSuggestion(static_cast<int64_t>(break_after)));
+    base::Key(w, "total");
     w.Uint64(ranked.size());
-    learn::Key(w, "items");
+    base::Key(w, "items");
     w.StartArray();
     for (const learn::RankedItem& r : ranked) {
       learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id), now_ms);
@@ -173,56 +173,56 @@ HttpResponse Routes::Work(std::string_view artifact_id, const QueryParams& param
     artifact.unavailable = "this version is no longer pending review: only its summary is kept";
   }
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "workProduct");
+  base::Key(w, "workProduct");
   w.StartObject();
-  learn::Key(w, "id");
-  learn::Str(w, artifact_id);
-  learn::Key(w, "version");
-  learn::Str(w, item ? item->version : found_version);
-  learn::Key(w, "type");
-  learn::Str(w, item ? item->type : type);
+  base::Key(w, "id");
+  base::Str(w, artifact_id);
+  base::Key(w, "version");
+  base::Str(w, item ? item->version : found_version);
+  base::Key(w, "type");
+  base::Str(w, item ? item->type : type);
   if (item && !item->work.path.empty()) {
-    learn::Key(w, "path");
-    learn::Str(w, item->work.path);
+    base::Key(w, "path");
+    base::Str(w, item->work.path);
   }
   if (item && !item->work.commit.empty()) {
-    learn::Key(w, "commit");
-    learn::Str(w, item->work.commit);
+    base::Key(w, "commit");
+    base::Str(w, item->work.commit);
   }
-  learn::Key(w, "summary");
-  learn::Str(w, item ? item->summary : summary);
+  base::Key(w, "summary");
+  base::Str(w, item ? item->summary : summary);
   w.EndObject();
-  learn::Key(w, "file");
+  base::Key(w, "file");
   if (artifact.file_path) {
     w.StartObject();
-    learn::Key(w, "path");
-    learn::Str(w, item->work.path);
-    learn::Key(w, "text");
-    learn::Str(w, artifact.file_text);
-    learn::Key(w, "truncated");
+    base::Key(w, "path");
+    base::Str(w, item->work.path);
+    base::Key(w, "text");
+    base::Str(w, artifact.file_text);
+    base::Key(w, "truncated");
     w.Bool(artifact.truncated);
     w.EndObject();
   } else {
     w.Null();
   }
-  learn::Key(w, "diff");
+  base::Key(w, "diff");
   if (artifact.diff) {
     w.StartObject();
-    learn::Key(w, "text");
-    learn::Str(w, *artifact.diff);
-    learn::Key(w, "source");
-    learn::Str(w, artifact.diff_source);
+    base::Key(w, "text");
+    base::Str(w, *artifact.diff);
+    base::Key(w, "source");
+    base::Str(w, artifact.diff_source);
     w.EndObject();
   } else {
     w.Null();
   }
-  learn::Key(w, "unavailable");
+  base::Key(w, "unavailable");
   if (artifact.unavailable.empty()) {
     w.Null();
   } else {
-    learn::Str(w, artifact.unavailable);
+    base::Str(w, artifact.unavailable);
   }
   w.EndObject();
   return Json(200, b.GetString());
@@ -266,10 +266,10 @@ HttpResponse Routes::Corrections(const QueryParams& params) const {
 HttpResponse Routes::Reviewers(const QueryParams& params) const {
   if (auto errors = CheckParams(params, {}); !errors.empty()) return BadParams(errors);
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   state_->Read([&](const learn::Learner& learner, int64_t) {
     w.StartObject();
-    learn::Key(w, "reviewers");
+    base::Key(w, "reviewers");
     w.StartArray();
     for (const learn::ReviewerProfile& p : learner.profiles().Result()) learn::WriteJson(w, p);
     w.EndArray();

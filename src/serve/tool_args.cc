@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "model/uuid.h"
@@ -25,41 +25,41 @@ bool Omitted(std::string_view name, const std::vector<std::string_view>& omit) {
          std::find(omit.begin(), omit.end(), name) != omit.end();
 }
 
-void ObjectSchema(learn::JsonWriter& w, const ObjectSpec& spec,
+void ObjectSchema(base::JsonWriter& w, const ObjectSpec& spec,
                   const std::vector<std::string_view>& omit, bool work_reference);
 
 // The reference form of a work product: {"id"[, "version"]} naming a recorded work event.
-void ReferenceSchema(learn::JsonWriter& w) {
+void ReferenceSchema(base::JsonWriter& w) {
   w.StartObject();
-  learn::Key(w, "type");
-  learn::Str(w, "object");
-  learn::Key(w, "description");
-  learn::Str(w, "a recorded work event by id (the latest version when version is absent)");
-  learn::Key(w, "properties");
+  base::Key(w, "type");
+  base::Str(w, "object");
+  base::Key(w, "description");
+  base::Str(w, "a recorded work event by id (the latest version when version is absent)");
+  base::Key(w, "properties");
   w.StartObject();
   for (std::string_view k : {"id", "version"}) {
-    learn::Key(w, k);
+    base::Key(w, k);
     w.StartObject();
-    learn::Key(w, "type");
-    learn::Str(w, "string");
-    learn::Key(w, "minLength");
+    base::Key(w, "type");
+    base::Str(w, "string");
+    base::Key(w, "minLength");
     w.Int(1);
     w.EndObject();
   }
   w.EndObject();
-  learn::Key(w, "required");
+  base::Key(w, "required");
   w.StartArray();
-  learn::Str(w, "id");
+  base::Str(w, "id");
   w.EndArray();
-  learn::Key(w, "additionalProperties");
+  base::Key(w, "additionalProperties");
   w.Bool(false);
   w.EndObject();
 }
 
-void TypeSchema(learn::JsonWriter& w, const FieldSpec& f, JsonType type, bool work_reference) {
+void TypeSchema(base::JsonWriter& w, const FieldSpec& f, JsonType type, bool work_reference) {
   auto type_is = [&](std::string_view t) {
-    learn::Key(w, "type");
-    learn::Str(w, t);
+    base::Key(w, "type");
+    base::Str(w, t);
   };
   switch (type) {
     case JsonType::kString:
@@ -68,37 +68,37 @@ void TypeSchema(learn::JsonWriter& w, const FieldSpec& f, JsonType type, bool wo
     case JsonType::kIdentifier:
       type_is("string");
       if (f.one_of.empty()) {
-        learn::Key(w, "minLength");
+        base::Key(w, "minLength");
         w.Int(1);
-        learn::Key(w, "maxLength");
+        base::Key(w, "maxLength");
         w.Uint64(model::kMaxIdentifierBytes);
       } else {
-        learn::Key(w, "enum");
+        base::Key(w, "enum");
         w.StartArray();
-        for (std::string_view v : f.one_of) learn::Str(w, v);
+        for (std::string_view v : f.one_of) base::Str(w, v);
         w.EndArray();
       }
       break;
     case JsonType::kTimestamp:
       type_is("string");
-      learn::Key(w, "format");
-      learn::Str(w, "date-time");
+      base::Key(w, "format");
+      base::Str(w, "date-time");
       break;
     case JsonType::kUuid:
       type_is("string");
-      learn::Key(w, "format");
-      learn::Str(w, "uuid");
+      base::Key(w, "format");
+      base::Str(w, "uuid");
       break;
     case JsonType::kNumber:
     case JsonType::kInteger:
       type_is(type == JsonType::kInteger ? "integer" : "number");
       if (std::isfinite(f.min)) {
-        learn::Key(w, "minimum");
-        learn::Num(w, f.min);
+        base::Key(w, "minimum");
+        base::Num(w, f.min);
       }
       if (std::isfinite(f.max)) {
-        learn::Key(w, "maximum");
-        learn::Num(w, f.max);
+        base::Key(w, "maximum");
+        base::Num(w, f.max);
       }
       break;
     case JsonType::kBool:
@@ -112,12 +112,12 @@ void TypeSchema(learn::JsonWriter& w, const FieldSpec& f, JsonType type, bool wo
     case JsonType::kArray:
       type_is("array");
       if (f.nonempty) {
-        learn::Key(w, "minItems");
+        base::Key(w, "minItems");
         w.Int(1);
       }
-      learn::Key(w, "maxItems");
+      base::Key(w, "maxItems");
       w.Uint64(model::kMaxArrayItems);
-      learn::Key(w, "items");
+      base::Key(w, "items");
       if (f.element == JsonType::kObject && f.object != nullptr) {
         ObjectSchema(w, *f.object, {}, work_reference);
       } else {
@@ -134,11 +134,11 @@ void TypeSchema(learn::JsonWriter& w, const FieldSpec& f, JsonType type, bool wo
   }
 }
 
-void FieldSchema(learn::JsonWriter& w, const FieldSpec& f, bool work_reference) {
+void FieldSchema(base::JsonWriter& w, const FieldSpec& f, bool work_reference) {
   if (f.type == JsonType::kObject && f.object != nullptr && !f.object->open) {
     if (work_reference && f.object == &model::WorkProductRefSpec()) {
       w.StartObject();
-      learn::Key(w, "anyOf");
+      base::Key(w, "anyOf");
       w.StartArray();
       ObjectSchema(w, *f.object, {}, work_reference);
       ReferenceSchema(w);
@@ -152,38 +152,38 @@ void FieldSchema(learn::JsonWriter& w, const FieldSpec& f, bool work_reference) 
   w.StartObject();
   TypeSchema(w, f, f.type, work_reference);
   if (!f.doc.empty()) {
-    learn::Key(w, "description");
-    learn::Str(w, f.doc);
+    base::Key(w, "description");
+    base::Str(w, f.doc);
   }
   w.EndObject();
 }
 
-void ObjectSchema(learn::JsonWriter& w, const ObjectSpec& spec,
+void ObjectSchema(base::JsonWriter& w, const ObjectSpec& spec,
                   const std::vector<std::string_view>& omit, bool work_reference) {
   w.StartObject();
-  learn::Key(w, "type");
-  learn::Str(w, "object");
+  base::Key(w, "type");
+  base::Str(w, "object");
   if (spec.open) {
     w.EndObject();
     return;
   }
-  learn::Key(w, "properties");
+  base::Key(w, "properties");
   w.StartObject();
   std::vector<std::string_view> required;
   for (const FieldSpec& f : spec.fields) {
     if (Omitted(f.name, omit)) continue;
-    learn::Key(w, f.name);
+    base::Key(w, f.name);
     FieldSchema(w, f, work_reference);
     if (f.required) required.push_back(f.name);
   }
   w.EndObject();
   if (!required.empty()) {
-    learn::Key(w, "required");
+    base::Key(w, "required");
     w.StartArray();
-    for (std::string_view r : required) learn::Str(w, r);
+    for (std::string_view r : required) base::Str(w, r);
     w.EndArray();
   }
-  learn::Key(w, "additionalProperties");
+  base::Key(w, "additionalProperties");
   w.Bool(false);
   w.EndObject();
 }
@@ -367,7 +367,7 @@ class Checker {
 
 std::string JsonSchemaOf(const model::ObjectSpec& spec, const SchemaOptions& options) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   ObjectSchema(w, spec, options.omit, options.work_reference);
   return b.GetString();
 }

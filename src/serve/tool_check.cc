@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
+#include "base/json_writer.h"
 #include "checks/output_validation.h"
 #include "checks/self_check_run.h"
-#include "learn/json_out.h"
 #include "model/timestamp.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
@@ -201,9 +201,9 @@ Status ValidateOutput(LiveState* state, simdjson::dom::element args, ToolResult*
     const double threshold = min.value_or(learned.config().enforce_min_confidence);
     const checks::OutputValidation v = checks::ValidateOutput(learner, text, threshold);
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "clean");
+    base::Key(w, "clean");
     w.Bool(v.violations.empty());
     checks::WriteJsonMembers(w, threshold, v);
     w.EndObject();

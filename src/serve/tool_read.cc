@@ -2,7 +2,7 @@
 // hints, the review sampling decision and the refinement-loop decision.
 #include <fmt/format.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/outcomes/loop_control.h"
 #include "model/schema.h"
 #include "render/context.h"
@@ -60,23 +60,23 @@ Status ErrorContext(LiveState* state, simdjson::dom::element args, ToolResult* r
     const std::string markdown = errors.ErrorContext(bead, resolved);
     const learn::ErrorStats stats = errors.Stats(bead);
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "bead_id");
-    learn::Str(w, bead);
-    learn::Key(w, "total");
+    base::Key(w, "bead_id");
+    base::Str(w, bead);
+    base::Key(w, "total");
     w.Int64(stats.total);
-    learn::Key(w, "unresolved");
+    base::Key(w, "unresolved");
     w.Int64(stats.unresolved);
-    learn::Key(w, "by_type");
+    base::Key(w, "by_type");
     w.StartObject();
     for (const auto& [type, n] : stats.by_type) {
-      learn::Key(w, type);
+      base::Key(w, type);
       w.Int64(n);
     }
     w.EndObject();
-    learn::Key(w, "context");
-    learn::Str(w, markdown);
+    base::Key(w, "context");
+    base::Str(w, markdown);
     w.EndObject();
     result->json = b.GetString();
     result->text =
@@ -154,14 +154,14 @@ Status Hints(LiveState* state, simdjson::dom::element args, ToolResult* result) 
     for (const learn::LearnedRule& r : input.rules)
       active += r.status == learn::RuleStatus::kActive;
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "feedback_events");
+    base::Key(w, "feedback_events");
     w.Int64(input.feedback_events);
-    learn::Key(w, "active_rules");
+    base::Key(w, "active_rules");
     w.Int64(active);
-    learn::Key(w, "hints");
-    learn::Str(w, result->text);
+    base::Key(w, "hints");
+    base::Str(w, result->text);
     w.EndObject();
     result->json = b.GetString();
   });
@@ -195,19 +195,19 @@ Status ShouldReview(LiveState* state, simdjson::dom::element args, ToolResult* r
       if (t.task_type == task_type) task_class = learn::TaskClassName(t.task_class);
     }
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     w.StartObject();
-    learn::Key(w, "task_type");
-    learn::Str(w, task_type);
-    learn::Key(w, "artifact_id");
-    learn::Str(w, artifact);
-    learn::Key(w, "level");
+    base::Key(w, "task_type");
+    base::Str(w, task_type);
+    base::Key(w, "artifact_id");
+    base::Str(w, artifact);
+    base::Key(w, "level");
     w.Int(level);
-    learn::Key(w, "review_rate");
-    learn::Num(w, rate);
-    learn::Key(w, "task_class");
-    learn::Str(w, task_class);
-    learn::Key(w, "should_review");
+    base::Key(w, "review_rate");
+    base::Num(w, rate);
+    base::Key(w, "task_class");
+    base::Str(w, task_class);
+    base::Key(w, "should_review");
     w.Bool(review);
     w.EndObject();
     result->json = b.GetString();
@@ -249,7 +249,7 @@ Status ShouldCompare(LiveState* state, simdjson::dom::element args, ToolResult* 
   state->Read([&](const learn::Learner& learner, int64_t) {
     const learn::CompareAdvice advice = learner.AdviseComparison(query);
     rapidjson::StringBuffer b;
-    learn::JsonWriter w(b);
+    base::JsonWriter w(b);
     learn::WriteJson(w, advice);
     result->json = b.GetString();
     result->text = advice.compare
@@ -375,27 +375,27 @@ Status LoopDecide(LiveState* state, simdjson::dom::element args, ToolResult* res
   const learn::MeasuredMetrics measured = learn::Measured(history.back().metrics, config);
   const learn::MeasuredMetrics missing = learn::kAllHaltMetrics & ~measured;
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "action");
-  learn::Str(w, learn::ActionName(d.action));
-  learn::Key(w, "reason");
-  learn::Str(w, d.reason);
-  learn::Key(w, "q_halt");
-  learn::Num(w, d.q_halt);
-  learn::Key(w, "q_continue");
-  learn::Num(w, d.q_continue);
-  learn::Key(w, "stagnation_detected");
+  base::Key(w, "action");
+  base::Str(w, learn::ActionName(d.action));
+  base::Key(w, "reason");
+  base::Str(w, d.reason);
+  base::Key(w, "q_halt");
+  base::Num(w, d.q_halt);
+  base::Key(w, "q_continue");
+  base::Num(w, d.q_continue);
+  base::Key(w, "stagnation_detected");
   w.Bool(d.stagnation_detected);
-  learn::Key(w, "iterations");
+  base::Key(w, "iterations");
   w.Uint64(history.size());
   // What the last iteration's q_halt rests on: seed 003's weights renormalized over these.
   auto names = [&](std::string_view key, learn::MeasuredMetrics set) {
-    learn::Key(w, key);
+    base::Key(w, key);
     w.StartArray();
     for (size_t i = 0; i < learn::kHaltMetricCount; ++i) {
       const auto m = static_cast<learn::HaltMetric>(i);
-      if (learn::Has(set, m)) learn::Str(w, learn::HaltMetricName(m));
+      if (learn::Has(set, m)) base::Str(w, learn::HaltMetricName(m));
     }
     w.EndArray();
   };

@@ -4,7 +4,7 @@
 // (`scores[0].score: 11 is out of range 1..10`).
 #include <fmt/format.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/uuid.h"
 #include "serve/tool_args.h"
 #include "serve/tools_internal.h"
@@ -77,17 +77,17 @@ const model::ObjectSpec& ResolveErrorArgs() {
 // seed 002 ErrorAccumulator resolveError(): an `error` event whose `resolves` names the error.
 Status ResolveError(LiveState* state, simdjson::dom::element args, ToolResult* result) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "bead_id");
-  learn::Str(w, ArgString(args, "bead_id"));
-  learn::Key(w, "resolves");
-  learn::Str(w, ArgString(args, "error_id"));
+  base::Key(w, "bead_id");
+  base::Str(w, ArgString(args, "bead_id"));
+  base::Key(w, "resolves");
+  base::Str(w, ArgString(args, "error_id"));
   // The resolution goes into `context`: the error model has no field of its own for it, and
   // `message` reads as the error's own text (a resolving event is not an error itself).
   if (std::string_view resolution = ArgString(args, "resolution"); !resolution.empty()) {
-    learn::Key(w, "context");
-    learn::Str(w, resolution);
+    base::Key(w, "context");
+    base::Str(w, resolution);
   }
   w.EndObject();
   return SubmitEvent(state, b.GetString(), EventKind::kError, result);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "serve/field_errors_json.h"
@@ -15,11 +15,11 @@ namespace internal {
 void Refuse(std::string_view summary, std::vector<ingest::FieldError> errors, ToolResult* result) {
   result->is_error = true;
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "error");
-  learn::Str(w, summary);
-  learn::Key(w, "errors");
+  base::Key(w, "error");
+  base::Str(w, summary);
+  base::Key(w, "errors");
   WriteFieldErrors(w, errors);
   w.EndObject();
   result->json = b.GetString();
@@ -96,20 +96,20 @@ Status OneLine(SubmitResult submitted, LineOutcome* line) {
 
 std::string StoredEventJson(model::EventKind kind, const LineOutcome& line) {
   rapidjson::StringBuffer b;
-  learn::JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
-  learn::Key(w, "stored");
+  base::Key(w, "stored");
   w.Bool(line.stored);
-  learn::Key(w, "kind");
-  learn::Str(w, model::KindName(kind));
+  base::Key(w, "kind");
+  base::Str(w, model::KindName(kind));
   if (line.stored) {
-    learn::Key(w, "id");
-    learn::Str(w, line.id);
+    base::Key(w, "id");
+    base::Str(w, line.id);
   } else {
-    learn::Key(w, "skipped");
+    base::Key(w, "skipped");
     w.Bool(true);
-    learn::Key(w, "reason");
-    learn::Str(w, line.skip_reason);
+    base::Key(w, "reason");
+    base::Str(w, line.skip_reason);
   }
   w.EndObject();
   return b.GetString();

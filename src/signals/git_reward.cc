@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "base/json_writer.h"
 #include "base/utf8.h"
 #include "model/timestamp.h"
 
@@ -93,10 +94,6 @@ std::string Printable(std::string_view s, bool keep_layout = false) {
   return out;
 }
 
-void Str(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
 }  // namespace
 
 std::string PrintableUtf8(std::string_view s) { return Printable(s); }
@@ -132,18 +129,18 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   w.Key("kind");
   w.String("reward");
   w.Key("id");
-  Str(w, GitSignalUuid(s).ToString());
+  base::Str(w, GitSignalUuid(s).ToString());
   w.Key("timestamp");
-  Str(w, model::FormatUtc(s.observed_ms));
+  base::Str(w, model::FormatUtc(s.observed_ms));
   w.Key("signal_id");
-  Str(w, GitSignalLabel(s));
+  base::Str(w, GitSignalLabel(s));
   w.Key("commit_hash");
-  Str(w, s.agent_commit);
+  base::Str(w, s.agent_commit);
   if (s.detector == GitDetector::kMerge || s.detector == GitDetector::kIterationCount ||
       s.detector == GitDetector::kTimeToCompletion) {
     w.Key("task_id");
-    Str(w, std::string(base::Utf8Prefix("git:" + Printable(repo), 200)) +
-               ":merge:" + s.shas.front().substr(0, 12));
+    base::Str(w, std::string(base::Utf8Prefix("git:" + Printable(repo), 200)) +
+                     ":merge:" + s.shas.front().substr(0, 12));
   }
   w.Key("signal_type");
   w.String(DetectorSignalType(s.detector));
@@ -171,24 +168,24 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   w.Key("source");
   w.String("git");
   w.Key("repo");
-  Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
+  base::Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
   w.Key("detector");
   w.String(DetectorName(s.detector));
   if (!task_type.empty()) {
     w.Key("task_type");
-    Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
+    base::Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.Key("commits");
   w.StartArray();
-  for (const std::string& sha : s.shas) Str(w, sha);
+  for (const std::string& sha : s.shas) base::Str(w, sha);
   w.EndArray();
   if (!s.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(s.agent);
     w.Key("agent");
-    Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
+    base::Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
     if (!email.empty()) {
       w.Key("agent_email");
-      Str(w, base::Utf8Prefix(email, kMaxIdentBytes));
+      base::Str(w, base::Utf8Prefix(email, kMaxIdentBytes));
     }
   }
   w.EndObject();
@@ -213,20 +210,20 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   w.Key("kind");
   w.String("correction");
   w.Key("id");
-  Str(w, GitCorrectionUuid(x).ToString());
+  base::Str(w, GitCorrectionUuid(x).ToString());
   w.Key("timestamp");
-  Str(w, model::FormatUtc(x.observed_ms));
+  base::Str(w, model::FormatUtc(x.observed_ms));
   // The agent's work session is its commit: the corrections of one commit group together.
   w.Key("session_id");
-  Str(w, "git:" + x.agent_commit.substr(0, 12));
+  base::Str(w, "git:" + x.agent_commit.substr(0, 12));
   w.Key("original");
-  Str(w, base::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
+  base::Str(w, base::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
   w.Key("corrected");
-  Str(w, base::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
+  base::Str(w, base::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
   auto [human_name, human_email] = GitAgentNameEmail(x.human);
   if (!human_name.empty()) {
     w.Key("user_id");
-    Str(w, base::Utf8Prefix(human_name, kMaxIdentBytes));
+    base::Str(w, base::Utf8Prefix(human_name, kMaxIdentBytes));
   }
   w.Key("correction_method");
   w.String("human_edit");
@@ -235,9 +232,9 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   w.Key("source");
   w.String("git");
   w.Key("project");  // seed 004 context.project: where a learned pattern applies
-  Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
+  base::Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
   w.Key("file");
-  Str(w, base::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
+  base::Str(w, base::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
   w.Key("line_start");
   w.Uint64(x.line_start);
   w.Key("line_end");
@@ -247,17 +244,17 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   w.Key("new_line_end");
   w.Uint64(x.new_end);
   w.Key("agent_commit");
-  Str(w, x.agent_commit);
+  base::Str(w, x.agent_commit);
   w.Key("human_commit");
-  Str(w, x.human_commit);
+  base::Str(w, x.human_commit);
   if (!x.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(x.agent);
     w.Key("agent");
-    Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
+    base::Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
   }
   if (!task_type.empty()) {
     w.Key("task_type");
-    Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
+    base::Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.EndObject();
   w.EndObject();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "base/json_writer.h"
 #include "base/utf8.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -14,7 +15,9 @@
 namespace kaizen::signals::github {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = base::JsonWriter;
+using base::Key;
+using base::Str;
 
 constexpr size_t kIdentBytes = 256;       // model/limits.h: identifiers
 constexpr size_t kTextBytes = 16 * 1024;  // free text kept per field: what themes read
@@ -25,9 +28,6 @@ constexpr uint64_t kMaxLine = 1'000'000'000;
 constexpr int64_t kMaxDecisionMs = 1'000'000'000'000;
 constexpr int64_t kMaxDelayDays = 1'000'000;
 
-void Str(Writer& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
 // An identifier as the log takes it: at most 256 bytes, and no control characters (GitHub's
 // logins, shas and names have none; a payload may).
 std::string Identifier(std::string_view s) {
@@ -37,9 +37,8 @@ std::string Identifier(std::string_view s) {
   }
   return out;
 }
-void Ident(Writer& w, std::string_view s) { Str(w, Identifier(s)); }
-void Text(Writer& w, std::string_view s) { Str(w, base::Utf8Prefix(s, kTextBytes)); }
-void Key(Writer& w, const char* k) { w.Key(k); }
+void Ident(Writer& w, std::string_view s) { base::Str(w, Identifier(s)); }
+void Text(Writer& w, std::string_view s) { base::Str(w, base::Utf8Prefix(s, kTextBytes)); }
 
 // A UUID v7 at `at_ms` whose other bits are BLAKE2b of the object's identity: the same object
 // always gets the same id, so the log refuses a replay as a duplicate.
@@ -79,32 +78,32 @@ std::string Summary(const PullRequest& pr) {
 void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version,
                       std::string_view commit = {}) {
   w.StartObject();
-  Key(w, "type");
+  base::Key(w, "type");
   w.String("code-module");
-  Key(w, "id");
-  Str(w, WorkId(pr.repo, pr.number));
-  Key(w, "version");
+  base::Key(w, "id");
+  base::Str(w, WorkId(pr.repo, pr.number));
+  base::Key(w, "version");
   Ident(w, version);
-  Key(w, "summary");
-  Str(w, Summary(pr));
-  Key(w, "bubaConfidence");
+  base::Key(w, "summary");
+  base::Str(w, Summary(pr));
+  base::Key(w, "bubaConfidence");
   w.Double(0.5);
-  Key(w, "generationContext");
+  base::Key(w, "generationContext");
   w.StartObject();
-  Key(w, "promptHash");
+  base::Key(w, "promptHash");
   w.String("unknown");
-  Key(w, "memorySnapshot");
+  base::Key(w, "memorySnapshot");
   w.StartArray();
   w.EndArray();
-  Key(w, "modelUsed");
+  base::Key(w, "modelUsed");
   w.String("unknown");
-  Key(w, "generationTimeMs");
+  base::Key(w, "generationTimeMs");
   w.Int(0);
-  Key(w, "iterationCount");
+  base::Key(w, "iterationCount");
   w.Uint64(std::min<uint64_t>(pr.commits.value_or(0), 1'000'000'000));
   w.EndObject();
   if (!commit.empty()) {
-    Key(w, "commit");
+    base::Key(w, "commit");
     Ident(w, commit);
   }
   w.EndObject();
@@ -114,30 +113,30 @@ void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version
 void BeginFeedback(Writer& w, const std::string& id, int64_t at_ms, const std::string& modal_id,
                    std::string_view reviewer, const Target& t) {
   w.StartObject();
-  Key(w, "kind");
+  base::Key(w, "kind");
   w.String("feedback");
-  Key(w, "id");
-  Str(w, id);
-  Key(w, "timestamp");
-  Str(w, model::FormatUtc(at_ms));
-  Key(w, "sessionId");
-  Str(w, SessionId(t.repo, t.number));
-  Key(w, "modalId");
+  base::Key(w, "id");
+  base::Str(w, id);
+  base::Key(w, "timestamp");
+  base::Str(w, model::FormatUtc(at_ms));
+  base::Key(w, "sessionId");
+  base::Str(w, SessionId(t.repo, t.number));
+  base::Key(w, "modalId");
   Ident(w, modal_id);
-  Key(w, "pipelineStage");
+  base::Key(w, "pipelineStage");
   w.String("review");
-  Key(w, "reviewerId");
+  base::Key(w, "reviewerId");
   Ident(w, reviewer);
-  Key(w, "repository");
+  base::Key(w, "repository");
   Ident(w, t.repo);
-  Key(w, "workProduct");
+  base::Key(w, "workProduct");
   if (t.pr != nullptr) {
     WriteWorkProduct(w, *t.pr, t.version);
   } else {
     w.StartObject();
-    Key(w, "id");
-    Str(w, WorkId(t.repo, t.number));
-    Key(w, "version");
+    base::Key(w, "id");
+    base::Str(w, WorkId(t.repo, t.number));
+    base::Key(w, "version");
     Ident(w, t.version);
     w.EndObject();
   }
@@ -146,15 +145,15 @@ void BeginFeedback(Writer& w, const std::string& id, int64_t at_ms, const std::s
 // seed 000 FeedbackMeta. GitHub does not say how long the reviewer looked; the closest it shows
 // is how long the pull request waited for this review (0 when the payload has no pull request).
 void WriteMeta(Writer& w, int64_t at_ms, const Target& t) {
-  Key(w, "meta");
+  base::Key(w, "meta");
   w.StartObject();
-  Key(w, "timeToDecisionMs");
+  base::Key(w, "timeToDecisionMs");
   int64_t waited = 0;
   if (t.pr != nullptr && t.pr->created_ms && *t.pr->created_ms <= at_ms) {
     waited = at_ms - *t.pr->created_ms;
   }
   w.Int64(std::min(waited, kMaxDecisionMs));
-  Key(w, "presentationFormat");
+  base::Key(w, "presentationFormat");
   w.String("github-pull-request");
   w.EndObject();
 }
@@ -185,22 +184,22 @@ GithubEvent WorkEvent(const PullRequest& pr, std::string_view agent, int64_t at_
   rapidjson::StringBuffer b;
   Writer w(b);
   w.StartObject();
-  Key(w, "kind");
+  base::Key(w, "kind");
   w.String("work");
-  Key(w, "id");
-  Str(w, e.id);
-  Key(w, "timestamp");
-  Str(w, model::FormatUtc(at_ms));
-  Key(w, "workProduct");
+  base::Key(w, "id");
+  base::Str(w, e.id);
+  base::Key(w, "timestamp");
+  base::Str(w, model::FormatUtc(at_ms));
+  base::Key(w, "workProduct");
   // The pull request's change: from where its branch left the base to its head (three dots: the
   // merge base), so the review page never shows a later commit's or the base's own changes.
   const bool shas = !pr.base_sha.empty() && pr.base_sha.size() <= 64 && pr.head_sha.size() <= 64;
   WriteWorkProduct(w, pr, pr.head_sha, shas ? pr.base_sha + "..." + pr.head_sha : std::string());
-  Key(w, "sessionId");
-  Str(w, SessionId(pr.repo, pr.number));
-  Key(w, "pipelineStage");
+  base::Key(w, "sessionId");
+  base::Str(w, SessionId(pr.repo, pr.number));
+  base::Key(w, "pipelineStage");
   w.String("review");
-  Key(w, "repository");
+  base::Key(w, "repository");
   Ident(w, pr.repo);
   w.EndObject();
   e.json = b.GetString();
@@ -220,48 +219,48 @@ GithubEvent MergeOutcomeEvent(const PullRequest& pr, std::string_view agent) {
   rapidjson::StringBuffer b;
   Writer w(b);
   w.StartObject();
-  Key(w, "kind");
+  base::Key(w, "kind");
   w.String("reward");
-  Key(w, "id");
-  Str(w, e.id);
-  Key(w, "timestamp");
-  Str(w, model::FormatUtc(at_ms));
-  Key(w, "signal_id");
+  base::Key(w, "id");
+  base::Str(w, e.id);
+  base::Key(w, "timestamp");
+  base::Str(w, model::FormatUtc(at_ms));
+  base::Key(w, "signal_id");
   Ident(w, work_id + (pr.merged ? ":merged" : ":closed"));
   // The learner links a reward to the work whose version is its commit, else whose id is its
   // task: both name the pull request's work here.
-  Key(w, "commit_hash");
+  base::Key(w, "commit_hash");
   Ident(w, pr.head_sha);
-  Key(w, "task_id");
-  Str(w, work_id);
-  Key(w, "signal_type");
+  base::Key(w, "task_id");
+  base::Str(w, work_id);
+  base::Key(w, "signal_type");
   w.String("merge_outcome");
-  Key(w, "raw_value");
+  base::Key(w, "raw_value");
   w.String(pr.merged ? "merged" : "closed");
-  Key(w, "source");
+  base::Key(w, "source");
   w.String("automatic");
-  Key(w, "confidence");
+  base::Key(w, "confidence");
   w.Double(1.0);
   if (pr.created_ms && *pr.created_ms <= at_ms) {
-    Key(w, "delay_days");
+    base::Key(w, "delay_days");
     w.Int64(std::min((at_ms - *pr.created_ms) / kDayMs, kMaxDelayDays));
   }
-  Key(w, "context");
+  base::Key(w, "context");
   w.StartObject();
-  Key(w, "source");
+  base::Key(w, "source");
   w.String("github");
-  Key(w, "repo");
+  base::Key(w, "repo");
   Ident(w, pr.repo);
-  Key(w, "pull_request");
+  base::Key(w, "pull_request");
   w.Uint64(pr.number);
-  Key(w, "agent");
+  base::Key(w, "agent");
   Ident(w, agent);
   if (!pr.merge_commit_sha.empty() && pr.merged) {
-    Key(w, "merge_commit");
+    base::Key(w, "merge_commit");
     Ident(w, pr.merge_commit_sha);
   }
   if (!pr.html_url.empty()) {
-    Key(w, "url");
+    base::Key(w, "url");
     Ident(w, pr.html_url);
   }
   w.EndObject();
@@ -282,16 +281,16 @@ GithubEvent ReviewFeedbackEvent(const Review& review, const Target& target,
   BeginFeedback(w, e.id, at_ms, fmt::format("github-review-{}", review.id), review.reviewer,
                 target);
   if (!decision.empty()) {
-    Key(w, "decision");
+    base::Key(w, "decision");
     w.StartObject();
-    Key(w, "decision");
-    Str(w, decision);
+    base::Key(w, "decision");
+    base::Str(w, decision);
     w.EndObject();
   }
   if (!review.body.empty()) {
-    Key(w, "freeText");
+    base::Key(w, "freeText");
     w.StartObject();
-    Key(w, "generalNotes");
+    base::Key(w, "generalNotes");
     Text(w, review.body);
     w.EndObject();
   }
@@ -311,19 +310,19 @@ GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
   rapidjson::StringBuffer b;
   Writer w(b);
   BeginFeedback(w, e.id, c.created_ms, fmt::format("github-comment-{}", c.id), c.reviewer, target);
-  Key(w, "freeText");
+  base::Key(w, "freeText");
   w.StartObject();
-  Key(w, "generalNotes");
+  base::Key(w, "generalNotes");
   Text(w, c.body);
   w.EndObject();
-  Key(w, "annotations");
+  base::Key(w, "annotations");
   w.StartArray();
   w.StartObject();
-  Key(w, "type");
+  base::Key(w, "type");
   w.String(AnnotationType(c.body));
-  Key(w, "target");
+  base::Key(w, "target");
   w.StartObject();
-  Key(w, "file");
+  base::Key(w, "file");
   Text(w, c.path);
   // The lines in the commented version; an outdated comment (its lines gone from the head) has
   // only the lines of the version it was made on.
@@ -331,17 +330,17 @@ GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
   std::optional<uint64_t> start = c.line ? c.start_line : c.original_start_line;
   if (!start) start = end;
   if (end && *end <= kMaxLine && *start <= kMaxLine) {
-    Key(w, "lineStart");
+    base::Key(w, "lineStart");
     w.Uint64(std::min(*start, *end));
-    Key(w, "lineEnd");
+    base::Key(w, "lineEnd");
     w.Uint64(std::max(*start, *end));
   }
   if (!c.diff_hunk.empty()) {
-    Key(w, "region");
+    base::Key(w, "region");
     Text(w, c.diff_hunk);
   }
   w.EndObject();
-  Key(w, "text");
+  base::Key(w, "text");
   Text(w, c.body);
   w.EndObject();
   w.EndArray();

@@ -101,7 +101,7 @@ std::vector<std::string> DeveloperWeek() {
 
 std::string Json(const auto& value) {
   rapidjson::StringBuffer buffer;
-  learn::JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, value);
   return buffer.GetString();
 }

@@ -12,8 +12,8 @@
 #include <memory>
 #include <queue>
 
+#include "base/json_writer.h"
 #include "ingest/enrich.h"
-#include "learn/json_out.h"
 #include "learn/learner.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -40,9 +40,9 @@ std::optional<double> SimWeek::AutoApproveRate() const {
 
 namespace {
 
-using learn::Key;
-using learn::Num;
-using learn::Str;
+using base::Key;
+using base::Num;
+using base::Str;
 
 constexpr int64_t kMinute = 60'000;
 constexpr int64_t kHour = 60 * kMinute;
@@ -124,7 +124,7 @@ class Simulation {
   HiddenReviewer reviewer_;
   SimRng ids_;
   rapidjson::StringBuffer buffer_;
-  learn::JsonWriter writer_;
+  base::JsonWriter writer_;
   std::string* events_;
   uint64_t event_count_ = 0;
   std::vector<SimWeek> weeks_;
@@ -171,33 +171,33 @@ void Simulation::Commit() {
 void Simulation::WriteOutcome(const WorkItem& item) {
   const TaskType& task = TaskTypes()[static_cast<size_t>(item.task)];
   const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
-  learn::JsonWriter& w = writer_;
+  base::JsonWriter& w = writer_;
   Begin("outcome", item.submitted_ms - kOutcomeBeforeWork);
-  Key(w, "bead_id");
-  Str(w, "bead-" + item.artifact_id);
-  Key(w, "duration_ms");
+  base::Key(w, "bead_id");
+  base::Str(w, "bead-" + item.artifact_id);
+  base::Key(w, "duration_ms");
   w.Int64(item.duration_ms);
-  Key(w, "error_count");
+  base::Key(w, "error_count");
   w.Int(item.error_count);
-  Key(w, "retry_count");
+  base::Key(w, "retry_count");
   w.Int(item.retry_count);
-  Key(w, "success");
+  base::Key(w, "success");
   w.Bool(item.succeeded);
-  Key(w, "files_touched");
+  base::Key(w, "files_touched");
   w.StartArray();
-  Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
-  Str(w, fmt::format("{}{}.test.ts", task.path_prefix, feature));
+  base::Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
+  base::Str(w, fmt::format("{}{}.test.ts", task.path_prefix, feature));
   w.EndArray();
-  Key(w, "strategy");
-  Str(w, PatternName(item.decomposition));
+  base::Key(w, "strategy");
+  base::Str(w, PatternName(item.decomposition));
   if (!item.succeeded) {
-    Key(w, "failure_mode");
-    Str(w, "tests_failing");
+    base::Key(w, "failure_mode");
+    base::Str(w, "tests_failing");
   }
-  Key(w, "patterns");
+  base::Key(w, "patterns");
   w.StartArray();
-  Str(w, PatternName(item.decomposition));
-  Str(w, PatternName(item.structure));
+  base::Str(w, PatternName(item.decomposition));
+  base::Str(w, PatternName(item.structure));
   w.EndArray();
   Commit();
 }
@@ -205,50 +205,50 @@ void Simulation::WriteOutcome(const WorkItem& item) {
 void Simulation::WriteWork(const WorkItem& item) {
   const TaskType& task = TaskTypes()[static_cast<size_t>(item.task)];
   const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
-  learn::JsonWriter& w = writer_;
+  base::JsonWriter& w = writer_;
   Begin("work", item.submitted_ms);
-  Key(w, "workProduct");
+  base::Key(w, "workProduct");
   w.StartObject();
-  Key(w, "type");
-  Str(w, task.product_type);
-  Key(w, "id");
-  Str(w, item.artifact_id);
-  Key(w, "version");
-  Str(w, "v1");
-  Key(w, "path");
-  Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
-  Key(w, "summary");
-  Str(w, fmt::format("{} {}: {}, {}", task.server, feature, PatternName(item.decomposition),
-                     PatternName(item.structure)));
-  Key(w, "bubaConfidence");
-  Num(w, item.confidence);
-  Key(w, "bubaScorePrediction");
-  Num(w, item.score_prediction);
-  Key(w, "generationContext");
+  base::Key(w, "type");
+  base::Str(w, task.product_type);
+  base::Key(w, "id");
+  base::Str(w, item.artifact_id);
+  base::Key(w, "version");
+  base::Str(w, "v1");
+  base::Key(w, "path");
+  base::Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
+  base::Key(w, "summary");
+  base::Str(w, fmt::format("{} {}: {}, {}", task.server, feature, PatternName(item.decomposition),
+                           PatternName(item.structure)));
+  base::Key(w, "bubaConfidence");
+  base::Num(w, item.confidence);
+  base::Key(w, "bubaScorePrediction");
+  base::Num(w, item.score_prediction);
+  base::Key(w, "generationContext");
   w.StartObject();
-  Key(w, "promptHash");
-  Str(w, fmt::format("{:016x}", item.prompt_hash));
-  Key(w, "memorySnapshot");
+  base::Key(w, "promptHash");
+  base::Str(w, fmt::format("{:016x}", item.prompt_hash));
+  base::Key(w, "memorySnapshot");
   w.StartArray();
-  Str(w, "memory/quality-standards.md");
-  if (options_.learning) Str(w, "memory/kaizen-advice.md");
+  base::Str(w, "memory/quality-standards.md");
+  if (options_.learning) base::Str(w, "memory/kaizen-advice.md");
   w.EndArray();
-  Key(w, "modelUsed");
-  Str(w, "claude-sonnet-4");
-  Key(w, "generationTimeMs");
+  base::Key(w, "modelUsed");
+  base::Str(w, "claude-sonnet-4");
+  base::Key(w, "generationTimeMs");
   w.Int64(item.generation_ms);
-  Key(w, "iterationCount");
+  base::Key(w, "iterationCount");
   w.Int(item.iterations);
   w.EndObject();
   w.EndObject();
-  Key(w, "sessionId");
-  Str(w, fmt::format("{}-agent-{}", Label(), model::FormatDay(item.submitted_ms)));
-  Key(w, "pipelineStage");
-  Str(w, "implement");
-  Key(w, "mcpServerType");
-  Str(w, task.server);
-  Key(w, "priority");
-  Str(w, "normal");
+  base::Key(w, "sessionId");
+  base::Str(w, fmt::format("{}-agent-{}", Label(), model::FormatDay(item.submitted_ms)));
+  base::Key(w, "pipelineStage");
+  base::Str(w, "implement");
+  base::Key(w, "mcpServerType");
+  base::Str(w, task.server);
+  base::Key(w, "priority");
+  base::Str(w, "normal");
   Commit();
 }
 
@@ -256,86 +256,86 @@ void Simulation::WriteFeedback(const ScheduledReview& s) {
   const WorkItem& item = items_[static_cast<size_t>(s.item)];
   const Review& r = s.review;
   const int64_t decided_ms = s.at_ms;
-  learn::JsonWriter& w = writer_;
+  base::JsonWriter& w = writer_;
   Begin("feedback", decided_ms);
   const std::string_view window = WindowName(static_cast<ReviewWindow>(s.session));
-  Key(w, "sessionId");
-  Str(w, fmt::format("{}-review-{}-{}", Label(), model::FormatDay(decided_ms), window));
-  Key(w, "modalId");
-  Str(w, "review-" + item.artifact_id);
-  Key(w, "workProduct");
+  base::Key(w, "sessionId");
+  base::Str(w, fmt::format("{}-review-{}-{}", Label(), model::FormatDay(decided_ms), window));
+  base::Key(w, "modalId");
+  base::Str(w, "review-" + item.artifact_id);
+  base::Key(w, "workProduct");
   w.StartObject();
-  Key(w, "id");
-  Str(w, item.artifact_id);
-  Key(w, "version");
-  Str(w, "v1");
+  base::Key(w, "id");
+  base::Str(w, item.artifact_id);
+  base::Key(w, "version");
+  base::Str(w, "v1");
   w.EndObject();
-  Key(w, "pipelineStage");
-  Str(w, "review");
-  Key(w, "mcpServerType");
-  Str(w, TaskTypes()[static_cast<size_t>(item.task)].server);
-  Key(w, "reviewerId");
-  Str(w, "sim-reviewer");
-  Key(w, "decision");
+  base::Key(w, "pipelineStage");
+  base::Str(w, "review");
+  base::Key(w, "mcpServerType");
+  base::Str(w, TaskTypes()[static_cast<size_t>(item.task)].server);
+  base::Key(w, "reviewerId");
+  base::Str(w, "sim-reviewer");
+  base::Key(w, "decision");
   w.StartObject();
-  Key(w, "decision");
-  Str(w, r.decision);
-  Key(w, "reason");
-  Str(w, r.reason);
+  base::Key(w, "decision");
+  base::Str(w, r.decision);
+  base::Key(w, "reason");
+  base::Str(w, r.reason);
   if (!r.approved) {
-    Key(w, "severity");
-    Str(w, r.severity);
+    base::Key(w, "severity");
+    base::Str(w, r.severity);
     if (r.decision == "rejected") {
-      Key(w, "blockers");
+      base::Key(w, "blockers");
       w.StartArray();
-      Str(w, r.reason);
+      base::Str(w, r.reason);
       w.EndArray();
     }
-    Key(w, "suggestions");
+    base::Key(w, "suggestions");
     w.StartArray();
-    Str(w, r.suggestion);
+    base::Str(w, r.suggestion);
     w.EndArray();
   }
   w.EndObject();
-  Key(w, "scores");
+  base::Key(w, "scores");
   w.StartArray();
   for (int i = 0; i < r.score_count; ++i) {
     w.StartObject();
-    Key(w, "dimension");
-    Str(w, DimName(r.dims[static_cast<size_t>(i)]));
-    Key(w, "score");
+    base::Key(w, "dimension");
+    base::Str(w, DimName(r.dims[static_cast<size_t>(i)]));
+    base::Key(w, "score");
     w.Int(r.scores[static_cast<size_t>(i)]);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "confidence");
+  base::Key(w, "confidence");
   w.StartObject();
-  Key(w, "level");
-  Str(w, r.confidence);
-  Key(w, "wouldDelegateToAI");
+  base::Key(w, "level");
+  base::Str(w, r.confidence);
+  base::Key(w, "wouldDelegateToAI");
   w.Bool(r.would_delegate);
-  Key(w, "needsExpertReview");
+  base::Key(w, "needsExpertReview");
   w.Bool(r.needs_expert);
   w.EndObject();
   // meta as ingest enriches it: timeOfDay and dayOfWeek from the (UTC) timestamp, sessionFatigue
   // the review's position in its session.
   const model::CivilTime civil = model::ToCivil(decided_ms);
-  Key(w, "meta");
+  base::Key(w, "meta");
   w.StartObject();
-  Key(w, "timeToDecisionMs");
+  base::Key(w, "timeToDecisionMs");
   w.Int64(r.time_to_decision_ms);
-  Key(w, "deviceType");
-  Str(w, "desktop");
-  Key(w, "timeOfDay");
-  Str(w, ingest::TimeOfDay(civil.hour));
-  Key(w, "dayOfWeek");
-  Str(w, ingest::DayOfWeek(civil.weekday));
-  Key(w, "sessionFatigue");
+  base::Key(w, "deviceType");
+  base::Str(w, "desktop");
+  base::Key(w, "timeOfDay");
+  base::Str(w, ingest::TimeOfDay(civil.hour));
+  base::Key(w, "dayOfWeek");
+  base::Str(w, ingest::DayOfWeek(civil.weekday));
+  base::Key(w, "sessionFatigue");
   w.Int(s.position);
   w.EndObject();
   // seed 000 §6.2, as ingest computes it: mean score - bubaScorePrediction.
-  Key(w, "_predictionDelta");
-  Num(w, r.mean - item.score_prediction);
+  base::Key(w, "_predictionDelta");
+  base::Num(w, r.mean - item.score_prediction);
   Commit();
 }
 
@@ -529,17 +529,17 @@ SimulationResult Simulation::Run() {
 
 // ---- Reports ---------------------------------------------------------------------------------
 
-void WriteRates(learn::JsonWriter& w, const SimWeek& s) {
-  Key(w, "submitted");
+void WriteRates(base::JsonWriter& w, const SimWeek& s) {
+  base::Key(w, "submitted");
   w.Int64(s.submitted);
-  Key(w, "reviewed");
+  base::Key(w, "reviewed");
   w.Int64(s.reviewed);
-  Key(w, "approvalRate");
-  Num(w, s.ApprovalRate());
-  Key(w, "predictionError");
-  Num(w, s.PredictionError());
-  Key(w, "autoApproveRate");
-  Num(w, s.AutoApproveRate());
+  base::Key(w, "approvalRate");
+  base::Num(w, s.ApprovalRate());
+  base::Key(w, "predictionError");
+  base::Num(w, s.PredictionError());
+  base::Key(w, "autoApproveRate");
+  base::Num(w, s.AutoApproveRate());
 }
 
 std::string Percent(std::optional<double> x) {
@@ -566,64 +566,64 @@ SimulationResult RunSimulation(const SimulateOptions& options, std::string* even
 
 std::string SimulationJson(const SimulationResult& r) {
   rapidjson::StringBuffer buffer;
-  learn::JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "seed");
+  base::Key(w, "seed");
   w.Uint64(r.options.seed);
-  Key(w, "days");
+  base::Key(w, "days");
   w.Int(r.options.days);
-  Key(w, "learning");
+  base::Key(w, "learning");
   w.Bool(r.options.learning);
   if (r.options.reviews_per_week > 0) {
-    Key(w, "reviewsPerWeek");
+    base::Key(w, "reviewsPerWeek");
     w.Int(r.options.reviews_per_week);
   }
-  Key(w, "weeks");
+  base::Key(w, "weeks");
   w.StartArray();
   for (const SimWeek& week : r.weeks) {
     w.StartObject();
-    Key(w, "week");
+    base::Key(w, "week");
     w.Int(week.week);
-    Key(w, "from");
-    Str(w, model::FormatDay(week.from_ms));
+    base::Key(w, "from");
+    base::Str(w, model::FormatDay(week.from_ms));
     WriteRates(w, week);
-    Key(w, "recovered");
+    base::Key(w, "recovered");
     w.Int(week.recovered);
-    Key(w, "hiddenPreferences");
+    base::Key(w, "hiddenPreferences");
     w.Int(week.hidden);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "recovered");
-  learn::StrArray(w, r.recovered);
-  Key(w, "final");
+  base::Key(w, "recovered");
+  base::StrArray(w, r.recovered);
+  base::Key(w, "final");
   w.StartObject();
-  Key(w, "events");
+  base::Key(w, "events");
   w.Uint64(r.events);
   WriteRates(w, r.total);
-  Key(w, "autoApproved");
+  base::Key(w, "autoApproved");
   w.Int64(r.total.auto_approved);
-  Key(w, "hiddenPreferences");
+  base::Key(w, "hiddenPreferences");
   w.Int(r.hidden);
-  Key(w, "gates");
+  base::Key(w, "gates");
   w.StartArray();
   for (const SimGate& g : r.gates) {
     w.StartObject();
-    Key(w, "dimension");
-    Str(w, g.dimension);
-    Key(w, "threshold");
+    base::Key(w, "dimension");
+    base::Str(w, g.dimension);
+    base::Key(w, "threshold");
     w.Int(g.threshold);
-    Key(w, "kind");
-    Str(w, g.kind);
+    base::Key(w, "kind");
+    base::Str(w, g.kind);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "flaggedPatterns");
-  learn::StrArray(w, r.flagged_patterns);
-  Key(w, "autonomy");
+  base::Key(w, "flaggedPatterns");
+  base::StrArray(w, r.flagged_patterns);
+  base::Key(w, "autonomy");
   w.StartObject();
   for (const auto& [task, level] : r.autonomy) {
-    Key(w, task);
+    base::Key(w, task);
     w.Int(level);
   }
   w.EndObject();

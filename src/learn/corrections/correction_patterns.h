@@ -36,8 +36,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -249,7 +249,7 @@ std::vector<PatternViolation> ViolationsOf(const CorrectionPattern& pattern, std
 
 // `kaizen corrections --json`: one object; WriteJsonFields writes its keys into an object the
 // caller opened (so a caller can add its own).
-void WriteJson(JsonWriter& w, const CorrectionPattern& pattern);
-void WriteJsonFields(JsonWriter& w, const CorrectionPattern& pattern);
+void WriteJson(base::JsonWriter& w, const CorrectionPattern& pattern);
+void WriteJsonFields(base::JsonWriter& w, const CorrectionPattern& pattern);
 
 }  // namespace kaizen::learn

@@ -276,7 +276,7 @@ TEST(CorrectionPatterns, SameCorrectionsGiveTheSameJson) {
     CorrectionPatternLearner learner{CorrectionPatternConfig()};
     AddPassive(&learner, 4);
     rapidjson::StringBuffer buffer;
-    JsonWriter w(buffer);
+    base::JsonWriter w(buffer);
     WriteJson(w, learner.Patterns().at(0));
     return std::string(buffer.GetString());
   };

@@ -30,7 +30,7 @@ uint64_t StableHash(std::string_view s) {
   return h ^ (h >> 31);
 }
 
-std::string Pct(double rate) { return fmt::format("{}%", Round6(rate * 100)); }
+std::string Pct(double rate) { return fmt::format("{}%", base::Round6(rate * 100)); }
 
 }  // namespace
 
@@ -148,7 +148,8 @@ std::string Regression::Reason() const {
   if (auto_approved_failed) {
     return "Auto-approved work failed after it shipped (reverted or rewritten by a person)";
   }
-  return fmt::format("Approval rate {} < threshold {}", Round6(rate), Round6(threshold));
+  return fmt::format("Approval rate {} < threshold {}", base::Round6(rate),
+                     base::Round6(threshold));
 }
 
 AutonomyTracker::AutonomyTracker(const AutonomyConfig& config)
@@ -416,68 +417,68 @@ bool AutonomyTracker::ExplainAutonomy(std::string_view task_type, std::string* t
   return true;
 }
 
-void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks) {
+void WriteJson(base::JsonWriter& w, const std::vector<TaskAutonomy>& tasks) {
   w.StartObject();
   for (const TaskAutonomy& a : tasks) {
-    Key(w, a.task_type);
+    base::Key(w, a.task_type);
     w.StartObject();
-    Key(w, "level");
+    base::Key(w, "level");
     w.Int(a.level);
-    Key(w, "class");
-    Str(w, TaskClassName(a.task_class));
-    Key(w, "approvals");
+    base::Key(w, "class");
+    base::Str(w, TaskClassName(a.task_class));
+    base::Key(w, "approvals");
     w.Int64(a.approvals);
-    Key(w, "total");
+    base::Key(w, "total");
     w.Int64(a.decided);
-    Key(w, "rate");
-    Num(w, a.rate);
-    Key(w, "reviewRate");
-    Num(w, a.review_rate);
-    Key(w, "regressed");
+    base::Key(w, "rate");
+    base::Num(w, a.rate);
+    base::Key(w, "reviewRate");
+    base::Num(w, a.review_rate);
+    base::Key(w, "regressed");
     w.Bool(a.regressed);
-    Key(w, "regressedFrom");
+    base::Key(w, "regressedFrom");
     if (a.regressed_from) {
       w.Int(*a.regressed_from);
     } else {
       w.Null();
     }
-    Key(w, "regressedAt");
+    base::Key(w, "regressedAt");
     if (a.regressed_at_ms) {
-      Str(w, model::FormatUtc(*a.regressed_at_ms));
+      base::Str(w, model::FormatUtc(*a.regressed_at_ms));
     } else {
       w.Null();
     }
-    Key(w, "regressionReason");
+    base::Key(w, "regressionReason");
     if (a.regressed_from) {
-      Str(w, a.regression_reason);
+      base::Str(w, a.regression_reason);
     } else {
       w.Null();
     }
-    Key(w, "recentRate");
-    Num(w, a.recent_rate);
-    Key(w, "avgSeconds");
-    Num(w, a.avg_seconds);
-    Key(w, "failedOutcomes");
+    base::Key(w, "recentRate");
+    base::Num(w, a.recent_rate);
+    base::Key(w, "avgSeconds");
+    base::Num(w, a.avg_seconds);
+    base::Key(w, "failedOutcomes");
     w.Int64(a.failed_outcomes);
     w.EndObject();
   }
   w.EndObject();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<Regression>& regressions) {
+void WriteJson(base::JsonWriter& w, const std::vector<Regression>& regressions) {
   w.StartArray();
   for (const Regression& r : regressions) {
     w.StartObject();
-    Key(w, "taskType");
-    Str(w, r.task_type);
-    Key(w, "from");
+    base::Key(w, "taskType");
+    base::Str(w, r.task_type);
+    base::Key(w, "from");
     w.Int(r.from);
-    Key(w, "to");
+    base::Key(w, "to");
     w.Int(r.to);
-    Key(w, "at");
-    Str(w, model::FormatUtc(r.at_ms));
-    Key(w, "reason");
-    Str(w, r.Reason());
+    base::Key(w, "at");
+    base::Str(w, model::FormatUtc(r.at_ms));
+    base::Key(w, "reason");
+    base::Str(w, r.Reason());
     w.EndObject();
   }
   w.EndArray();

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 #include "model/inputs.h"
@@ -188,8 +188,8 @@ class AutonomyTracker {
 
 // Key `autonomy`: {taskType: {level, class, approvals, total, rate, reviewRate, regressed,
 // regressedFrom, regressedAt, regressionReason, recentRate, avgSeconds, failedOutcomes}}.
-void WriteJson(JsonWriter& w, const std::vector<TaskAutonomy>& tasks);
+void WriteJson(base::JsonWriter& w, const std::vector<TaskAutonomy>& tasks);
 // Key `regressions`: [{taskType, from, to, at, reason}], newest last.
-void WriteJson(JsonWriter& w, const std::vector<Regression>& regressions);
+void WriteJson(base::JsonWriter& w, const std::vector<Regression>& regressions);
 
 }  // namespace kaizen::learn

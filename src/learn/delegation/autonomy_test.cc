@@ -46,7 +46,7 @@ class AutonomyTest : public ::testing::Test {
 template <typename T>
 std::string Json(const T& value) {
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  base::JsonWriter w(buf);
   WriteJson(w, value);
   return buf.GetString();
 }

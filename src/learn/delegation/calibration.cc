@@ -133,39 +133,39 @@ bool CalibrationCurve::ExplainCalibration(std::string_view bucket, std::string* 
   return true;
 }
 
-void WriteJson(JsonWriter& w, const CalibrationResult& r) {
+void WriteJson(base::JsonWriter& w, const CalibrationResult& r) {
   w.StartObject();
-  Key(w, "buckets");
+  base::Key(w, "buckets");
   w.StartArray();
   for (const CalibrationBucket& b : r.buckets) {
     w.StartObject();
-    Key(w, "lower");
-    Num(w, b.lower);
-    Key(w, "upper");
-    Num(w, b.upper);
-    Key(w, "avgPredicted");
-    Num(w, b.avg_predicted);
-    Key(w, "actualRate");
-    Num(w, b.actual_rate);
-    Key(w, "error");
-    Num(w, b.error);
-    Key(w, "n");
+    base::Key(w, "lower");
+    base::Num(w, b.lower);
+    base::Key(w, "upper");
+    base::Num(w, b.upper);
+    base::Key(w, "avgPredicted");
+    base::Num(w, b.avg_predicted);
+    base::Key(w, "actualRate");
+    base::Num(w, b.actual_rate);
+    base::Key(w, "error");
+    base::Num(w, b.error);
+    base::Key(w, "n");
     w.Int64(b.n);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "ece");
-  Num(w, r.ece);
-  Key(w, "n");
+  base::Key(w, "ece");
+  base::Num(w, r.ece);
+  base::Key(w, "n");
   w.Int64(r.n);
-  Key(w, "scorePrediction");
+  base::Key(w, "scorePrediction");
   w.StartObject();
-  Key(w, "n");
+  base::Key(w, "n");
   w.Int64(r.score_prediction.n);
-  Key(w, "meanAbsError");
-  Num(w, r.score_prediction.mean_abs_error);
-  Key(w, "meanDelta");
-  Num(w, r.score_prediction.mean_delta);
+  base::Key(w, "meanAbsError");
+  base::Num(w, r.score_prediction.mean_abs_error);
+  base::Key(w, "meanDelta");
+  base::Num(w, r.score_prediction.mean_delta);
   w.EndObject();
   w.EndObject();
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -91,6 +91,6 @@ class CalibrationCurve {
 
 // Key `calibration`: {buckets: [{lower, upper, avgPredicted, actualRate, error, n}], ece, n,
 // scorePrediction: {n, meanAbsError, meanDelta}}.
-void WriteJson(JsonWriter& w, const CalibrationResult& result);
+void WriteJson(base::JsonWriter& w, const CalibrationResult& result);
 
 }  // namespace kaizen::learn

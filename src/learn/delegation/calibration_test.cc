@@ -21,7 +21,7 @@ void AddN(CalibrationCurve& c, int n, const model::ReviewView& r) {
 
 std::string Json(const CalibrationResult& r) {
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  base::JsonWriter w(buf);
   WriteJson(w, r);
   return buf.GetString();
 }

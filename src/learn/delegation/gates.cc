@@ -159,21 +159,21 @@ bool GateLearner::ExplainGate(std::string_view dimension, int64_t now_ms, std::s
   return true;
 }
 
-void WriteJson(JsonWriter& w, const std::vector<ScoreGate>& gates) {
+void WriteJson(base::JsonWriter& w, const std::vector<ScoreGate>& gates) {
   w.StartArray();
   for (const ScoreGate& g : gates) {
     w.StartObject();
-    Key(w, "dimension");
-    Str(w, g.dimension);
-    Key(w, "threshold");
+    base::Key(w, "dimension");
+    base::Str(w, g.dimension);
+    base::Key(w, "threshold");
     w.Int(g.threshold);
-    Key(w, "rejectionRate");
-    Num(w, g.rejection_rate);
-    Key(w, "n");
+    base::Key(w, "rejectionRate");
+    base::Num(w, g.rejection_rate);
+    base::Key(w, "n");
     w.Int64(g.n_below);
-    Key(w, "kind");
-    Str(w, GateKindName(g.kind));
-    Key(w, "scores");
+    base::Key(w, "kind");
+    base::Str(w, GateKindName(g.kind));
+    base::Key(w, "scores");
     w.Int64(g.scores);
     w.EndObject();
   }

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/reviews/quality_index.h"
 #include "learn/signal_weight.h"
 #include "learn/state_fwd.h"
@@ -108,6 +108,6 @@ class GateLearner {
 };
 
 // Key `gates`: [{dimension, threshold, rejectionRate, n, kind, scores}].
-void WriteJson(JsonWriter& w, const std::vector<ScoreGate>& gates);
+void WriteJson(base::JsonWriter& w, const std::vector<ScoreGate>& gates);
 
 }  // namespace kaizen::learn

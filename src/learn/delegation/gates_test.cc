@@ -34,7 +34,7 @@ class GatesTest : public ::testing::Test {
 
 std::string Json(const std::vector<ScoreGate>& gates) {
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  base::JsonWriter w(buf);
   WriteJson(w, gates);
   return buf.GetString();
 }

@@ -312,63 +312,63 @@ KpiResult KpiTracker::Result(int64_t now_ms,
   return out;
 }
 
-void WriteJson(JsonWriter& w, const KpiResult& r) {
+void WriteJson(base::JsonWriter& w, const KpiResult& r) {
   w.StartObject();
-  Key(w, "windows");
+  base::Key(w, "windows");
   w.StartArray();
   for (auto [from, to] : r.windows) {
     w.StartObject();
-    Key(w, "from");
-    Str(w, model::FormatDay(from * model::kMsPerDay));
-    Key(w, "to");
-    Str(w, model::FormatDay(to * model::kMsPerDay));
+    base::Key(w, "from");
+    base::Str(w, model::FormatDay(from * model::kMsPerDay));
+    base::Key(w, "to");
+    base::Str(w, model::FormatDay(to * model::kMsPerDay));
     w.EndObject();
   }
   w.EndArray();
   for (const KpiValue& k : r.kpis) {
-    Key(w, k.name);
+    base::Key(w, k.name);
     w.StartObject();
-    Key(w, "values");
+    base::Key(w, "values");
     w.StartArray();
-    for (const auto& v : k.values) Num(w, v);
+    for (const auto& v : k.values) base::Num(w, v);
     w.EndArray();
-    Key(w, "current");
-    Num(w, k.values.empty() ? std::nullopt : k.values.back());
-    Key(w, "trend");
+    base::Key(w, "current");
+    base::Num(w, k.values.empty() ? std::nullopt : k.values.back());
+    base::Key(w, "trend");
     if (k.trend) {
-      Str(w, *k.trend);
+      base::Str(w, *k.trend);
     } else {
       w.Null();
     }
-    Key(w, "better");
-    Str(w, k.better);
-    Key(w, "unit");
-    Str(w, k.unit);
-    Key(w, "n");
+    base::Key(w, "better");
+    base::Str(w, k.better);
+    base::Key(w, "unit");
+    base::Str(w, k.unit);
+    base::Key(w, "n");
     w.StartArray();
     for (uint64_t n : k.n) w.Uint64(n);
     w.EndArray();
-    Key(w, "minN");
+    base::Key(w, "minN");
     w.Uint64(k.min_n);
-    Key(w, "nUnit");
-    Str(w, k.n_unit);
+    base::Key(w, "nUnit");
+    base::Str(w, k.n_unit);
     w.EndObject();
   }
   w.EndObject();
 }
 
-void WriteAlertsJson(JsonWriter& w, const KpiResult& r) {
+void WriteAlertsJson(base::JsonWriter& w, const KpiResult& r) {
   w.StartArray();
   for (const Alert& a : r.alerts) {
     w.StartObject();
-    Key(w, "level");
-    Str(w, a.level);
-    Key(w, "condition");
-    Str(w, a.condition);
-    Key(w, "message");
-    Str(w, a.message);
-    Key(w, "action");
-    Str(w, a.action);
+    base::Key(w, "level");
+    base::Str(w, a.level);
+    base::Key(w, "condition");
+    base::Str(w, a.condition);
+    base::Key(w, "message");
+    base::Str(w, a.message);
+    base::Key(w, "action");
+    base::Str(w, a.action);
     w.EndObject();
   }
   w.EndArray();

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
 #include "learn/delegation/autonomy.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "model/inputs.h"
@@ -114,7 +114,7 @@ class KpiTracker {
   std::string scratch_;
 };
 
-void WriteJson(JsonWriter& w, const KpiResult& result);        // key `kpis`
-void WriteAlertsJson(JsonWriter& w, const KpiResult& result);  // key `alerts`
+void WriteJson(base::JsonWriter& w, const KpiResult& result);        // key `kpis`
+void WriteAlertsJson(base::JsonWriter& w, const KpiResult& result);  // key `alerts`
 
 }  // namespace kaizen::learn

@@ -153,28 +153,28 @@ std::string ErrorAccumulator::ErrorContext(std::string_view bead_id, bool includ
   return out;
 }
 
-void WriteJson(JsonWriter& w, const ErrorReport& r) {
+void WriteJson(base::JsonWriter& w, const ErrorReport& r) {
   w.StartObject();
-  Key(w, "total");
+  base::Key(w, "total");
   w.Int64(r.overall.total);
-  Key(w, "unresolved");
+  base::Key(w, "unresolved");
   w.Int64(r.overall.unresolved);
-  Key(w, "byType");
+  base::Key(w, "byType");
   w.StartObject();
   for (const auto& [type, n] : r.overall.by_type) {
-    Key(w, type);
+    base::Key(w, type);
     w.Int64(n);
   }
   w.EndObject();
-  Key(w, "beadsWithUnresolved");
+  base::Key(w, "beadsWithUnresolved");
   w.StartArray();
   for (const BeadErrors& b : r.beads_with_unresolved) {
     w.StartObject();
-    Key(w, "beadId");
-    Str(w, b.bead_id);
-    Key(w, "unresolved");
+    base::Key(w, "beadId");
+    base::Str(w, b.bead_id);
+    base::Key(w, "unresolved");
     w.Int64(b.unresolved);
-    Key(w, "total");
+    base::Key(w, "total");
     w.Int64(b.total);
     w.EndObject();
   }

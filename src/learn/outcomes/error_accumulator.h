@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
 #include "model/inputs.h"
@@ -100,6 +100,6 @@ class ErrorAccumulator {
   ErrorStats overall_;
 };
 
-void WriteJson(JsonWriter& w, const ErrorReport& report);
+void WriteJson(base::JsonWriter& w, const ErrorReport& report);
 
 }  // namespace kaizen::learn

@@ -32,7 +32,7 @@ model::ErrorView Resolve(std::string_view id, std::string_view error_id,
 
 std::string Json(const ErrorReport& r) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, r);
   return buffer.GetString();
 }

@@ -251,55 +251,55 @@ bool LoopTracker::ExplainLoop(std::string_view loop_id, std::string* text) const
   return true;
 }
 
-void WriteJson(JsonWriter& w, const LoopsResult& r) {
+void WriteJson(base::JsonWriter& w, const LoopsResult& r) {
   w.StartObject();
-  Key(w, "total");
+  base::Key(w, "total");
   w.Int64(r.total);
-  Key(w, "byAction");
+  base::Key(w, "byAction");
   w.StartObject();
-  Key(w, "ABORT");
+  base::Key(w, "ABORT");
   w.Int64(r.aborted);
-  Key(w, "CONTINUE");
+  base::Key(w, "CONTINUE");
   w.Int64(r.continuing);
-  Key(w, "HALT");
+  base::Key(w, "HALT");
   w.Int64(r.halted);
   w.EndObject();
-  Key(w, "byReason");
+  base::Key(w, "byReason");
   w.StartObject();
   for (const auto& [reason, n] : r.by_reason) {
-    Key(w, reason);
+    base::Key(w, reason);
     w.Int64(n);
   }
   w.EndObject();
-  Key(w, "avgIterations");
-  Num(w, r.avg_iterations);
-  Key(w, "avgFinalQuality");
-  Num(w, r.avg_final_quality);
-  Key(w, "recent");
+  base::Key(w, "avgIterations");
+  base::Num(w, r.avg_iterations);
+  base::Key(w, "avgFinalQuality");
+  base::Num(w, r.avg_final_quality);
+  base::Key(w, "recent");
   w.StartArray();
   for (const LoopReport& loop : r.recent) {
     w.StartObject();
-    Key(w, "loopId");
-    Str(w, loop.loop_id);
-    Key(w, "iterations");
+    base::Key(w, "loopId");
+    base::Str(w, loop.loop_id);
+    base::Key(w, "iterations");
     w.Int64(loop.metrics.iterations);
-    Key(w, "action");
-    Str(w, ActionName(loop.decision.action));
-    Key(w, "reason");
-    Str(w, loop.decision.reason);
-    Key(w, "qHalt");
-    Num(w, loop.metrics.quality_progression.empty() ? std::nullopt
-                                                    : std::optional(loop.decision.q_halt));
-    Key(w, "unmeasuredIterations");
+    base::Key(w, "action");
+    base::Str(w, ActionName(loop.decision.action));
+    base::Key(w, "reason");
+    base::Str(w, loop.decision.reason);
+    base::Key(w, "qHalt");
+    base::Num(w, loop.metrics.quality_progression.empty() ? std::nullopt
+                                                          : std::optional(loop.decision.q_halt));
+    base::Key(w, "unmeasuredIterations");
     w.Int64(loop.unmeasured);
-    Key(w, "qualityProgression");
+    base::Key(w, "qualityProgression");
     w.StartArray();
-    for (double q : loop.metrics.quality_progression) Num(w, q);
+    for (double q : loop.metrics.quality_progression) base::Num(w, q);
     w.EndArray();
-    Key(w, "cost");
-    Num(w, loop.metrics.cost);
-    Key(w, "totalSeconds");
-    Num(w, loop.metrics.total_time);
+    base::Key(w, "cost");
+    base::Num(w, loop.metrics.cost);
+    base::Key(w, "totalSeconds");
+    base::Num(w, loop.metrics.total_time);
     w.EndObject();
   }
   w.EndArray();

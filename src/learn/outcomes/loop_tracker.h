@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/outcomes/loop_control.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
@@ -89,6 +89,6 @@ class LoopTracker {
 };
 
 // The `loops` object: {total, byAction, byReason, avgIterations, avgFinalQuality, recent}.
-void WriteJson(JsonWriter& w, const LoopsResult& r);
+void WriteJson(base::JsonWriter& w, const LoopsResult& r);
 
 }  // namespace kaizen::learn

@@ -37,7 +37,7 @@ model::LoopView Event(std::string_view loop_id, int64_t iteration, double q, int
 
 std::string Json(const LoopsResult& r) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, r);
   return buffer.GetString();
 }

@@ -14,7 +14,7 @@ namespace kaizen::learn {
 namespace {
 
 // Numbers in explanations read like the JSON: rounded to 6 decimals, shortest form.
-std::string N(double x) { return fmt::format("{}", Round6(x)); }
+std::string N(double x) { return fmt::format("{}", base::Round6(x)); }
 
 double HarmfulRatio(double helpful, double harmful) {
   const double total = helpful + harmful;
@@ -486,90 +486,90 @@ bool OutcomeLearner::ExplainCriterion(std::string_view name, int64_t now_ms,
 
 // ---- JSON ------------------------------------------------------------------------------------
 
-void WriteJson(JsonWriter& w, const std::vector<CriterionResult>& criteria) {
+void WriteJson(base::JsonWriter& w, const std::vector<CriterionResult>& criteria) {
   w.StartArray();
   for (const CriterionResult& r : criteria) {
     w.StartObject();
-    Key(w, "criterion");
-    Str(w, r.criterion);
-    Key(w, "weight");
-    Num(w, r.weight);
-    Key(w, "helpfulCount");
+    base::Key(w, "criterion");
+    base::Str(w, r.criterion);
+    base::Key(w, "weight");
+    base::Num(w, r.weight);
+    base::Key(w, "helpfulCount");
     w.Int64(r.helpful_count);
-    Key(w, "harmfulCount");
+    base::Key(w, "harmfulCount");
     w.Int64(r.harmful_count);
-    Key(w, "deprecated");
+    base::Key(w, "deprecated");
     w.Bool(r.deprecated);
-    Key(w, "decayedHelpful");
-    Num(w, r.decayed_helpful);
-    Key(w, "decayedHarmful");
-    Num(w, r.decayed_harmful);
-    Key(w, "lastValidated");
-    Str(w, model::FormatUtc(r.last_validated_ms));
+    base::Key(w, "decayedHelpful");
+    base::Num(w, r.decayed_helpful);
+    base::Key(w, "decayedHarmful");
+    base::Num(w, r.decayed_harmful);
+    base::Key(w, "lastValidated");
+    base::Str(w, model::FormatUtc(r.last_validated_ms));
     w.EndObject();
   }
   w.EndArray();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<PatternResult>& patterns) {
+void WriteJson(base::JsonWriter& w, const std::vector<PatternResult>& patterns) {
   w.StartArray();
   for (const PatternResult& r : patterns) {
     w.StartObject();
-    Key(w, "content");
-    Str(w, r.content);
-    Key(w, "state");
-    Str(w, MaturityStateName(r.state));
-    Key(w, "multiplier");
-    Num(w, r.multiplier);
-    Key(w, "successCount");
+    base::Key(w, "content");
+    base::Str(w, r.content);
+    base::Key(w, "state");
+    base::Str(w, MaturityStateName(r.state));
+    base::Key(w, "multiplier");
+    base::Num(w, r.multiplier);
+    base::Key(w, "successCount");
     w.Int64(r.success_count);
-    Key(w, "failureCount");
+    base::Key(w, "failureCount");
     w.Int64(r.failure_count);
-    Key(w, "decayedHelpful");
-    Num(w, r.decayed_helpful);
-    Key(w, "decayedHarmful");
-    Num(w, r.decayed_harmful);
-    Key(w, "observations");
+    base::Key(w, "decayedHelpful");
+    base::Num(w, r.decayed_helpful);
+    base::Key(w, "decayedHarmful");
+    base::Num(w, r.decayed_harmful);
+    base::Key(w, "observations");
     w.Int64(r.observations);
     w.EndObject();
   }
   w.EndArray();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<AntiPattern>& anti_patterns) {
+void WriteJson(base::JsonWriter& w, const std::vector<AntiPattern>& anti_patterns) {
   w.StartArray();
   for (const AntiPattern& a : anti_patterns) {
     w.StartObject();
-    Key(w, "content");
-    Str(w, a.content);
-    Key(w, "reason");
-    Str(w, a.reason);
-    Key(w, "pattern");
-    Str(w, a.pattern);
-    Key(w, "successCount");
+    base::Key(w, "content");
+    base::Str(w, a.content);
+    base::Key(w, "reason");
+    base::Str(w, a.reason);
+    base::Key(w, "pattern");
+    base::Str(w, a.pattern);
+    base::Key(w, "successCount");
     w.Int64(a.success_count);
-    Key(w, "failureCount");
+    base::Key(w, "failureCount");
     w.Int64(a.failure_count);
-    Key(w, "failureRate");
-    Num(w, a.failure_rate);
+    base::Key(w, "failureRate");
+    base::Num(w, a.failure_rate);
     w.EndObject();
   }
   w.EndArray();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<StrategyStats>& strategies) {
+void WriteJson(base::JsonWriter& w, const std::vector<StrategyStats>& strategies) {
   w.StartArray();
   for (const StrategyStats& s : strategies) {
     w.StartObject();
-    Key(w, "strategy");
-    Str(w, s.strategy);
-    Key(w, "outcomes");
+    base::Key(w, "strategy");
+    base::Str(w, s.strategy);
+    base::Key(w, "outcomes");
     w.Int64(s.outcomes);
-    Key(w, "successes");
+    base::Key(w, "successes");
     w.Int64(s.successes);
-    Key(w, "helpful");
+    base::Key(w, "helpful");
     w.Int64(s.helpful);
-    Key(w, "harmful");
+    base::Key(w, "harmful");
     w.Int64(s.harmful);
     w.EndObject();
   }

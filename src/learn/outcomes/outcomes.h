@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/outcomes/outcome_score.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
@@ -200,9 +200,9 @@ class OutcomeLearner {
 };
 
 // The `criteria`, `patterns`, `antiPatterns` and `strategies` arrays of `kaizen analyze --json`.
-void WriteJson(JsonWriter& w, const std::vector<CriterionResult>& criteria);
-void WriteJson(JsonWriter& w, const std::vector<PatternResult>& patterns);
-void WriteJson(JsonWriter& w, const std::vector<AntiPattern>& anti_patterns);
-void WriteJson(JsonWriter& w, const std::vector<StrategyStats>& strategies);
+void WriteJson(base::JsonWriter& w, const std::vector<CriterionResult>& criteria);
+void WriteJson(base::JsonWriter& w, const std::vector<PatternResult>& patterns);
+void WriteJson(base::JsonWriter& w, const std::vector<AntiPattern>& anti_patterns);
+void WriteJson(base::JsonWriter& w, const std::vector<StrategyStats>& strategies);
 
 }  // namespace kaizen::learn

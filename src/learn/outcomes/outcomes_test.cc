@@ -67,7 +67,7 @@ void AddPattern(OutcomeLearner& l, std::string_view pattern, Kind kind, int64_t 
 template <typename T>
 std::string Json(const T& value) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, value);
   return buffer.GetString();
 }

@@ -326,22 +326,22 @@ SignalsResult SignalTracker::Result(int64_t now_ms) const {
 
 namespace {
 
-void WriteMetric(JsonWriter& w, const SignalMetric& m) {
+void WriteMetric(base::JsonWriter& w, const SignalMetric& m) {
   w.StartObject();
-  Key(w, "n");
+  base::Key(w, "n");
   w.Int64(m.n);
-  Key(w, "value");
-  Num(w, m.value);
-  Key(w, "trend");
+  base::Key(w, "value");
+  base::Num(w, m.value);
+  base::Key(w, "trend");
   w.StartArray();
   for (const MonthValue& v : m.trend) {
     w.StartObject();
-    Key(w, "month");
-    Str(w, v.month);
-    Key(w, "n");
+    base::Key(w, "month");
+    base::Str(w, v.month);
+    base::Key(w, "n");
     w.Int64(v.n);
-    Key(w, "value");
-    Num(w, v.value);
+    base::Key(w, "value");
+    base::Num(w, v.value);
     w.EndObject();
   }
   w.EndArray();
@@ -350,62 +350,62 @@ void WriteMetric(JsonWriter& w, const SignalMetric& m) {
 
 }  // namespace
 
-void WriteJson(JsonWriter& w, const SignalsResult& r) {
+void WriteJson(base::JsonWriter& w, const SignalsResult& r) {
   w.StartObject();
-  Key(w, "rewards");
+  base::Key(w, "rewards");
   w.Int64(r.rewards);
-  Key(w, "coverage");
+  base::Key(w, "coverage");
   WriteMetric(w, r.coverage);
-  Key(w, "revertRate");
+  base::Key(w, "revertRate");
   WriteMetric(w, r.revert_rate);
-  Key(w, "humanEditAfterAgentRate");
+  base::Key(w, "humanEditAfterAgentRate");
   WriteMetric(w, r.human_edit_rate);
-  Key(w, "ciPassRate");
+  base::Key(w, "ciPassRate");
   WriteMetric(w, r.ci_pass_rate);
-  Key(w, "timeToCompletion");
+  base::Key(w, "timeToCompletion");
   WriteMetric(w, r.time_to_completion);
-  Key(w, "ratings");
+  base::Key(w, "ratings");
   WriteMetric(w, r.ratings);
-  Key(w, "responseRate");
+  base::Key(w, "responseRate");
   WriteMetric(w, r.response_rate);
-  Key(w, "byTaskType");
+  base::Key(w, "byTaskType");
   w.StartObject();
   for (const TaskSignals& t : r.by_task_type) {
-    Key(w, t.task_type);
+    base::Key(w, t.task_type);
     w.StartObject();
-    Key(w, "signals");
+    base::Key(w, "signals");
     w.Int64(t.signals);
-    Key(w, "failedOutcomes");
+    base::Key(w, "failedOutcomes");
     w.Int64(t.failed_outcomes);
-    Key(w, "reverts");
+    base::Key(w, "reverts");
     w.Int64(t.reverts);
-    Key(w, "rewrites");
+    base::Key(w, "rewrites");
     w.Int64(t.rewrites);
-    Key(w, "merges");
+    base::Key(w, "merges");
     w.Int64(t.merges);
-    Key(w, "ciRuns");
+    base::Key(w, "ciRuns");
     w.Int64(t.ci_runs);
-    Key(w, "ciPassRate");
-    Num(w, Share(t.ci_passes, t.ci_runs));
-    Key(w, "ratings");
+    base::Key(w, "ciPassRate");
+    base::Num(w, Share(t.ci_passes, t.ci_runs));
+    base::Key(w, "ratings");
     w.Int64(t.ratings);
-    Key(w, "meanRating");
-    Num(w, t.ratings > 0 ? std::optional<double>(t.rating_sum / t.ratings) : std::nullopt);
+    base::Key(w, "meanRating");
+    base::Num(w, t.ratings > 0 ? std::optional<double>(t.rating_sum / t.ratings) : std::nullopt);
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "recentFailures");
+  base::Key(w, "recentFailures");
   w.StartArray();
   for (const SignalFailure& f : r.recent_failures) {
     w.StartObject();
-    Key(w, "at");
-    Str(w, model::FormatUtc(f.at_ms));
-    Key(w, "taskType");
-    Str(w, f.task_type);
-    Key(w, "work");
-    Str(w, f.commit);
-    Key(w, "what");
-    Str(w, f.what);
+    base::Key(w, "at");
+    base::Str(w, model::FormatUtc(f.at_ms));
+    base::Key(w, "taskType");
+    base::Str(w, f.task_type);
+    base::Key(w, "work");
+    base::Str(w, f.commit);
+    base::Key(w, "what");
+    base::Str(w, f.what);
     w.EndObject();
   }
   w.EndArray();

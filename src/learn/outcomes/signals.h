@@ -15,8 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/kpis/kpis.h"  // Alert
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"
@@ -174,6 +174,6 @@ class SignalTracker {
 };
 
 // Key `signals` of `kaizen analyze --json` (docs/analysis.md).
-void WriteJson(JsonWriter& w, const SignalsResult& result);
+void WriteJson(base::JsonWriter& w, const SignalsResult& result);
 
 }  // namespace kaizen::learn

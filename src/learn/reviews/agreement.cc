@@ -206,65 +206,65 @@ AgreementResult AgreementTracker::Result() const {
   return out;
 }
 
-void WriteJson(JsonWriter& w, const AgreementResult& r) {
+void WriteJson(base::JsonWriter& w, const AgreementResult& r) {
   auto alpha = [&w](const Alpha& a) {
     w.StartObject();
-    Key(w, "alpha");
-    Num(w, a.alpha);
-    Key(w, "items");
+    base::Key(w, "alpha");
+    base::Num(w, a.alpha);
+    base::Key(w, "items");
     w.Int64(a.items);
-    Key(w, "reviewers");
+    base::Key(w, "reviewers");
     w.Int64(a.reviewers);
-    Key(w, "values");
+    base::Key(w, "values");
     w.Int64(a.values);
     w.EndObject();
   };
   w.StartObject();
-  Key(w, "minItems");
+  base::Key(w, "minItems");
   w.Int64(kAgreementMinItems);
-  Key(w, "decisions");
+  base::Key(w, "decisions");
   alpha(r.decisions);
-  Key(w, "dimensions");
+  base::Key(w, "dimensions");
   w.StartObject();
   for (const auto& [dimension, a] : r.dimensions) {
-    Key(w, dimension);
+    base::Key(w, dimension);
     alpha(a);
   }
   w.EndObject();
-  Key(w, "reviewers");
+  base::Key(w, "reviewers");
   w.StartObject();
   for (const ReviewerAgreement& ra : r.reviewers) {
-    Key(w, ra.reviewer);
+    base::Key(w, ra.reviewer);
     w.StartObject();
-    Key(w, "items");
+    base::Key(w, "items");
     w.Int64(ra.items);
-    Key(w, "pairs");
+    base::Key(w, "pairs");
     w.Int64(ra.pairs);
-    Key(w, "decisionAgreement");
-    Num(w, ra.decision_agreement);
+    base::Key(w, "decisionAgreement");
+    base::Num(w, ra.decision_agreement);
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "clarifications");
+  base::Key(w, "clarifications");
   w.StartArray();
   for (const Clarification& c : r.clarifications) {
     w.StartObject();
-    Key(w, "workProduct");
+    base::Key(w, "workProduct");
     w.StartObject();
-    Key(w, "id");
-    Str(w, c.artifact_id);
-    Key(w, "version");
-    Str(w, c.version);
+    base::Key(w, "id");
+    base::Str(w, c.artifact_id);
+    base::Key(w, "version");
+    base::Str(w, c.version);
     w.EndObject();
-    Key(w, "decisions");
+    base::Key(w, "decisions");
     w.StartObject();
     for (const auto& [reviewer, decision] : c.decisions) {
-      Key(w, reviewer);
-      Str(w, decision);
+      base::Key(w, reviewer);
+      base::Str(w, decision);
     }
     w.EndObject();
-    Key(w, "at");
-    Str(w, model::FormatUtc(c.at_ms));
+    base::Key(w, "at");
+    base::Str(w, model::FormatUtc(c.at_ms));
     w.EndObject();
   }
   w.EndArray();

@@ -15,7 +15,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -104,6 +104,6 @@ class AgreementTracker {
 // dimensions: {<dimension>: {...}},
 // reviewers: {<name>: {items, pairs, decisionAgreement}}, clarifications: [{workProduct: {id,
 // version}, decisions: {<reviewer>: <decision>}, at}]}.
-void WriteJson(JsonWriter& w, const AgreementResult& r);
+void WriteJson(base::JsonWriter& w, const AgreementResult& r);
 
 }  // namespace kaizen::learn

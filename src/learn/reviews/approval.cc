@@ -50,31 +50,31 @@ ApprovalResult ApprovalLearner::Result() const {
   return r;
 }
 
-void WriteJson(JsonWriter& w, const ApprovalCounts& c) {
+void WriteJson(base::JsonWriter& w, const ApprovalCounts& c) {
   w.StartObject();
-  Key(w, "approved");
+  base::Key(w, "approved");
   w.Int64(c.approved);
-  Key(w, "rejected");
+  base::Key(w, "rejected");
   w.Int64(c.rejected);
-  Key(w, "needsWork");
+  base::Key(w, "needsWork");
   w.Int64(c.needs_work);
-  Key(w, "deferred");
+  base::Key(w, "deferred");
   w.Int64(c.deferred);
-  Key(w, "total");
+  base::Key(w, "total");
   w.Int64(c.total);
-  Key(w, "rate");
-  Num(w, c.rate());
+  base::Key(w, "rate");
+  base::Num(w, c.rate());
   w.EndObject();
 }
 
 namespace {
 
-void WriteTable(JsonWriter& w, std::string_view key,
+void WriteTable(base::JsonWriter& w, std::string_view key,
                 const std::map<std::string, ApprovalCounts>& table) {
-  Key(w, key);
+  base::Key(w, key);
   w.StartObject();
   for (const auto& [name, counts] : table) {
-    Key(w, name);
+    base::Key(w, name);
     WriteJson(w, counts);
   }
   w.EndObject();
@@ -82,9 +82,9 @@ void WriteTable(JsonWriter& w, std::string_view key,
 
 }  // namespace
 
-void WriteJson(JsonWriter& w, const ApprovalResult& r) {
+void WriteJson(base::JsonWriter& w, const ApprovalResult& r) {
   w.StartObject();
-  Key(w, "overall");
+  base::Key(w, "overall");
   WriteJson(w, r.overall);
   WriteTable(w, "byServerType", r.by_server_type);
   WriteTable(w, "byStage", r.by_stage);

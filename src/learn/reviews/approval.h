@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/state_fwd.h"
 #include "learn/string_hash.h"  // StringHash
 #include "model/inputs.h"
@@ -63,7 +63,7 @@ class ApprovalLearner {
 
 // Key `approval`: {overall: {approved, rejected, needsWork, deferred, total, rate},
 // byServerType: {name: {...}}, byStage: {...}, byReviewer: {...}}.
-void WriteJson(JsonWriter& w, const ApprovalResult& result);
-void WriteJson(JsonWriter& w, const ApprovalCounts& counts);
+void WriteJson(base::JsonWriter& w, const ApprovalResult& result);
+void WriteJson(base::JsonWriter& w, const ApprovalCounts& counts);
 
 }  // namespace kaizen::learn

@@ -19,7 +19,7 @@ model::ReviewView Review(model::Decision d, std::string_view server = "shopify",
 
 std::string Json(const ApprovalResult& r) {
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  base::JsonWriter w(buf);
   WriteJson(w, r);
   return buf.GetString();
 }

@@ -119,46 +119,46 @@ double ExplorationDraw(std::string_view artifact_id) {
   return static_cast<double>(h >> 11) * 0x1.0p-53;
 }
 
-void WriteJson(JsonWriter& w, const BiasResult& result) {
+void WriteJson(base::JsonWriter& w, const BiasResult& result) {
   w.StartObject();
-  Key(w, "windows");
+  base::Key(w, "windows");
   w.StartArray();
   for (const BiasWindow& win : result.windows) {
     w.StartObject();
-    Key(w, "from");
-    Str(w, model::FormatDay(win.first_day * model::kMsPerDay));
-    Key(w, "to");
-    Str(w, model::FormatDay(win.last_day * model::kMsPerDay));
-    Key(w, "approvalRate");
-    Num(w, win.approval_rate);
-    Key(w, "creativity");
-    Num(w, win.creativity);
-    Key(w, "creativityN");
+    base::Key(w, "from");
+    base::Str(w, model::FormatDay(win.first_day * model::kMsPerDay));
+    base::Key(w, "to");
+    base::Str(w, model::FormatDay(win.last_day * model::kMsPerDay));
+    base::Key(w, "approvalRate");
+    base::Num(w, win.approval_rate);
+    base::Key(w, "creativity");
+    base::Num(w, win.creativity);
+    base::Key(w, "creativityN");
     w.Int64(win.creativity_n);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "overlyConservative");
+  base::Key(w, "overlyConservative");
   w.Bool(result.overly_conservative);
-  Key(w, "action");
+  base::Key(w, "action");
   if (result.action) {
-    Str(w, *result.action);
+    base::Str(w, *result.action);
   } else {
     w.Null();
   }
   const ExplorationUse& e = result.exploration;
-  Key(w, "exploration");
+  base::Key(w, "exploration");
   w.StartObject();
-  Key(w, "budget");
-  Num(w, e.budget);
-  Key(w, "used");
+  base::Key(w, "budget");
+  base::Num(w, e.budget);
+  base::Key(w, "used");
   w.Int64(e.used);
-  Key(w, "total");
+  base::Key(w, "total");
   w.Int64(e.total);
-  Key(w, "share");
-  Num(w, e.share);
-  Key(w, "remaining");
-  Num(w, e.remaining);
+  base::Key(w, "share");
+  base::Num(w, e.share);
+  base::Key(w, "remaining");
+  base::Num(w, e.remaining);
   w.EndObject();
   w.EndObject();
 }

@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -88,6 +88,6 @@ inline bool ShouldExplore(std::string_view artifact_id, double budget) {
   return ExplorationDraw(artifact_id) < budget;
 }
 
-void WriteJson(JsonWriter& w, const BiasResult& result);  // key `biasWatch`
+void WriteJson(base::JsonWriter& w, const BiasResult& result);  // key `biasWatch`
 
 }  // namespace kaizen::learn

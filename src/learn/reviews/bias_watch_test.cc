@@ -33,7 +33,7 @@ model::WorkView Work(int64_t at, bool experimental) {
 
 std::string Json(const BiasResult& r) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, r);
   return buffer.GetString();
 }

@@ -188,79 +188,79 @@ CommunicationResult CommunicationLearner::Result() const {
 
 namespace {
 
-void WriteStats(JsonWriter& w, const std::map<std::string, EngagementStats>& groups,
+void WriteStats(base::JsonWriter& w, const std::map<std::string, EngagementStats>& groups,
                 std::string_view score_key) {
   w.StartObject();
   for (const auto& [name, s] : groups) {
-    Key(w, name);
+    base::Key(w, name);
     w.StartObject();
-    Key(w, "n");
+    base::Key(w, "n");
     w.Int64(s.n);
-    Key(w, "avgSeconds");
-    Num(w, s.avg_seconds);
-    Key(w, "richness");
-    Num(w, s.richness);
-    Key(w, "completionRate");
-    Num(w, s.completion_rate);
-    Key(w, score_key);
-    Num(w, s.score);
+    base::Key(w, "avgSeconds");
+    base::Num(w, s.avg_seconds);
+    base::Key(w, "richness");
+    base::Num(w, s.richness);
+    base::Key(w, "completionRate");
+    base::Num(w, s.completion_rate);
+    base::Key(w, score_key);
+    base::Num(w, s.score);
     w.EndObject();
   }
   w.EndObject();
 }
 
 // A whole number (fatigue_after is configured as one) reads as 5, not 5.0.
-void WholeOrNum(JsonWriter& w, double x) {
+void WholeOrNum(base::JsonWriter& w, double x) {
   if (std::isfinite(x) && x == std::trunc(x) && std::fabs(x) < 1e15) {
     w.Int64(static_cast<int64_t>(x));
   } else {
-    Num(w, x);
+    base::Num(w, x);
   }
 }
 
 }  // namespace
 
-void WriteJson(JsonWriter& w, const CommunicationResult& r) {
+void WriteJson(base::JsonWriter& w, const CommunicationResult& r) {
   w.StartObject();
-  Key(w, "formats");
+  base::Key(w, "formats");
   WriteStats(w, r.formats, "effectiveness");
-  Key(w, "bestFormat");
+  base::Key(w, "bestFormat");
   if (r.best_format) {
-    Str(w, *r.best_format);
+    base::Str(w, *r.best_format);
   } else {
     w.Null();
   }
-  Key(w, "windows");
+  base::Key(w, "windows");
   WriteStats(w, r.windows, "engagement");
-  Key(w, "dayTypes");
+  base::Key(w, "dayTypes");
   WriteStats(w, r.day_types, "engagement");
-  Key(w, "bestWindows");
-  StrArray(w, r.best_windows);
-  Key(w, "detailLevel");
+  base::Key(w, "bestWindows");
+  base::StrArray(w, r.best_windows);
+  base::Key(w, "detailLevel");
   WriteJson(w, r.detail_level);
 
   const FatigueStats& f = r.fatigue;
-  Key(w, "fatigue");
+  base::Key(w, "fatigue");
   w.StartObject();
-  Key(w, "threshold");
+  base::Key(w, "threshold");
   WholeOrNum(w, f.threshold);
-  Key(w, "weight");
-  Num(w, f.weight);
-  Key(w, "fatiguedReviews");
+  base::Key(w, "weight");
+  base::Num(w, f.weight);
+  base::Key(w, "fatiguedReviews");
   w.Int64(f.fatigued_reviews);
-  Key(w, "sessionsNeedingBreak");
+  base::Key(w, "sessionsNeedingBreak");
   w.Int64(f.sessions_needing_break);
-  Key(w, "freshRichness");
-  Num(w, f.fresh_richness);
-  Key(w, "fatiguedRichness");
-  Num(w, f.fatigued_richness);
-  Key(w, "freshSeconds");
-  Num(w, f.fresh_seconds);
-  Key(w, "fatiguedSeconds");
-  Num(w, f.fatigued_seconds);
-  Key(w, "breakSuggestion");
+  base::Key(w, "freshRichness");
+  base::Num(w, f.fresh_richness);
+  base::Key(w, "fatiguedRichness");
+  base::Num(w, f.fatigued_richness);
+  base::Key(w, "freshSeconds");
+  base::Num(w, f.fresh_seconds);
+  base::Key(w, "fatiguedSeconds");
+  base::Num(w, f.fatigued_seconds);
+  base::Key(w, "breakSuggestion");
   if (f.break_suggestion) {
-    Str(w, *f.break_suggestion);
+    base::Str(w, *f.break_suggestion);
   } else {
     w.Null();
   }

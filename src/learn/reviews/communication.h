@@ -14,8 +14,8 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/reviews/detail_level.h"
 #include "learn/signal_weight.h"
 #include "learn/state_fwd.h"
@@ -119,6 +119,6 @@ class CommunicationLearner {
 };
 
 // The `communication` object of `kaizen analyze --json`.
-void WriteJson(JsonWriter& w, const CommunicationResult& r);
+void WriteJson(base::JsonWriter& w, const CommunicationResult& r);
 
 }  // namespace kaizen::learn

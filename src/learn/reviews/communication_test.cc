@@ -38,7 +38,7 @@ model::ReviewView Review(const R& r) {
 
 std::string Json(const CommunicationResult& r) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, r);
   return buffer.GetString();
 }

@@ -52,28 +52,28 @@ CompareAdvice AdviseComparison(const CompareConfig& config, const CalibrationCur
   return out;
 }
 
-void WriteJson(JsonWriter& w, const CompareAdvice& a) {
+void WriteJson(base::JsonWriter& w, const CompareAdvice& a) {
   w.StartObject();
-  Key(w, "compare");
+  base::Key(w, "compare");
   w.Bool(a.compare);
-  Key(w, "reasons");
-  StrArray(w, a.reasons);
-  Key(w, "calibratedConfidence");
-  Num(w, a.calibrated_confidence);
-  Key(w, "triggers");
+  base::Key(w, "reasons");
+  base::StrArray(w, a.reasons);
+  base::Key(w, "calibratedConfidence");
+  base::Num(w, a.calibrated_confidence);
+  base::Key(w, "triggers");
   w.StartObject();
-  Key(w, "lowConfidence");
+  base::Key(w, "lowConfidence");
   w.Bool(a.low_confidence);
-  Key(w, "severalApproaches");
+  base::Key(w, "severalApproaches");
   w.Bool(a.several_approaches);
-  Key(w, "mixedPreferences");
+  base::Key(w, "mixedPreferences");
   w.Bool(a.mixed_preferences);
   w.EndObject();
-  Key(w, "taskType");
+  base::Key(w, "taskType");
   w.StartObject();
-  Key(w, "approved");
+  base::Key(w, "approved");
   w.Int64(a.approved);
-  Key(w, "decided");
+  base::Key(w, "decided");
   w.Int64(a.decided);
   w.EndObject();
   w.EndObject();

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
 #include "learn/delegation/calibration.h"
-#include "learn/json_out.h"
 #include "learn/reviews/approval.h"
 
 namespace kaizen::learn {
@@ -49,6 +49,6 @@ CompareAdvice AdviseComparison(const CompareConfig& config, const CalibrationCur
 
 // {compare, reasons, calibratedConfidence, triggers: {lowConfidence, severalApproaches,
 // mixedPreferences}, taskType: {approved, decided}}.
-void WriteJson(JsonWriter& w, const CompareAdvice& advice);
+void WriteJson(base::JsonWriter& w, const CompareAdvice& advice);
 
 }  // namespace kaizen::learn

@@ -94,49 +94,49 @@ DecisionSpeedResult DecisionSpeedLearner::Result() const {
   return r;
 }
 
-void WriteJson(JsonWriter& w, const DecisionSpeedResult& r) {
+void WriteJson(base::JsonWriter& w, const DecisionSpeedResult& r) {
   w.StartObject();
-  Key(w, "fastSeconds");
-  Num(w, r.fast_seconds);
-  Key(w, "slowSeconds");
-  Num(w, r.slow_seconds);
-  Key(w, "decided");
+  base::Key(w, "fastSeconds");
+  base::Num(w, r.fast_seconds);
+  base::Key(w, "slowSeconds");
+  base::Num(w, r.slow_seconds);
+  base::Key(w, "decided");
   w.Int64(r.decided);
-  Key(w, "quadrants");
+  base::Key(w, "quadrants");
   w.StartObject();
   for (Speed s : {Speed::kFast, Speed::kMedium, Speed::kSlow}) {
     const SpeedQuadrant& q = r.quadrants[static_cast<int>(s)];
-    Key(w, SpeedName(s));
+    base::Key(w, SpeedName(s));
     w.StartObject();
-    Key(w, "approved");
+    base::Key(w, "approved");
     w.Int64(q.approved);
-    Key(w, "rejected");
+    base::Key(w, "rejected");
     w.Int64(q.rejected);
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "fastRejections");
+  base::Key(w, "fastRejections");
   w.StartObject();
-  Key(w, "count");
+  base::Key(w, "count");
   w.Int64(r.fast_rejections);
-  Key(w, "share");
-  Num(w, r.fast_rejection_share);
-  Key(w, "recent");
+  base::Key(w, "share");
+  base::Num(w, r.fast_rejection_share);
+  base::Key(w, "recent");
   w.StartArray();
   for (const FastRejection& f : r.recent) {
     w.StartObject();
-    Key(w, "id");
-    Str(w, f.id);
-    Key(w, "at");
-    Str(w, model::FormatUtc(f.at_ms));
-    Key(w, "taskType");
-    Str(w, f.task_type);
-    Key(w, "artifactId");
-    Str(w, f.artifact_id);
-    Key(w, "reason");
-    Str(w, f.reason);
-    Key(w, "blockers");
-    StrArray(w, f.blockers);
+    base::Key(w, "id");
+    base::Str(w, f.id);
+    base::Key(w, "at");
+    base::Str(w, model::FormatUtc(f.at_ms));
+    base::Key(w, "taskType");
+    base::Str(w, f.task_type);
+    base::Key(w, "artifactId");
+    base::Str(w, f.artifact_id);
+    base::Key(w, "reason");
+    base::Str(w, f.reason);
+    base::Key(w, "blockers");
+    base::StrArray(w, f.blockers);
     w.EndObject();
   }
   w.EndArray();

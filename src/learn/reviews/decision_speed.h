@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -88,6 +88,6 @@ class DecisionSpeedLearner {
 // Key `decisionSpeed`: {fastSeconds, slowSeconds, decided, quadrants: {fast: {approved,
 // rejected}, medium: {...}, slow: {...}}, fastRejections: {count, share, recent: [{id, at,
 // taskType, artifactId, reason, blockers}]}}.
-void WriteJson(JsonWriter& w, const DecisionSpeedResult& result);
+void WriteJson(base::JsonWriter& w, const DecisionSpeedResult& result);
 
 }  // namespace kaizen::learn

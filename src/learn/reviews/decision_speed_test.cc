@@ -26,7 +26,7 @@ model::ReviewView Review(model::Decision d, double ms, int64_t at = kDay,
 
 std::string Json(const DecisionSpeedResult& r) {
   rapidjson::StringBuffer buf;
-  JsonWriter w(buf);
+  base::JsonWriter w(buf);
   WriteJson(w, r);
   return buf.GetString();
 }

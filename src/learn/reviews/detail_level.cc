@@ -43,22 +43,22 @@ std::vector<SectionStats> DetailLevelTracker::Result() const {
   return out;
 }
 
-void WriteJson(JsonWriter& w, const std::vector<SectionStats>& sections) {
+void WriteJson(base::JsonWriter& w, const std::vector<SectionStats>& sections) {
   w.StartArray();
   for (const SectionStats& s : sections) {
     w.StartObject();
-    Key(w, "section");
-    Str(w, s.name);
-    Key(w, "shown");
+    base::Key(w, "section");
+    base::Str(w, s.name);
+    base::Key(w, "shown");
     w.Int64(s.shown);
-    Key(w, "read");
+    base::Key(w, "read");
     w.Int64(s.read);
-    Key(w, "expanded");
+    base::Key(w, "expanded");
     w.Int64(s.expanded);
-    Key(w, "meanVisibleSeconds");
-    Num(w, s.mean_visible_seconds);
-    Key(w, "advice");
-    Str(w, s.advice);
+    base::Key(w, "meanVisibleSeconds");
+    base::Num(w, s.mean_visible_seconds);
+    base::Key(w, "advice");
+    base::Str(w, s.advice);
     w.EndObject();
   }
   w.EndArray();

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -60,6 +60,6 @@ class DetailLevelTracker {
 };
 
 // `detailLevel`: [{section, shown, read, expanded, meanVisibleSeconds, advice}].
-void WriteJson(JsonWriter& w, const std::vector<SectionStats>& sections);
+void WriteJson(base::JsonWriter& w, const std::vector<SectionStats>& sections);
 
 }  // namespace kaizen::learn

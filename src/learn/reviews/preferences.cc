@@ -298,55 +298,55 @@ PreferenceResult PreferenceLearner::Result(int64_t now_ms) const {
   return out;
 }
 
-void WriteJson(JsonWriter& w, const PreferenceResult& result) {
+void WriteJson(base::JsonWriter& w, const PreferenceResult& result) {
   w.StartObject();
-  Key(w, "comparisons");
+  base::Key(w, "comparisons");
   w.Int64(result.comparisons);
-  Key(w, "stable");
+  base::Key(w, "stable");
   w.Bool(result.stable);
-  Key(w, "vector");
+  base::Key(w, "vector");
   w.StartObject();
   for (const AttributePreference& p : result.vector) {
-    Key(w, p.attribute);
+    base::Key(w, p.attribute);
     w.StartObject();
-    Key(w, "rating");
-    Num(w, p.rating);
-    Key(w, "preference");
-    Num(w, p.preference);
-    Key(w, "comparisons");
+    base::Key(w, "rating");
+    base::Num(w, p.rating);
+    base::Key(w, "preference");
+    base::Num(w, p.preference);
+    base::Key(w, "comparisons");
     w.Int64(p.comparisons);
-    Key(w, "lastUpdated");
-    Str(w, model::FormatUtc(p.last_updated_ms));
+    base::Key(w, "lastUpdated");
+    base::Str(w, model::FormatUtc(p.last_updated_ms));
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "dimensionWinners");
+  base::Key(w, "dimensionWinners");
   w.StartObject();
   for (const DimensionWinner& d : result.dimension_winners) {
-    Key(w, d.dimension);
+    base::Key(w, d.dimension);
     w.StartObject();
-    Key(w, "A");
+    base::Key(w, "A");
     w.Int64(d.a);
-    Key(w, "B");
+    base::Key(w, "B");
     w.Int64(d.b);
-    Key(w, "tie");
+    base::Key(w, "tie");
     w.Int64(d.tie);
-    Key(w, "agreesWithPreferred");
-    Num(w, d.agrees_with_preferred);
+    base::Key(w, "agreesWithPreferred");
+    base::Num(w, d.agrees_with_preferred);
     w.EndObject();
   }
   w.EndObject();
-  Key(w, "weights");
+  base::Key(w, "weights");
   w.StartObject();
-  Key(w, "fitted");
+  base::Key(w, "fitted");
   w.Bool(result.weights.fitted);
-  Key(w, "n");
+  base::Key(w, "n");
   w.Int64(result.weights.n);
-  Key(w, "byDimension");
+  base::Key(w, "byDimension");
   w.StartObject();
   for (const auto& [dimension, weight] : result.weights.by_dimension) {
-    Key(w, dimension);
-    Num(w, weight);
+    base::Key(w, dimension);
+    base::Num(w, weight);
   }
   w.EndObject();
   w.EndObject();

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/least_squares.h"
 #include "learn/signal_weight.h"
 #include "learn/state_fwd.h"
@@ -127,6 +127,6 @@ class PreferenceLearner {
   std::vector<std::string> attributes_a_, attributes_b_;  // reused across comparisons
 };
 
-void WriteJson(JsonWriter& w, const PreferenceResult& result);  // key `preferences`
+void WriteJson(base::JsonWriter& w, const PreferenceResult& result);  // key `preferences`
 
 }  // namespace kaizen::learn

@@ -45,7 +45,7 @@ double Weight(const DimensionWeights& w, std::string_view dimension) {
 
 std::string Json(const PreferenceResult& r) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, r);
   return buffer.GetString();
 }

@@ -243,106 +243,106 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
   return out;
 }
 
-void WriteJson(JsonWriter& w, const RankedItem& ranked,
+void WriteJson(base::JsonWriter& w, const RankedItem& ranked,
                const std::vector<std::string_view>& versions, int64_t now_ms) {
   const QueueItem& i = *ranked.item;
   auto opt = [&](std::string_view key, std::string_view v) {
-    Key(w, key);
+    base::Key(w, key);
     if (v.empty()) {
       w.Null();
     } else {
-      Str(w, v);
+      base::Str(w, v);
     }
   };
   w.StartObject();
-  Key(w, "eventId");
-  Str(w, i.event_id);
-  Key(w, "recordedAt");
-  Str(w, model::FormatUtc(i.at_ms));
-  Key(w, "ageSeconds");
+  base::Key(w, "eventId");
+  base::Str(w, i.event_id);
+  base::Key(w, "recordedAt");
+  base::Str(w, model::FormatUtc(i.at_ms));
+  base::Key(w, "ageSeconds");
   w.Int64(std::max<int64_t>(0, now_ms - i.at_ms) / 1000);
-  Key(w, "workProduct");
+  base::Key(w, "workProduct");
   w.StartObject();
-  Key(w, "type");
-  Str(w, i.type);
-  Key(w, "id");
-  Str(w, i.artifact_id);
-  Key(w, "version");
-  Str(w, i.version);
+  base::Key(w, "type");
+  base::Str(w, i.type);
+  base::Key(w, "id");
+  base::Str(w, i.artifact_id);
+  base::Key(w, "version");
+  base::Str(w, i.version);
   if (!i.path.empty()) {
-    Key(w, "path");
-    Str(w, i.path);
+    base::Key(w, "path");
+    base::Str(w, i.path);
   }
-  Key(w, "summary");
-  Str(w, i.summary);
+  base::Key(w, "summary");
+  base::Str(w, i.summary);
   if (!i.commit.empty()) {
-    Key(w, "commit");
-    Str(w, i.commit);
+    base::Key(w, "commit");
+    base::Str(w, i.commit);
   }
-  Key(w, "bubaConfidence");
-  Num(w, i.confidence);
+  base::Key(w, "bubaConfidence");
+  base::Num(w, i.confidence);
   if (i.score_prediction) {
-    Key(w, "bubaScorePrediction");
-    Num(w, *i.score_prediction);
+    base::Key(w, "bubaScorePrediction");
+    base::Num(w, *i.score_prediction);
   }
-  Key(w, "generationContext");
+  base::Key(w, "generationContext");
   w.StartObject();
-  Key(w, "modelUsed");
-  Str(w, i.model);
-  Key(w, "iterationCount");
+  base::Key(w, "modelUsed");
+  base::Str(w, i.model);
+  base::Key(w, "iterationCount");
   w.Int64(i.iteration_count);
   w.EndObject();
   w.EndObject();
-  Key(w, "priority");
-  Str(w, i.priority.empty() ? "normal" : i.priority);
+  base::Key(w, "priority");
+  base::Str(w, i.priority.empty() ? "normal" : i.priority);
   opt("pipelineStage", i.stage);
   opt("mcpServerType", i.server_type);
   opt("sessionId", i.session_id);
-  Key(w, "experimental");
+  base::Key(w, "experimental");
   w.Bool(i.experimental);
-  Key(w, "deferrals");
+  base::Key(w, "deferrals");
   w.Int64(i.deferrals);
-  Key(w, "supersededVersions");
+  base::Key(w, "supersededVersions");
   w.Int64(i.superseded);
-  Key(w, "requiredReviews");
+  base::Key(w, "requiredReviews");
   w.Int64(i.required_reviews);
-  Key(w, "compareWith");  // "" or the version to review this one against (A/B)
-  Str(w, i.compare_with);
-  Key(w, "reviewedBy");
+  base::Key(w, "compareWith");  // "" or the version to review this one against (A/B)
+  base::Str(w, i.compare_with);
+  base::Key(w, "reviewedBy");
   w.StartArray();
-  for (const std::string& who : i.reviewed_by) Str(w, who);
+  for (const std::string& who : i.reviewed_by) base::Str(w, who);
   w.EndArray();
-  Key(w, "reservedBy");  // those holding it now
+  base::Key(w, "reservedBy");  // those holding it now
   w.StartArray();
   for (const QueueItem::Reservation& r : i.reservations) {
     if (r.until_ms <= now_ms) continue;
     w.StartObject();
-    Key(w, "reviewer");
-    Str(w, r.reviewer);
-    Key(w, "until");
-    Str(w, model::FormatUtc(r.until_ms));
+    base::Key(w, "reviewer");
+    base::Str(w, r.reviewer);
+    base::Key(w, "until");
+    base::Str(w, model::FormatUtc(r.until_ms));
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "diffRecorded");
+  base::Key(w, "diffRecorded");
   w.Bool(!i.diff.empty());
-  Key(w, "autonomy");
+  base::Key(w, "autonomy");
   w.StartObject();
-  Key(w, "level");
+  base::Key(w, "level");
   w.Int(ranked.level);
-  Key(w, "reviewRate");
-  Num(w, ranked.review_rate);
-  Key(w, "class");
-  Str(w, ranked.task_class);
+  base::Key(w, "reviewRate");
+  base::Num(w, ranked.review_rate);
+  base::Key(w, "class");
+  base::Str(w, ranked.task_class);
   w.EndObject();
-  Key(w, "reviewRequired");
+  base::Key(w, "reviewRequired");
   w.Bool(ranked.review_required);
-  Key(w, "versions");
+  base::Key(w, "versions");
   w.StartArray();
-  for (std::string_view v : versions) Str(w, v);
+  for (std::string_view v : versions) base::Str(w, v);
   w.EndArray();
-  Key(w, "why");
-  Str(w, ranked.why);
+  base::Key(w, "why");
+  base::Str(w, ranked.why);
   w.EndObject();
 }
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/delegation/autonomy.h"
-#include "learn/json_out.h"
 #include "learn/state_fwd.h"
 #include "model/inputs.h"
 
@@ -128,7 +128,7 @@ std::vector<RankedItem> OrderQueue(const ReviewQueue& queue, const AutonomyTrack
 
 // One ranked item as the queue's JSON object; `versions`: every recorded version of its artifact;
 // `now_ms`: the moment its age is counted to.
-void WriteJson(JsonWriter& w, const RankedItem& ranked,
+void WriteJson(base::JsonWriter& w, const RankedItem& ranked,
                const std::vector<std::string_view>& versions, int64_t now_ms);
 
 }  // namespace kaizen::learn

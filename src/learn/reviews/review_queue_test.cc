@@ -305,7 +305,7 @@ TEST_F(ReviewQueueTest, TheJsonCarriesTheProductTheLevelAndTheReasons) {
   Work("a", "v2", "stripe", "urgent");
   const std::vector<RankedItem> ranked = OrderQueue(queue_, autonomy_, {"morning", {"morning"}});
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   WriteJson(w, ranked.at(0), {"v1", "v2"}, kDay1 + 3 * 3600 * 1000);
   const std::string json = b.GetString();
   EXPECT_NE(json.find(R"("ageSeconds":10800)"), std::string::npos) << json;  // recorded 3 h before

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "learn/json_out.h"
+#include "base/json_writer.h"
 #include "learn/reviews/communication.h"
 #include "learn/reviews/decision_speed.h"
 #include "learn/reviews/recent_reviews.h"
@@ -100,6 +100,6 @@ class ReviewerProfiles {
 };
 
 // One profile as a JSON object (the dashboard's per-reviewer preferences).
-void WriteJson(JsonWriter& w, const ReviewerProfile& p);
+void WriteJson(base::JsonWriter& w, const ReviewerProfile& p);
 
 }  // namespace kaizen::learn

@@ -307,36 +307,36 @@ std::vector<DayScores> ThemeEvidence::ScoreDays() const {
   return out;
 }
 
-void WriteJson(JsonWriter& w, const std::vector<ThemeStance>& stances) {
+void WriteJson(base::JsonWriter& w, const std::vector<ThemeStance>& stances) {
   w.StartArray();
   for (const ThemeStance& s : stances) {
     w.StartObject();
-    Key(w, "theme");
-    Str(w, s.theme);
-    Key(w, "positive");
-    Num(w, s.positive);
-    Key(w, "negative");
-    Num(w, s.negative);
-    Key(w, "positiveCount");
+    base::Key(w, "theme");
+    base::Str(w, s.theme);
+    base::Key(w, "positive");
+    base::Num(w, s.positive);
+    base::Key(w, "negative");
+    base::Num(w, s.negative);
+    base::Key(w, "positiveCount");
     w.Int64(s.positive_count);
-    Key(w, "negativeCount");
+    base::Key(w, "negativeCount");
     w.Int64(s.negative_count);
-    Key(w, "status");
-    Str(w, s.status);
+    base::Key(w, "status");
+    base::Str(w, s.status);
     if (s.question) {
-      Key(w, "question");
-      Str(w, *s.question);
+      base::Key(w, "question");
+      base::Str(w, *s.question);
     }
     if (s.contexts) {
-      Key(w, "contexts");
+      base::Key(w, "contexts");
       w.StartObject();
-      Key(w, "by");
-      Str(w, s.contexts->by);
+      base::Key(w, "by");
+      base::Str(w, s.contexts->by);
       for (auto [key, list] :
            {std::pair{"prefer", &s.contexts->prefer}, std::pair{"avoid", &s.contexts->avoid}}) {
-        Key(w, key);
+        base::Key(w, key);
         w.StartArray();
-        for (const std::string& c : *list) Str(w, c);
+        for (const std::string& c : *list) base::Str(w, c);
         w.EndArray();
       }
       w.EndObject();
@@ -346,22 +346,22 @@ void WriteJson(JsonWriter& w, const std::vector<ThemeStance>& stances) {
   w.EndArray();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<RuleCandidate>& candidates) {
+void WriteJson(base::JsonWriter& w, const std::vector<RuleCandidate>& candidates) {
   w.StartArray();
   for (const RuleCandidate& c : candidates) {
     w.StartObject();
-    Key(w, "theme");
-    Str(w, c.theme);
-    Key(w, "points");
+    base::Key(w, "theme");
+    base::Str(w, c.theme);
+    base::Key(w, "points");
     w.Int64(c.points);
-    Key(w, "days");
+    base::Key(w, "days");
     w.Int64(c.days);
-    Key(w, "introducedAt");
-    Str(w, model::FormatUtc(c.introduced_at_ms));
-    Key(w, "weight");
-    Num(w, c.weight);
-    Key(w, "effectiveness");
-    Num(w, c.effectiveness);
+    base::Key(w, "introducedAt");
+    base::Str(w, model::FormatUtc(c.introduced_at_ms));
+    base::Key(w, "weight");
+    base::Num(w, c.weight);
+    base::Key(w, "effectiveness");
+    base::Num(w, c.effectiveness);
     w.EndObject();
   }
   w.EndArray();

@@ -16,8 +16,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/reviews/review_themes.h"
 #include "learn/signal_weight.h"
 #include "learn/state_fwd.h"
@@ -166,7 +166,8 @@ class ThemeEvidence {
   std::unordered_map<int64_t, DaySum> day_scores_;
 };
 
-void WriteJson(JsonWriter& w, const std::vector<ThemeStance>& stances);       // `contradictions`
-void WriteJson(JsonWriter& w, const std::vector<RuleCandidate>& candidates);  // `ruleCandidates`
+void WriteJson(base::JsonWriter& w, const std::vector<ThemeStance>& stances);  // `contradictions`
+void WriteJson(base::JsonWriter& w,
+               const std::vector<RuleCandidate>& candidates);  // `ruleCandidates`
 
 }  // namespace kaizen::learn

@@ -32,7 +32,7 @@ model::ReviewView Scores(int64_t at, std::vector<model::ScoreView> scores) {
 template <typename T>
 std::string Json(const T& value) {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  base::JsonWriter w(buffer);
   WriteJson(w, value);
   return buffer.GetString();
 }

@@ -416,9 +416,9 @@ std::vector<RejectionPattern> RuleBook::RejectionPatterns(bool top) const {
 
 namespace {
 
-void OptionalTime(JsonWriter& w, std::optional<int64_t> ms) {
+void OptionalTime(base::JsonWriter& w, std::optional<int64_t> ms) {
   if (ms) {
-    Str(w, model::FormatUtc(*ms));
+    base::Str(w, model::FormatUtc(*ms));
   } else {
     w.Null();
   }
@@ -426,123 +426,123 @@ void OptionalTime(JsonWriter& w, std::optional<int64_t> ms) {
 
 }  // namespace
 
-void WriteJson(JsonWriter& w, const LearnedRule& r) {
+void WriteJson(base::JsonWriter& w, const LearnedRule& r) {
   w.StartObject();
-  Key(w, "id");
-  Str(w, r.id);
-  Key(w, "source");
-  Str(w, r.source);
-  Key(w, "rule");
-  Str(w, r.rule);
-  Key(w, "prompt_instruction");
-  Str(w, r.prompt_instruction);
-  Key(w, "confidence");
-  Num(w, r.confidence);
-  Key(w, "occurrences");
+  base::Key(w, "id");
+  base::Str(w, r.id);
+  base::Key(w, "source");
+  base::Str(w, r.source);
+  base::Key(w, "rule");
+  base::Str(w, r.rule);
+  base::Key(w, "prompt_instruction");
+  base::Str(w, r.prompt_instruction);
+  base::Key(w, "confidence");
+  base::Num(w, r.confidence);
+  base::Key(w, "occurrences");
   w.Int64(r.occurrences);
-  Key(w, "first_seen");
-  Str(w, model::FormatUtc(r.first_seen_ms));
-  Key(w, "last_seen");
-  Str(w, model::FormatUtc(r.last_seen_ms));
-  Key(w, "effectiveness");
-  Num(w, r.effectiveness);
-  Key(w, "domain");
-  Str(w, r.domain);
-  Key(w, "applies_to");
-  StrArray(w, r.applies_to);
-  Key(w, "theme");
-  Str(w, r.theme);
-  Key(w, "status");
-  Str(w, RuleStatusName(r.status));
-  Key(w, "confirmed");
+  base::Key(w, "first_seen");
+  base::Str(w, model::FormatUtc(r.first_seen_ms));
+  base::Key(w, "last_seen");
+  base::Str(w, model::FormatUtc(r.last_seen_ms));
+  base::Key(w, "effectiveness");
+  base::Num(w, r.effectiveness);
+  base::Key(w, "domain");
+  base::Str(w, r.domain);
+  base::Key(w, "applies_to");
+  base::StrArray(w, r.applies_to);
+  base::Key(w, "theme");
+  base::Str(w, r.theme);
+  base::Key(w, "status");
+  base::Str(w, RuleStatusName(r.status));
+  base::Key(w, "confirmed");
   w.Bool(r.confirmed);
-  Key(w, "auditDue");
+  base::Key(w, "auditDue");
   w.Bool(r.audit_due);
-  Key(w, "workTypes");
-  StrArray(w, r.work_types);
-  Key(w, "positive");
+  base::Key(w, "workTypes");
+  base::StrArray(w, r.work_types);
+  base::Key(w, "positive");
   w.Int64(r.positive);
-  Key(w, "days");
+  base::Key(w, "days");
   w.Int64(r.days);
-  Key(w, "weight");
-  Num(w, r.weight);
-  Key(w, "severity");
-  Str(w, r.severity);
-  Key(w, "avgSeverity");
-  Num(w, r.avg_severity);
-  Key(w, "introducedAt");
-  Str(w, model::FormatUtc(r.introduced_at_ms));
-  Key(w, "promotedAt");
+  base::Key(w, "weight");
+  base::Num(w, r.weight);
+  base::Key(w, "severity");
+  base::Str(w, r.severity);
+  base::Key(w, "avgSeverity");
+  base::Num(w, r.avg_severity);
+  base::Key(w, "introducedAt");
+  base::Str(w, model::FormatUtc(r.introduced_at_ms));
+  base::Key(w, "promotedAt");
   OptionalTime(w, r.promoted_at_ms);
-  Key(w, "checklistItem");
-  Str(w, r.checklist_item);
-  Key(w, "autoFixable");
+  base::Key(w, "checklistItem");
+  base::Str(w, r.checklist_item);
+  base::Key(w, "autoFixable");
   w.Bool(r.auto_fixable);
-  Key(w, "fixSuggestion");
-  Str(w, r.fix_suggestion);
-  Key(w, "examples");
-  StrArray(w, r.examples);
-  Key(w, "toConfirm");
-  Str(w, r.to_confirm);
-  Key(w, "holdsIn");  // empty: every project (the global layer)
-  StrArray(w, r.holds_in);
-  Key(w, "promotedToGlobal");
+  base::Key(w, "fixSuggestion");
+  base::Str(w, r.fix_suggestion);
+  base::Key(w, "examples");
+  base::StrArray(w, r.examples);
+  base::Key(w, "toConfirm");
+  base::Str(w, r.to_confirm);
+  base::Key(w, "holdsIn");  // empty: every project (the global layer)
+  base::StrArray(w, r.holds_in);
+  base::Key(w, "promotedToGlobal");
   w.Bool(r.promoted_global);
-  Key(w, "projects");
+  base::Key(w, "projects");
   w.StartArray();
   for (const RuleProject& p : r.projects) {
     w.StartObject();
-    Key(w, "name");
-    Str(w, p.name);
-    Key(w, "occurrences");
+    base::Key(w, "name");
+    base::Str(w, p.name);
+    base::Key(w, "occurrences");
     w.Int64(p.occurrences);
-    Key(w, "positive");
+    base::Key(w, "positive");
     w.Int64(p.positive);
-    Key(w, "days");
+    base::Key(w, "days");
     w.Int64(p.days);
-    Key(w, "confirmed");
+    base::Key(w, "confirmed");
     w.Bool(p.confirmed);
     w.EndObject();
   }
   w.EndArray();
-  Key(w, "audits");
+  base::Key(w, "audits");
   w.StartArray();
   for (const RuleAudit& a : r.audits) {
     w.StartObject();
-    Key(w, "at");
-    Str(w, model::FormatUtc(a.at_ms));
-    Key(w, "verdict");
-    Str(w, a.verdict);
-    Key(w, "reviewerId");
-    Str(w, a.reviewer);
-    Key(w, "note");
-    Str(w, a.note);
+    base::Key(w, "at");
+    base::Str(w, model::FormatUtc(a.at_ms));
+    base::Key(w, "verdict");
+    base::Str(w, a.verdict);
+    base::Key(w, "reviewerId");
+    base::Str(w, a.reviewer);
+    base::Key(w, "note");
+    base::Str(w, a.note);
     w.EndObject();
   }
   w.EndArray();
   w.EndObject();
 }
 
-void WriteJson(JsonWriter& w, const std::vector<RejectionPattern>& v) {
+void WriteJson(base::JsonWriter& w, const std::vector<RejectionPattern>& v) {
   w.StartArray();
   for (const RejectionPattern& p : v) {
     w.StartObject();
-    Key(w, "pattern");
-    Str(w, p.pattern);
-    Key(w, "theme");
-    Str(w, p.theme);
-    Key(w, "occurrences");
+    base::Key(w, "pattern");
+    base::Str(w, p.pattern);
+    base::Key(w, "theme");
+    base::Str(w, p.theme);
+    base::Key(w, "occurrences");
     w.Int64(p.occurrences);
-    Key(w, "lastSeen");
-    Str(w, model::FormatUtc(p.last_seen_ms));
-    Key(w, "avgSeverity");
-    Num(w, p.avg_severity);
-    Key(w, "serverTypes");
-    StrArray(w, p.server_types);
-    Key(w, "autoFixable");
+    base::Key(w, "lastSeen");
+    base::Str(w, model::FormatUtc(p.last_seen_ms));
+    base::Key(w, "avgSeverity");
+    base::Num(w, p.avg_severity);
+    base::Key(w, "serverTypes");
+    base::StrArray(w, p.server_types);
+    base::Key(w, "autoFixable");
     w.Bool(p.auto_fixable);
-    Key(w, "checklistItem");
-    Str(w, p.checklist_item);
+    base::Key(w, "checklistItem");
+    base::Str(w, p.checklist_item);
     w.EndObject();
   }
   w.EndArray();

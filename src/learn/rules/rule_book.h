@@ -23,8 +23,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
-#include "learn/json_out.h"
 #include "learn/reviews/review_themes.h"
 #include "learn/reviews/theme_evidence.h"
 #include "learn/state_fwd.h"
@@ -193,7 +193,7 @@ class RuleBook {
 // The Wilson score lower bound of `successes` out of `n` at z; 0 when n == 0.
 double WilsonLowerBound(double successes, double n, double z);
 
-void WriteJson(JsonWriter& w, const LearnedRule& rule);                 // one rule object
-void WriteJson(JsonWriter& w, const std::vector<RejectionPattern>& v);  // `rejectionPatterns`
+void WriteJson(base::JsonWriter& w, const LearnedRule& rule);                 // one rule object
+void WriteJson(base::JsonWriter& w, const std::vector<RejectionPattern>& v);  // `rejectionPatterns`
 
 }  // namespace kaizen::learn

@@ -371,7 +371,7 @@ TEST_F(RuleBookTest, ACustomThemeGetsQuotedGenericWording) {
 TEST_F(RuleBookTest, JsonHasTheSeedsLearnedRuleFields) {
   DailyRejections(8, kNow);
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   WriteJson(w, Rules()[0]);
   const std::string json = b.GetString();
   for (const char* key :

@@ -335,51 +335,51 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& in, const SelfCheckConfig& co
   return r;
 }
 
-void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& r) {
+void WriteJsonMembers(base::JsonWriter& w, const SelfCheckResult& r) {
   auto strings = [&](std::string_view key, const std::vector<std::string>& v) {
-    Key(w, key);
-    StrArray(w, v);
+    base::Key(w, key);
+    base::StrArray(w, v);
   };
-  Key(w, "passed");
+  base::Key(w, "passed");
   w.Bool(r.passed);
-  Key(w, "score");
-  Num(w, r.score);
-  Key(w, "confidence");
-  Num(w, r.confidence);
-  Key(w, "rawConfidence");
-  Num(w, r.raw_confidence);
-  Key(w, "readyForReview");
+  base::Key(w, "score");
+  base::Num(w, r.score);
+  base::Key(w, "confidence");
+  base::Num(w, r.confidence);
+  base::Key(w, "rawConfidence");
+  base::Num(w, r.raw_confidence);
+  base::Key(w, "readyForReview");
   w.Bool(r.ready_for_review);
-  Key(w, "decidedBy");
-  Str(w, r.decided_by);
+  base::Key(w, "decidedBy");
+  base::Str(w, r.decided_by);
   strings("triggers", r.triggers);
-  Key(w, "checkedBefore");
+  base::Key(w, "checkedBefore");
   w.Bool(r.checked_before);
   strings("reasons", r.reasons);
-  Key(w, "violations");
+  base::Key(w, "violations");
   w.StartArray();
   for (const SelfCheckViolation& v : r.violations) {
     w.StartObject();
-    Key(w, "rule");
-    Str(w, v.rule);
-    Key(w, "description");
-    Str(w, v.description);
-    Key(w, "severity");
-    Str(w, v.severity);
-    Key(w, "fixable");
+    base::Key(w, "rule");
+    base::Str(w, v.rule);
+    base::Key(w, "description");
+    base::Str(w, v.description);
+    base::Key(w, "severity");
+    base::Str(w, v.severity);
+    base::Key(w, "fixable");
     w.Bool(v.fixable);
-    Key(w, "autoFixable");
+    base::Key(w, "autoFixable");
     w.Bool(v.auto_fixable);
-    Key(w, "suggestion");
-    Str(w, v.suggestion);
-    Key(w, "findings");
+    base::Key(w, "suggestion");
+    base::Str(w, v.suggestion);
+    base::Key(w, "findings");
     w.StartArray();
     for (const CheckFinding& f : v.findings) {
       w.StartObject();
-      Key(w, "location");
-      Str(w, f.location);
-      Key(w, "detail");
-      Str(w, f.detail);
+      base::Key(w, "location");
+      base::Str(w, f.location);
+      base::Key(w, "detail");
+      base::Str(w, f.detail);
       w.EndObject();
     }
     w.EndArray();
@@ -387,18 +387,18 @@ void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& r) {
   }
   w.EndArray();
   strings("recommendations", r.recommendations);
-  Key(w, "taskType");
-  Str(w, r.task_type);
+  base::Key(w, "taskType");
+  base::Str(w, r.task_type);
   strings("rulesChecked", r.rules_checked);
   strings("rulesUnchecked", r.rules_unchecked);
-  Key(w, "historyReviews");
+  base::Key(w, "historyReviews");
   w.Int64(r.history_reviews);
-  Key(w, "addressedReviews");
+  base::Key(w, "addressedReviews");
   w.Int64(r.addressed_reviews);
-  Key(w, "autonomyLevel");
+  base::Key(w, "autonomyLevel");
   w.Int(r.autonomy_level);
-  Key(w, "reviewRate");
-  Num(w, r.review_rate);
+  base::Key(w, "reviewRate");
+  base::Num(w, r.review_rate);
 }
 
 }  // namespace kaizen::learn

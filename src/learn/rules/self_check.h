@@ -58,11 +58,11 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "base/json_writer.h"
 #include "learn/config_field.h"
 #include "learn/delegation/autonomy.h"
 #include "learn/delegation/calibration.h"
 #include "learn/delegation/gates.h"
-#include "learn/json_out.h"
 #include "learn/reviews/preferences.h"
 #include "learn/reviews/review_themes.h"
 #include "learn/rules/rule_book.h"
@@ -210,6 +210,6 @@ SelfCheckResult RunSelfCheck(const SelfCheckInput& input, const SelfCheckConfig&
 // findings: [{location, detail}]}],
 // recommendations, taskType, rulesChecked, rulesUnchecked, historyReviews, addressedReviews,
 // autonomyLevel, reviewRate} as the members of an open object.
-void WriteJsonMembers(JsonWriter& w, const SelfCheckResult& result);
+void WriteJsonMembers(base::JsonWriter& w, const SelfCheckResult& result);
 
 }  // namespace kaizen::learn

@@ -369,7 +369,7 @@ TEST(SelfCheck, JsonHasTheSeedMembers) {
   f.checks = {Failed("rule-retries")};
   SelfCheckResult r = f.Run();
   rapidjson::StringBuffer b;
-  JsonWriter w(b);
+  base::JsonWriter w(b);
   w.StartObject();
   WriteJsonMembers(w, r);
   w.EndObject();

@@ -1,6 +1,8 @@
-// The JSON writer every analysis section uses. RapidJSON prints the shortest representation of
-// a double, so the same numbers give the same bytes; Num() rounds first so that 0.1 + 0.2
-// reads as 0.3 and outputs stay stable across compilers that fold arithmetic differently.
+// The one JSON writer of kaizen's output (analysis, answers of every door, derived files, the
+// events a verb assembles) and its helpers. RapidJSON prints the shortest representation of a
+// double, so the same numbers give the same bytes; Num() rounds first so that 0.1 + 0.2 reads as
+// 0.3 and outputs stay stable across compilers that fold arithmetic differently. JSON has no
+// infinity or NaN, and RapidJSON would write nothing for one: both number helpers write null.
 #pragma once
 
 #include <rapidjson/stringbuffer.h>
@@ -12,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kaizen::learn {
+namespace kaizen::base {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -40,6 +42,15 @@ inline void Num(JsonWriter& w, std::optional<double> x) {
     w.Null();
   }
 }
+// A number as it is, unrounded (the dashboard's figures, which its text shows at full precision),
+// or null when absent or not finite.
+inline void NumExact(JsonWriter& w, std::optional<double> x) {
+  if (x && std::isfinite(*x)) {
+    w.Double(*x);
+  } else {
+    w.Null();
+  }
+}
 inline void Str(JsonWriter& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
@@ -53,4 +64,4 @@ inline void StrArray(JsonWriter& w, const std::vector<std::string>& items) {
   w.EndArray();
 }
 
-}  // namespace kaizen::learn
+}  // namespace kaizen::base
