@@ -92,7 +92,11 @@ deb: build
 	cd $(BUILD) && rm -f kaizen_*.deb && cpack -G DEB >/dev/null && cp kaizen_*.deb kaizen.deb
 	@echo "built $(BUILD)/kaizen.deb"
 
-demo: build
+# The demo builds only what it runs (kaizen and kaizen-git, without the profile: the profile-guided
+# build compiles kaizen twice and is for `make build`, `make deb` and the benchmarks).
+demo: deps
+	cmake -S . -B $(BUILD) $(RELEASE_COMPILER) -DKAIZEN_PGO_PROFILE= >/dev/null
+	cmake --build $(BUILD) -j$(JOBS) --target kaizen kaizen-git
 	./$(BUILD)/kaizen demo --home ./.kaizen
 
 # Tests of the PostgreSQL store need a real server: the test suites run inside a throwaway cluster
