@@ -69,12 +69,12 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
   store::RawLog log(c.home, store::DefaultFileSystem());
   learn::Learner& learner = *out->learner;
   learn::ReadScope scope = learner.scope();
-  if (also) scope |= also_reads;
+  scope |= also_reads;
   KZ_RETURN_IF_ERROR(ReadLogViews(
       log,
       [&](learn::EventViews& e) {
         learner.Add(e);
-        if (also) also(e);
+        also(e);
       },
       &out->scan, [&](learn::EventViews* e) { learner.Prepare(e); }, scope));
   if (at_end) out->now_ms = learner.newest_ms();

@@ -5,10 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <queue>
 
