@@ -1,12 +1,7 @@
 #include "base/sibling.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,7 +9,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-extern char** environ;
+#include "base/subprocess.h"
 
 namespace kaizen::base {
 namespace {
@@ -46,62 +41,20 @@ Status ExecSibling(const std::string& name, const std::vector<std::string>& args
 
 Result<SiblingRun> RunSibling(const std::string& name, const std::vector<std::string>& args,
                               size_t max_bytes) {
-  const std::string path = SiblingPath(name);
-  std::vector<char*> argv = Argv(path, args);
-  int out[2], err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return IoError(fmt::format("pipe: {}", std::strerror(errno)));
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    ::close(out[0]);
-    ::close(out[1]);
-    return IoError(fmt::format("pipe: {}", std::strerror(errno)));
+  Subprocess spec;
+  spec.argv = {SiblingPath(name)};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.output_cap = max_bytes;
+  spec.own_process_group = false;  // a helper of this call: the terminal's Ctrl-C ends it too
+  Result<SubprocessResult> ran = RunSubprocess(spec);
+  if (!ran.ok()) {
+    return IoError(
+        fmt::format("cannot run {} (it is installed beside kaizen)", ran.status().message()));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, path.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out[1]);
-  ::close(err[1]);
-  if (spawned != 0) {
-    ::close(out[0]);
-    ::close(err[0]);
-    return IoError(fmt::format("cannot run {}: {} (it is installed beside kaizen)", path,
-                               std::strerror(spawned)));
-  }
-  // Both pipes read together: a child that fills one while the other is read would wait forever.
   SiblingRun run;
-  std::array<pollfd, 2> fds{{{out[0], POLLIN, 0}, {err[0], POLLIN, 0}}};
-  std::array<std::string*, 2> into{&run.out, &run.err};
-  int open = 2;
-  char buffer[65536];
-  while (open > 0) {
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-      if (n > 0) {
-        const size_t room = max_bytes - std::min(max_bytes, into[i]->size());
-        into[i]->append(buffer, std::min(room, static_cast<size_t>(n)));
-      } else if (n == 0 || errno != EINTR) {
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open;
-      }
-    }
-  }
-  for (const pollfd& p : fds) {
-    if (p.fd >= 0) ::close(p.fd);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  run.exit_code = ran->signal != 0 ? 128 + ran->signal : ran->exit_code;
+  run.out = std::move(ran->out);
+  run.err = std::move(ran->err);
   return run;
 }
 

@@ -26,7 +26,7 @@ struct SiblingRun {
 };
 
 // Runs `name` with `args`, its standard input /dev/null, and waits. Safe in a threaded process
-// (posix_spawn). IoError when it cannot be started.
+// (base/subprocess.h). IoError when it cannot be started.
 Result<SiblingRun> RunSibling(const std::string& name, const std::vector<std::string>& args,
                               size_t max_bytes);
 

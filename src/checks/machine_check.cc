@@ -3,15 +3,8 @@
 #include <re2/re2.h>
 #include <simdjson.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/subprocess.h"
 #include "learn/config_json.h"
 #include "model/json_access.h"
 
@@ -358,12 +352,6 @@ std::string CommandLine(const std::vector<std::string>& argv) {
   return out;
 }
 
-int64_t NowSteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 Status ParseChecksJson(std::string_view json, std::string_view file, std::vector<CheckSpec>* specs,
@@ -547,131 +535,34 @@ CheckRun RunCommandCheck(const CheckSpec& spec, const std::vector<CheckedFile>& 
   // nor `when` checks the whole work (`npm test`), so it always runs.
   if (!any && (!spec.glob.empty() || spec.when_re)) return run;
   run.applied = true;
-  const CommandResult r = RunCommand(argv, timeout_seconds, kCommandOutputCap);
+  base::Subprocess program;
+  program.argv = std::move(argv);
+  program.timeout_seconds = timeout_seconds;
+  program.output_cap = kCommandOutputCap;
+  program.stderr_to = base::Subprocess::Stderr::kWithStdout;
+  const Result<base::SubprocessResult> ran = base::RunSubprocess(program);
   const std::string shown = CommandLine(spec.command);
   std::string verdict;
-  if (!r.started) {
-    verdict = fmt::format("`{}` could not run: {}", shown, r.error);
-  } else if (r.timed_out) {
+  const base::SubprocessResult* r = ran.ok() ? &ran.value() : nullptr;
+  if (!r) {
+    verdict = fmt::format("`{}` could not run: {}", shown, ran.status().message());
+  } else if (r->timed_out) {
     verdict = fmt::format("`{}` did not finish within {} s and was killed", shown, timeout_seconds);
-  } else if (r.signal != 0) {
-    verdict = fmt::format("`{}` was ended by signal {}", shown, r.signal);
-  } else if (r.exit_code != 0) {
-    verdict = fmt::format("`{}` exited with {}", shown, r.exit_code);
+  } else if (r->signal != 0) {
+    verdict = fmt::format("`{}` was ended by signal {}", shown, r->signal);
+  } else if (r->exit_code != 0) {
+    verdict = fmt::format("`{}` exited with {}", shown, r->exit_code);
   } else {
     return run;
   }
   if (!spec.message.empty()) verdict = spec.message + " (" + verdict + ")";
-  std::string output = r.output;
+  std::string output = r ? r->out : std::string();
   while (!output.empty() && std::isspace(static_cast<unsigned char>(output.back()))) {
     output.pop_back();
   }
-  if (!output.empty()) verdict += ":\n" + output + (r.truncated ? "\n[output truncated]" : "");
+  if (!output.empty()) verdict += ":\n" + output + (r->out_truncated ? "\n[output truncated]" : "");
   run.findings.push_back({"", std::move(verdict)});
   return run;
-}
-
-CommandResult RunCommand(const std::vector<std::string>& argv, double timeout_seconds, size_t cap) {
-  CommandResult result;
-  if (argv.empty() || argv[0].empty()) {
-    result.error = "no program given";
-    return result;
-  }
-  int out[2], failed[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    result.error = std::strerror(errno);
-    return result;
-  }
-  if (::pipe2(failed, O_CLOEXEC) != 0) {
-    result.error = std::strerror(errno);
-    ::close(out[0]);
-    ::close(out[1]);
-    return result;
-  }
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    result.error = std::strerror(errno);
-    for (int fd : {out[0], out[1], failed[0], failed[1]}) ::close(fd);
-    return result;
-  }
-  if (pid == 0) {
-    // The child: its own process group, so a timeout kills what it spawned too.
-    ::setpgid(0, 0);
-    const int null_fd = ::open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) ::dup2(null_fd, 0);
-    ::dup2(out[1], 1);
-    ::dup2(out[1], 2);
-    ::execvp(args[0], args.data());
-    const int err = errno;
-    ssize_t ignored = ::write(failed[1], &err, sizeof err);
-    (void)ignored;
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);  // also from here, so the group exists before any kill
-  ::close(out[1]);
-  ::close(failed[1]);
-  int exec_errno = 0;
-  ssize_t n;
-  do {
-    n = ::read(failed[0], &exec_errno, sizeof exec_errno);
-  } while (n < 0 && errno == EINTR);
-  ::close(failed[0]);
-  if (n == static_cast<ssize_t>(sizeof exec_errno)) {
-    ::close(out[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    result.error = fmt::format("{}: {}", QuoteForMessage(argv[0]), std::strerror(exec_errno));
-    return result;
-  }
-  result.started = true;
-  const int64_t deadline = NowSteadyMs() + static_cast<int64_t>(timeout_seconds * 1000);
-  bool open_pipe = true, exited = false;
-  int status = 0;
-  char buf[4096];
-  while (true) {
-    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) exited = true;
-    const int64_t left = deadline - NowSteadyMs();
-    if (left <= 0) {
-      if (!exited) {
-        result.timed_out = true;
-        ::kill(-pid, SIGKILL);
-        ::kill(pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-      }
-      break;
-    }
-    const int slice = static_cast<int>(std::min<int64_t>(left, 20));
-    if (!open_pipe) {
-      if (exited) break;
-      ::poll(nullptr, 0, slice);
-      continue;
-    }
-    // Once the program exited, only what is already buffered is read: a grandchild that keeps
-    // the pipe open does not hold the check.
-    pollfd p{out[0], POLLIN, 0};
-    if (::poll(&p, 1, exited ? 0 : slice) > 0) {
-      n = ::read(out[0], buf, sizeof buf);
-      if (n > 0) {
-        const size_t room = cap - std::min(cap, result.output.size());
-        const size_t keep = std::min(static_cast<size_t>(n), room);
-        result.output.append(buf, keep);
-        if (keep < static_cast<size_t>(n)) result.truncated = true;
-      } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-        open_pipe = false;
-      }
-    } else if (exited) {
-      break;
-    }
-  }
-  ::close(out[0]);
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status) && !result.timed_out) result.signal = WTERMSIG(status);
-  return result;
 }
 
 std::vector<learn::RuleCheck> RunChecks(const std::vector<CheckSpec>& specs,

@@ -98,20 +98,6 @@ CheckRun RunRegexCheck(const CheckSpec& spec, const std::vector<CheckedFile>& fi
 CheckRun RunCommandCheck(const CheckSpec& spec, const std::vector<CheckedFile>& files,
                          double timeout_seconds);
 
-// One external program run: fork/exec (no shell), stdin from /dev/null, stdout and stderr
-// captured together up to `cap` bytes (the rest is read and dropped so the program never
-// blocks), killed with its process group after `timeout_seconds`.
-struct CommandResult {
-  bool started = false;  // false: it could not be executed (`error` says why)
-  bool timed_out = false;
-  int exit_code = -1;  // when it exited
-  int signal = 0;      // when a signal ended it
-  std::string output;  // the first `cap` bytes
-  bool truncated = false;
-  std::string error;
-};
-CommandResult RunCommand(const std::vector<std::string>& argv, double timeout_seconds, size_t cap);
-
 // Every spec whose rule is in `rule_ids`, grouped into one learn::RuleCheck per rule id that has
 // specs (in `rule_ids` order). At most kMaxFindingsPerRule findings per rule, then one saying
 // how many more ("... and more" when a file's hits were not all searched for).

@@ -324,11 +324,6 @@ TEST(MachineCheckRegex, AFileWithMoreHitsThanShownIsNotSearchedToTheEnd) {
 // ---- command checks ----------------------------------------------------------------------------
 
 TEST(MachineCheckCommand, ZeroExitPassesAndFilesAreAppended) {
-  CommandResult r = RunCommand({"sh", "-c", "echo \"$@\"", "sh", "one", "two"}, 10, 4096);
-  EXPECT_TRUE(r.started);
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.output, "one two\n");
-
   auto spec = Parse(R"({"checks":[{"rule":"r","command":["sh","-c","test $# -eq 2","sh"]}]})")[0];
   CheckRun run = RunCommandCheck(spec, {File("a", ""), File("b", "")}, 10);
   EXPECT_TRUE(run.applied);
@@ -344,20 +339,7 @@ TEST(MachineCheckCommand, NonZeroExitIsAViolationWithTheOutput) {
   EXPECT_NE(run.findings[0].detail.find("out\nerr"), std::string::npos);
 }
 
-TEST(MachineCheckCommand, OutputIsCapped) {
-  CommandResult r = RunCommand({"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a"}, 10, 4096);
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.output.size(), 4096u);
-  EXPECT_TRUE(r.truncated);
-}
-
-TEST(MachineCheckCommand, TimeoutKillsTheProgramAndItsChildren) {
-  const auto start = std::chrono::steady_clock::now();
-  CommandResult r = RunCommand({"sh", "-c", "sleep 30 & sleep 30; echo never"}, 0.3, 4096);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_TRUE(r.timed_out);
-  EXPECT_LT(seconds, 5);
+TEST(MachineCheckCommand, APassedDeadlineIsAViolationSayingSo) {
   auto spec = Parse(R"({"checks":[{"rule":"r","command":["sleep","30"]}]})")[0];
   CheckRun run = RunCommandCheck(spec, {}, 0.2);
   ASSERT_EQ(run.findings.size(), 1u);
@@ -366,13 +348,12 @@ TEST(MachineCheckCommand, TimeoutKillsTheProgramAndItsChildren) {
 }
 
 TEST(MachineCheckCommand, MissingProgramIsAViolationNamingIt) {
-  CommandResult r = RunCommand({"kaizen-no-such-program-xyz"}, 10, 4096);
-  EXPECT_FALSE(r.started);
-  EXPECT_NE(r.error.find("No such file or directory"), std::string::npos);
   auto spec = Parse(R"({"checks":[{"rule":"r","command":["kaizen-no-such-program-xyz"]}]})")[0];
   CheckRun run = RunCommandCheck(spec, {}, 10);
   ASSERT_EQ(run.findings.size(), 1u);
-  EXPECT_NE(run.findings[0].detail.find("could not run"), std::string::npos);
+  EXPECT_NE(run.findings[0].detail.find(
+                "could not run: \"kaizen-no-such-program-xyz\": No such file or directory"),
+            std::string::npos);
 }
 
 TEST(MachineCheckCommand, GlobbedCommandSkipsWhenNoFileMatches) {

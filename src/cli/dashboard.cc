@@ -1,12 +1,13 @@
 // `kaizen dashboard`: the KPI panel of seed 000 §7.1 with the §7.3 alerts, as a box in the
-// terminal (issue 6 item 4). The numbers are the ones `kaizen analyze --json` gives under `kpis`
-// and `alerts`; this verb only decides how they look (render/dashboard_box.h).
+// terminal (issue 6 item 4). The numbers are the ones `kaizen analyze --json` gives under `kpis`,
+// `alerts` and `signals`, read from the learner as the analysis reads them; this verb only decides
+// how they look (render/dashboard_box.h).
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-#include <simdjson.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -16,6 +17,8 @@
 #include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/learned_state.h"
+#include "learn/learner.h"
+#include "model/timestamp.h"
 #include "render/dashboard_box.h"
 
 namespace kaizen::cli {
@@ -54,54 +57,45 @@ bool LocaleIsUtf8() {
   return false;
 }
 
-std::optional<double> OptNumber(simdjson::dom::element e) {
-  double d = 0;
-  if (e.is_null() || e.get(d) != simdjson::SUCCESS) return std::nullopt;
-  return d;
+// A figure as the analysis's JSON gives it (base::Num): rounded to six decimals, absent when not
+// finite. The box and `kaizen analyze --json` then show the same numbers.
+std::optional<double> AsAnalysisGives(std::optional<double> v) {
+  if (!v) return std::nullopt;
+  const double r = base::Round6(*v);
+  if (!std::isfinite(r)) return std::nullopt;
+  return r;
 }
 
-std::string Text(simdjson::dom::element e, const char* key) {
-  std::string_view s;
-  if (e[key].get(s) != simdjson::SUCCESS) return {};
-  return std::string(s);
-}
-
-// The dashboard's data from the analysis JSON the learner writes (learn/kpis/kpis.cc WriteJson).
-Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
-                     std::string* windows_json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(analysis).get(root) != simdjson::SUCCESS) {
-    return Internal("the analysis is not valid JSON");
+// The dashboard's data from the learner's KPIs, alerts and signals (the analysis's `kpis`,
+// `alerts` and `signals`); `windows_json`: the KPI windows as `kpis.windows` writes them.
+void ReadDashboard(const learn::Learner& learner, int64_t now_ms, render::DashboardData* d,
+                   std::string* windows_json) {
+  d->now = model::FormatUtc(now_ms);
+  d->events = learner.events();
+  const learn::KpiResult result = learner.Kpis(now_ms);
+  {
+    rapidjson::StringBuffer b;
+    base::JsonWriter w(b);
+    w.StartArray();
+    for (auto [from, to] : result.windows) {
+      w.StartObject();
+      base::Key(w, "from");
+      base::Str(w, model::FormatDay(from * model::kMsPerDay));
+      base::Key(w, "to");
+      base::Str(w, model::FormatDay(to * model::kMsPerDay));
+      w.EndObject();
+    }
+    w.EndArray();
+    *windows_json = std::string(b.GetString(), b.GetSize());
   }
-  d->now = Text(root, "now");
-  uint64_t total = 0;
-  if (root["events"]["total"].get(total) == simdjson::SUCCESS) d->events = total;
-  simdjson::dom::object kpis;
-  if (root["kpis"].get(kpis) != simdjson::SUCCESS) return Internal("the analysis has no kpis");
-  for (auto [key, value] : kpis) {
-    if (key == "windows") {
-      *windows_json = simdjson::minify(value);
-      continue;
-    }
+  for (const learn::KpiValue& kpi : result.kpis) {
     render::DashboardKpi k;
-    k.key = std::string(key);
-    simdjson::dom::array values;
-    if (value["values"].get(values) == simdjson::SUCCESS) {
-      for (simdjson::dom::element v : values) k.values.push_back(OptNumber(v));
-    }
-    std::string trend = Text(value, "trend");
-    if (!trend.empty()) k.trend = trend;
-    k.better = Text(value, "better");
-    simdjson::dom::array ns;
-    if (value["n"].get(ns) == simdjson::SUCCESS) {
-      for (simdjson::dom::element n : ns) {
-        uint64_t count = 0;
-        if (n.get(count) == simdjson::SUCCESS) k.n.push_back(count);
-      }
-    }
-    uint64_t min_n = 0;
-    if (value["minN"].get(min_n) == simdjson::SUCCESS) k.min_n = min_n;
+    k.key = kpi.name;
+    for (const std::optional<double>& v : kpi.values) k.values.push_back(AsAnalysisGives(v));
+    k.trend = kpi.trend;
+    k.better = kpi.better;
+    k.n = kpi.n;
+    k.min_n = kpi.min_n;
     d->kpis.push_back(std::move(k));
   }
   // An empty log has no KPI to show: the learner reports a feedback volume of 0 per week (a
@@ -115,39 +109,28 @@ Status ReadDashboard(const std::string& analysis, render::DashboardData* d,
     }
   }
   // seed 001's success metrics, each with its monthly trend.
-  simdjson::dom::object signals;
-  if (root["signals"].get(signals) == simdjson::SUCCESS) {
-    for (auto [json_key, key, better] :
-         {std::tuple{"coverage", "signalCoverage", "up"},
-          {"revertRate", "revertRate", "down"},
-          {"humanEditAfterAgentRate", "humanEditAfterAgentRate", "down"},
-          {"ciPassRate", "ciPassRate", "up"},
-          {"timeToCompletion", "timeToCompletion", "down"},
-          {"ratings", "meanRating", "up"}}) {
-      render::DashboardKpi k;
-      k.key = key;
-      k.better = better;
-      simdjson::dom::array trend;
-      if (signals[json_key]["trend"].get(trend) == simdjson::SUCCESS) {
-        for (simdjson::dom::element m : trend) k.values.push_back(OptNumber(m["value"]));
-      }
-      // The trend: the last month against the one before, when both have data.
-      const size_t n = k.values.size();
-      if (n >= 2 && k.values[n - 1] && k.values[n - 2]) {
-        const double now = *k.values[n - 1], then = *k.values[n - 2];
-        k.trend = std::fabs(now - then) < 1e-9 ? "flat" : now > then ? "up" : "down";
-      }
-      d->signals.push_back(std::move(k));
+  const learn::SignalsResult signals = learner.signals().Result(now_ms);
+  for (auto [metric, key, better] : {std::tuple{&signals.coverage, "signalCoverage", "up"},
+                                     {&signals.revert_rate, "revertRate", "down"},
+                                     {&signals.human_edit_rate, "humanEditAfterAgentRate", "down"},
+                                     {&signals.ci_pass_rate, "ciPassRate", "up"},
+                                     {&signals.time_to_completion, "timeToCompletion", "down"},
+                                     {&signals.ratings, "meanRating", "up"}}) {
+    render::DashboardKpi k;
+    k.key = key;
+    k.better = better;
+    for (const learn::MonthValue& m : metric->trend) k.values.push_back(AsAnalysisGives(m.value));
+    // The trend: the last month against the one before, when both have data.
+    const size_t n = k.values.size();
+    if (n >= 2 && k.values[n - 1] && k.values[n - 2]) {
+      const double now = *k.values[n - 1], then = *k.values[n - 2];
+      k.trend = std::fabs(now - then) < 1e-9 ? "flat" : now > then ? "up" : "down";
     }
+    d->signals.push_back(std::move(k));
   }
-  simdjson::dom::array alerts;
-  if (root["alerts"].get(alerts) == simdjson::SUCCESS) {
-    for (simdjson::dom::element a : alerts) {
-      d->alerts.push_back(
-          {Text(a, "level"), Text(a, "condition"), Text(a, "message"), Text(a, "action")});
-    }
+  for (const learn::Alert& a : result.alerts) {
+    d->alerts.push_back({a.level, a.condition, a.message, a.action});
   }
-  return Status::Ok();
 }
 
 // --json: the box's numbers as an object; `text` holds each value exactly as the box prints it.
@@ -247,7 +230,7 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
 }
 
 int RunDashboard(const Common& c, const DashboardFlags& f) {
-  // ReadDashboard reads `now`, `events`, and these sections.
+  // What ReadDashboard reads of the learner: these sections' parts.
   const learn::Sections sections = {learn::Section::kKpis, learn::Section::kAlerts,
                                     learn::Section::kSignals};
   home::LearnedState state;
@@ -261,12 +244,8 @@ int RunDashboard(const Common& c, const DashboardFlags& f) {
   if (Status s = home::LoadLearnConfig(c.home, &config); !s.ok())
     return home::FailVerb("dashboard", s);
   data.window_days = static_cast<int64_t>(config.kpis.window_days);
-  std::string windows = "[]";
-  if (Status s =
-          ReadDashboard(state.learner->AnalysisJson(state.now_ms, sections), &data, &windows);
-      !s.ok()) {
-    return home::FailVerb("dashboard", s);
-  }
+  std::string windows;
+  ReadDashboard(*state.learner, state.now_ms, &data, &windows);
   // `--now end` on an empty log has no newest event: say so rather than show 1970-01-01.
   if (data.events == 0 && c.now == "end") data.now.clear();
   render::DashboardOptions options;

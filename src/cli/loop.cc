@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "base/json_text.h"
-#include "cli/loop_child.h"
+#include "base/subprocess.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/learned_state.h"
@@ -156,12 +156,13 @@ Status LoopRun::Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* f
   if (!f_.cobertura.empty()) reports.push_back({"--cobertura", f_.cobertura, {}});
   for (ReportFile& r : reports) r.before = Stamp(r.path);
 
-  ChildSpec spec;
-  spec.command = f_.evaluate;
+  base::Subprocess spec;
+  spec.argv = {"/bin/sh", "-c", f_.evaluate};
   spec.env = Env(n);
   spec.timeout_seconds = Remaining();
   spec.output_cap = kMaxEvaluateOutput;
-  KZ_ASSIGN_OR_RETURN(ChildResult child, RunChild(spec));
+  spec.stderr_to = base::Subprocess::Stderr::kInherited;  // its complaints are the user's to see
+  KZ_ASSIGN_OR_RETURN(base::SubprocessResult child, base::RunSubprocess(spec));
   auto fail = [&](std::string type, std::string message) {
     *failure = LoopFailure{"evaluate_failed", std::move(type), "evaluate", std::move(message)};
     return Status::Ok();
@@ -182,14 +183,14 @@ Status LoopRun::Evaluate(int64_t n, Measured* out, std::optional<LoopFailure>* f
     if (!child.succeeded()) {
       return fail("tool_failure",
                   fmt::format("the evaluate command failed ({}); its output ended: {}",
-                              child.Outcome(0), Tail(child.output, 300)));
+                              child.Outcome(0), Tail(child.out, 300)));
     }
-    if (child.output_truncated) {
+    if (child.out_truncated) {
       return fail("validation", fmt::format("the evaluate command printed more than {} bytes; "
                                             "QualityMetrics JSON is expected",
                                             kMaxEvaluateOutput));
     }
-    auto parsed = signals::ParseEvaluateOutput(child.output);
+    auto parsed = signals::ParseEvaluateOutput(child.out);
     if (!parsed.ok()) return fail("validation", parsed.status().message());
     out->metrics = parsed->metrics;
     out->cost = parsed->cost.value_or(0);
@@ -264,14 +265,15 @@ LoopFailure LoopRun::NoMetric(const model::LoopMetricsView& m, std::string_view 
 
 Status LoopRun::Refine(int64_t n, const std::string& feedback,
                        std::optional<LoopFailure>* failure) {
-  ChildSpec spec;
-  spec.command = f_.refine;
+  base::Subprocess spec;
+  spec.argv = {"/bin/sh", "-c", f_.refine};
   spec.env = Env(n);
   spec.env.push_back("KAIZEN_FEEDBACK=" + feedback);
   spec.input = feedback;
   spec.timeout_seconds = Remaining();
-  spec.output_to_stderr = true;  // its progress is the user's to see; our stdout stays ours
-  KZ_ASSIGN_OR_RETURN(ChildResult child, RunChild(spec));
+  spec.stdout_to_our_stderr = true;  // its progress is the user's to see; our stdout stays ours
+  spec.stderr_to = base::Subprocess::Stderr::kInherited;
+  KZ_ASSIGN_OR_RETURN(base::SubprocessResult child, base::RunSubprocess(spec));
   if (child.interrupted) {
     *failure = LoopFailure{"interrupted", "tool_failure", "refine",
                            "interrupted (SIGINT or SIGTERM) while the refine command ran"};
@@ -378,7 +380,7 @@ int LoopRun::Run() {
     if (!now.ok()) return home::FailVerb("loop", now.status());
     loop_id_ = "loop-" + model::NewUuidV7(*now).ToString();
   }
-  ChildSignalGuard signals_to_child;
+  base::InterruptGuard signals_to_child;
   start_ = std::chrono::steady_clock::now();
   auto mark = start_;
   learn::LoopEvaluation evaluation;

@@ -23,7 +23,7 @@
 #include "home/learned_state.h"
 #include "home/loop_store.h"
 #include "learn/learner.h"
-#include "learn/reviews/review_queue.h"
+#include "learn/queue_answer.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -78,39 +78,20 @@ std::string LocalTimestamp(int64_t at_ms) {
 }
 
 // The reviewer's own hour: the terminal's clock.
-std::vector<learn::RankedItem> Ranked(const learn::Learner& learner, const std::string& reviewer,
-                                      int64_t now_ms, learn::QueueMoment* moment) {
-  learn::CommunicationResult comm = learner.communication().Result();
-  if (auto p = learner.profiles().Profile(reviewer)) {
-    if (!p->communication.best_windows.empty()) comm.best_windows = p->communication.best_windows;
-  }
-  *moment = learn::QueueMoment{home::LocalTimeOfDay(now_ms), comm.best_windows, reviewer, now_ms};
-  return learn::OrderQueue(learner.queue(), learner.autonomy(), *moment);
+learn::QueueAnswer Ranked(const learn::Learner& learner, const std::string& reviewer,
+                          int64_t now_ms) {
+  return learn::AnswerQueue(learner, reviewer, home::LocalTimeOfDay(now_ms), now_ms);
 }
 
 int ListQueue(const Common& c, const home::LearnedState& state, const std::string& reviewer) {
   const learn::Learner& learner = *state.learner;
-  learn::QueueMoment moment;
-  const std::vector<learn::RankedItem> ranked = Ranked(learner, reviewer, state.now_ms, &moment);
+  const learn::QueueAnswer answer = Ranked(learner, reviewer, state.now_ms);
+  const std::vector<learn::RankedItem>& ranked = answer.ranked;
+  const learn::QueueMoment& moment = answer.moment;
   if (c.json) {
     rapidjson::StringBuffer b;
     base::JsonWriter w(b);
-    w.StartObject();
-    base::Key(w, "now");
-    base::Str(w, model::FormatUtc(state.now_ms));
-    base::Key(w, "timeOfDay");
-    base::Str(w, moment.time_of_day);
-    base::Key(w, "bestWindows");
-    base::StrArray(w, moment.best_windows);
-    base::Key(w, "total");
-    w.Uint64(ranked.size());
-    base::Key(w, "items");
-    w.StartArray();
-    for (const learn::RankedItem& r : ranked) {
-      learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id), state.now_ms);
-    }
-    w.EndArray();
-    w.EndObject();
+    learn::WriteJson(w, learner, answer, std::nullopt);
     fmt::print("{}\n", std::string_view(b.GetString(), b.GetSize()));
     return kExitOk;
   }
@@ -293,9 +274,8 @@ int ReviewQueueOnTerminal(const Common& c, const home::LearnedState& state,
                           const std::string& reviewer, const std::string& root,
                           const std::string& session_id) {
   const learn::Learner& learner = *state.learner;
-  learn::QueueMoment moment;
   std::vector<ReviewTarget> targets;
-  for (const learn::RankedItem& r : Ranked(learner, reviewer, state.now_ms, &moment)) {
+  for (const learn::RankedItem& r : Ranked(learner, reviewer, state.now_ms).ranked) {
     targets.push_back(
         *FindTarget(learner, std::string(r.item->artifact_id), std::string(r.item->version)));
   }

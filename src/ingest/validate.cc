@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "base/json_escape.h"
@@ -79,9 +80,20 @@ struct Path {
   }
 };
 
+// The one walk of a value against its schema table: events (ValidateEvent) and the arguments of
+// an MCP tool (CheckObject) are checked by the same rules, in the same words.
 class Validator {
  public:
-  Validator(const ValidateOptions& options, EventFacts* facts) : options_(options), facts_(facts) {}
+  // `whole` names the value itself in an error; `string_cap` bounds a kString field;
+  // `judge_times`: a timestamp must also be a sane time for an event (after 2000, not in the
+  // future) by `options`.
+  Validator(const ValidateOptions& options, EventFacts* facts, std::string_view whole = "(event)",
+            size_t string_cap = model::kMaxStringBytes, bool judge_times = true)
+      : options_(options),
+        facts_(facts),
+        whole_(whole),
+        string_cap_(string_cap),
+        judge_times_(judge_times) {}
 
   void Object(element value, const ObjectSpec& spec, const Path& path) {
     object obj = value.get_object().value();
@@ -141,7 +153,7 @@ class Validator {
 
   void Error(std::string path, std::string message) {
     if (CountOnly()) return;
-    errors.push_back({path.empty() ? "(event)" : std::move(path), std::move(message)});
+    errors.push_back({path.empty() ? std::string(whole_) : std::move(path), std::move(message)});
   }
   void Error(const Path& path, std::string message) {
     if (CountOnly()) return;  // before the path is spelled out
@@ -239,7 +251,11 @@ class Validator {
           Error(path, "is empty (at least one field is required)");
           return;
         }
-        Object(v, *f.object, path);
+        if (f.object == nullptr) {
+          Free(v, path);  // an object of any shape
+        } else {
+          Object(v, *f.object, path);
+        }
         return;
       case JsonType::kArray:
         Array(v, f, path);
@@ -256,7 +272,7 @@ class Validator {
       return;
     }
     if (f.type == JsonType::kString) {
-      CheckString(s, path, model::kMaxStringBytes);
+      CheckString(s, path, string_cap_);
       return;
     }
     if (s.empty()) {
@@ -285,6 +301,8 @@ class Validator {
       if (ts.ok() && path.IsEventField("timestamp")) facts_->timestamp = *ts;
       if (!ts.ok()) {
         Error(path, fmt::format("{} {}", Show(v), ts.status().message()));
+      } else if (!judge_times_) {
+        return;
       } else if (ts->unix_ms < options_.min_unix_ms) {
         Error(path, fmt::format("{} is before 2000-01-01, not a sane time for an event", Show(v)));
       } else if (ts->unix_ms > options_.now_ms + options_.max_future_ms) {
@@ -330,11 +348,20 @@ class Validator {
                               model::kMaxArrayItems));
       return;
     }
+    if (f.nonempty && arr.size() == 0) {
+      Error(path, "is empty (at least one element is required)");
+      return;
+    }
     FieldSpec element_spec;
     element_spec.name = f.name;
     element_spec.type = f.element;
     element_spec.required = true;
     element_spec.object = f.object;
+    element_spec.one_of = f.one_of;
+    if (f.element == JsonType::kNumber || f.element == JsonType::kInteger) {
+      element_spec.min = f.min;
+      element_spec.max = f.max;
+    }
     size_t i = 0;
     for (element item : arr) Field(item, element_spec, path.Element(i++));
   }
@@ -362,7 +389,17 @@ class Validator {
 
   const ValidateOptions& options_;
   EventFacts* facts_;
+  std::string_view whole_;
+  size_t string_cap_;
+  bool judge_times_;
 };
+
+void ListUnlisted(Validator& v, std::string_view whole) {
+  if (v.unlisted > 0) {
+    v.errors.push_back({std::string(whole), fmt::format("and {} more error{} not listed",
+                                                        v.unlisted, v.unlisted == 1 ? "" : "s")});
+  }
+}
 
 // A field that is there and not null (null means "not given").
 bool Present(object o, std::string_view key) {
@@ -585,10 +622,21 @@ std::vector<FieldError> ValidateEvent(element event, const ValidateOptions& opti
   facts->kind = *kind;
   v.Object(event, model::SchemaFor(*kind), Path());  // sets facts->id and ->timestamp
   if (v.errors.empty()) KindRules(*kind, obj, v, facts);
-  if (v.unlisted > 0) {
-    v.errors.push_back({"(event)", fmt::format("and {} more error{} not listed", v.unlisted,
-                                               v.unlisted == 1 ? "" : "s")});
+  ListUnlisted(v, "(event)");
+  return std::move(v.errors);
+}
+
+std::vector<FieldError> CheckObject(element value, const model::ObjectSpec& spec,
+                                    std::string_view whole) {
+  const ValidateOptions options;
+  EventFacts facts;
+  Validator v(options, &facts, whole, std::numeric_limits<size_t>::max(), false);
+  if (!value.is_object()) {
+    v.Error("", fmt::format("{} is not an object", Show(value)));
+    return std::move(v.errors);
   }
+  v.Object(value, spec, Path());
+  ListUnlisted(v, whole);
   return std::move(v.errors);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/event_kind.h"
+#include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 
@@ -64,6 +65,14 @@ struct ValidateOptions {
 // Validates a parsed event. Returns every error found (not just the first), or none.
 std::vector<FieldError> ValidateEvent(simdjson::dom::element event, const ValidateOptions& options,
                                       EventFacts* facts);
+
+// The rules ValidateEvent applies to an event's fields, applied to an object of any schema (an MCP
+// tool's arguments), in the same words: an object; no unknown or duplicate field; every required
+// field present and not null; types, enums, ranges, identifier and array limits. `whole` names
+// the object itself in an error ("(arguments)"). A kString field is not capped (the caller caps
+// what it accepts) and a timestamp need only parse.
+std::vector<FieldError> CheckObject(simdjson::dom::element value, const model::ObjectSpec& spec,
+                                    std::string_view whole);
 
 // A parse failure from simdjson, phrased for a person; `text` (the input) adds a hint when it
 // holds NaN or Infinity, which JSON does not allow.

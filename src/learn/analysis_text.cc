@@ -39,8 +39,7 @@ std::string Learner::AnalysisText(int64_t now_ms, Sections sections) const {
 
   KpiResult kpis;
   if (sections.Has(Section::kAlerts) || sections.Has(Section::kKpis)) {
-    kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(evidence_.Candidates(now_ms)));
-    for (Alert& a : signals_.Result(now_ms).alerts) kpis.alerts.push_back(std::move(a));
+    kpis = Kpis(now_ms);
   }
   if (sections.Has(Section::kAlerts)) {
     line("");

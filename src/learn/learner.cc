@@ -312,6 +312,14 @@ std::vector<RuleIntroduction> Learner::RuleIntroductions(
   return out;
 }
 
+KpiResult Learner::Kpis(int64_t now_ms) const { return Kpis(now_ms, evidence_.Candidates(now_ms)); }
+
+KpiResult Learner::Kpis(int64_t now_ms, const std::vector<RuleCandidate>& candidates) const {
+  KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
+  for (Alert& a : signals_.Result(now_ms).alerts) kpis.alerts.push_back(std::move(a));
+  return kpis;
+}
+
 std::string Learner::KpisJson(int64_t now_ms, int64_t window_days, int windows,
                               int64_t step_days) const {
   const KpiResult kpis =
@@ -373,8 +381,7 @@ std::string Learner::AnalysisJson(int64_t now_ms, Sections sections) const {
     candidates = evidence_.Candidates(now_ms);
   }
   if (sections.Has(Section::kKpis) || sections.Has(Section::kAlerts)) {
-    KpiResult kpis = kpis_.Result(now_ms, autonomy_.Days(), RuleIntroductions(candidates));
-    for (Alert& a : signals_.Result(now_ms).alerts) kpis.alerts.push_back(std::move(a));
+    const KpiResult kpis = Kpis(now_ms, candidates);
     if (section(Section::kKpis)) WriteJson(w, kpis);
     if (section(Section::kAlerts)) WriteAlertsJson(w, kpis);
   }

@@ -127,6 +127,11 @@ class Learner {
   // seed 000 §3.2: the rejection-pattern registry; the top registry_size when `top`.
   std::vector<RejectionPattern> RejectionPatterns(bool top) const;
 
+  // seed 000 §7.1 KPIs over their windows ending at now, with the §7.3 alerts and seed 001's
+  // signal alerts (the analysis's `kpis` and `alerts`). REQUIRES: kKpis, kAutonomy, kSignals and
+  // kRules folded, as Sections{kKpis, kAlerts}.Needs() asks.
+  KpiResult Kpis(int64_t now_ms) const;
+
   uint64_t events() const { return events_; }
   const Parts& parts() const { return parts_; }
   // The kinds the folded parts read.
@@ -168,6 +173,8 @@ class Learner {
   const ReviewHistory& review_history() const { return history_; }
 
  private:
+  // Kpis(now_ms) with the rule candidates already computed.
+  KpiResult Kpis(int64_t now_ms, const std::vector<RuleCandidate>& candidates) const;
   static std::vector<RuleIntroduction> RuleIntroductions(
       const std::vector<RuleCandidate>& candidates);
   std::vector<std::string> KnownNames(std::string_view what, int64_t now_ms) const;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/quote.h"
+
 namespace kaizen::model {
 
 // The string at `key`, or empty when absent or not a string.
@@ -20,8 +22,7 @@ inline std::string_view StringAt(simdjson::dom::element e, std::string_view key)
   return s;
 }
 
-// A string as it appears in an error message: quoted, control characters shown as spaces, cut
-// after 60 bytes at a character boundary, so one bad 64 KiB value does not flood the terminal.
-std::string QuoteForMessage(std::string_view s);
+// A string as it appears in an error message (base/quote.h).
+using base::QuoteForMessage;
 
 }  // namespace kaizen::model

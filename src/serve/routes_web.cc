@@ -8,6 +8,7 @@
 #include "home/clock.h"
 #include "home/work_artifact.h"
 #include "ingest/enrich.h"
+#include "learn/queue_answer.h"
 #include "model/timestamp.h"
 #include "render/correction_patterns.h"
 #include "serve/responses.h"
@@ -28,15 +29,6 @@ std::string_view WindowAt(int64_t now_ms, std::optional<int64_t> utc_offset_minu
     return ingest::TimeOfDay(model::ToCivil(now_ms + *utc_offset_minutes * 60000).hour);
   }
   return home::LocalTimeOfDay(now_ms);
-}
-
-void OptStr(base::JsonWriter& w, std::string_view key, const std::optional<std::string>& v) {
-  base::Key(w, key);
-  if (v) {
-    base::Str(w, *v);
-  } else {
-    w.Null();
-  }
 }
 
 }  // namespace
@@ -73,50 +65,10 @@ HttpResponse Routes::Queue(const QueryParams& params) const {
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
   state_->Read([&](const learn::Learner& learner, int64_t now_ms) {
-    learn::CommunicationResult comm = learner.communication().Result();
-    if (reviewer != nullptr && !reviewer->empty()) {
-      // The reviewer's own windows and format once they have enough reviews; else everyone's.
-      if (auto p = learner.profiles().Profile(*reviewer)) {
-        if (!p->communication.best_windows.empty())
-          comm.best_windows = p->communication.best_windows;
-        if (p->communication.best_format) comm.best_format = p->communication.best_format;
-      }
-    }
-    learn::QueueMoment moment{WindowAt(now_ms, utc_offset), comm.best_windows,
-                              reviewer != nullptr ? std::string_view(*reviewer) : "", now_ms};
-    const std::vector<learn::RankedItem> ranked =
-        learn::OrderQueue(learner.queue(), learner.autonomy(), moment);
-    const double break_after = learner.config().weights.fatigue_after;
-    w.StartObject();
-    base::Key(w, "now");
-    base::Str(w, model::FormatUtc(now_ms));
-    base::Key(w, "timeOfDay");
-    base::Str(w, moment.time_of_day);
-    base::Key(w, "utcOffset");  // the offset timeOfDay was read with; null: the server's clock
-    if (utc_offset) {
-      w.Int64(*utc_offset);
-    } else {
-      w.Null();
-    }
-    base::Key(w, "bestWindows");
-    base::StrArray(w, comm.best_windows);
-    base::Key(w, "inBestWindow");
-    w.Bool(std::find(comm.best_windows.begin(), comm.best_windows.end(), moment.time_of_day) !=
-           comm.best_windows.end());
-    OptStr(w, "bestFormat", comm.best_format);
-    base::Key(w, "breakAfter");
-    w.Int64(static_cast<int64_t>(break_after));
-    base::Key(w, "breakSuggestion");
-    base::Str(w, learn::BreakSuggestion(static_cast<int64_t>(break_after)));
-    base::Key(w, "total");
-    w.Uint64(ranked.size());
-    base::Key(w, "items");
-    w.StartArray();
-    for (const learn::RankedItem& r : ranked) {
-      learn::WriteJson(w, r, learner.work_registry().Versions(r.item->artifact_id), now_ms);
-    }
-    w.EndArray();
-    w.EndObject();
+    const learn::QueueAnswer answer =
+        learn::AnswerQueue(learner, reviewer != nullptr ? std::string_view(*reviewer) : "",
+                           WindowAt(now_ms, utc_offset), now_ms);
+    learn::WriteJson(w, learner, answer, utc_offset);
   });
   return Json(200, b.GetString());
 }

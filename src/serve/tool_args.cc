@@ -1,15 +1,10 @@
 #include "serve/tool_args.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "base/json_writer.h"
-#include "model/json_access.h"
 #include "model/limits.h"
-#include "model/uuid.h"
 
 namespace kaizen::serve {
 namespace {
@@ -17,8 +12,6 @@ namespace {
 using model::FieldSpec;
 using model::JsonType;
 using model::ObjectSpec;
-using simdjson::dom::element;
-using simdjson::dom::element_type;
 
 bool Omitted(std::string_view name, const std::vector<std::string_view>& omit) {
   return (!name.empty() && name[0] == '_') ||
@@ -188,181 +181,6 @@ void ObjectSchema(base::JsonWriter& w, const ObjectSpec& spec,
   w.EndObject();
 }
 
-std::string Show(element v) { return ingest::ShowValue(v); }
-
-std::string Bound(double d) {
-  if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{}", static_cast<int64_t>(d));
-  return fmt::format("{}", d);
-}
-
-class Checker {
- public:
-  std::vector<ingest::FieldError> errors;
-
-  void Object(element v, const ObjectSpec& spec, const std::string& path) {
-    simdjson::dom::object obj = v.get_object().value_unsafe();
-    if (spec.open) return;
-    std::vector<bool> seen(spec.fields.size());
-    for (auto [key, child] : obj) {
-      const std::string at = Join(path, key);
-      const int index = spec.IndexOf(key);
-      if (index < 0) {
-        Error(at, fmt::format("unknown field (not part of {})", spec.name));
-      } else if (seen[static_cast<size_t>(index)]) {
-        Error(at, "duplicate key (each field may appear once)");
-      } else {
-        seen[static_cast<size_t>(index)] = true;
-        Field(child, spec.fields[static_cast<size_t>(index)], at);
-      }
-    }
-    for (size_t i = 0; i < spec.fields.size(); ++i) {
-      const FieldSpec& f = spec.fields[i];
-      if (f.required && !seen[i]) {
-        Error(Join(path, f.name), fmt::format("missing (required {})", JsonTypeName(f.type)));
-      }
-      if (const int other = f.alias_of.empty() ? -1 : spec.IndexOf(f.alias_of);
-          seen[i] && other >= 0 && seen[static_cast<size_t>(other)]) {
-        Error(Join(path, f.name), fmt::format("names the same as {}, given too (give one of them)",
-                                              Join(path, f.alias_of)));
-      }
-    }
-  }
-
- private:
-  static std::string Join(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-  }
-  void Error(std::string path, std::string message) {
-    errors.push_back({path.empty() ? "(arguments)" : std::move(path), std::move(message)});
-  }
-
-  void Field(element v, const FieldSpec& f, const std::string& path) {
-    if (v.is_null()) {
-      if (f.required) Error(path, fmt::format("is null (required {})", JsonTypeName(f.type)));
-      return;
-    }
-    Value(v, f, f.type, path);
-  }
-
-  void Value(element v, const FieldSpec& f, JsonType type, const std::string& path) {
-    switch (type) {
-      case JsonType::kAny:
-        return;
-      case JsonType::kString:
-      case JsonType::kIdentifier:
-      case JsonType::kTimestamp:
-      case JsonType::kUuid:
-        String(v, f, type, path);
-        return;
-      case JsonType::kNumber:
-      case JsonType::kInteger:
-        Number(v, f, type, path);
-        return;
-      case JsonType::kBool:
-        if (!v.is_bool()) Error(path, fmt::format("{} is not a boolean", Show(v)));
-        return;
-      case JsonType::kObject:
-        if (!v.is_object()) {
-          Error(path, fmt::format("{} is not an object", Show(v)));
-        } else if (f.object != nullptr) {
-          Object(v, *f.object, path);
-        }
-        return;
-      case JsonType::kArray:
-        Array(v, f, path);
-        return;
-    }
-  }
-
-  void String(element v, const FieldSpec& f, JsonType type, const std::string& path) {
-    std::string_view s;
-    if (v.get_string().get(s) != simdjson::SUCCESS) {
-      Error(path, fmt::format("{} is not a {}", Show(v),
-                              type == JsonType::kString ? "string" : JsonTypeName(type)));
-      return;
-    }
-    if (type == JsonType::kString) return;  // the caller caps the size it accepts
-    if (s.empty()) {
-      Error(path, fmt::format("\"\" must be a {}", JsonTypeName(type)));
-      return;
-    }
-    if (s.size() > model::kMaxIdentifierBytes) {
-      Error(path, fmt::format("a string of {} bytes is longer than the limit of {} bytes", s.size(),
-                              model::kMaxIdentifierBytes));
-      return;
-    }
-    if (!f.one_of.empty() && std::find(f.one_of.begin(), f.one_of.end(), s) == f.one_of.end()) {
-      std::string values;
-      for (std::string_view o : f.one_of) values += (values.empty() ? "" : ", ") + std::string(o);
-      Error(path, fmt::format("{} is not one of {}", Show(v), values));
-      return;
-    }
-    if (type == JsonType::kUuid && !model::ParseUuid(s)) {
-      Error(path, fmt::format("{} is not a UUID (8-4-4-4-12 hex digits)", Show(v)));
-    }
-  }
-
-  void Number(element v, const FieldSpec& f, JsonType type, const std::string& path) {
-    double d = 0;
-    if (v.type() == element_type::INT64) {
-      d = static_cast<double>(v.get_int64().value_unsafe());
-    } else if (v.type() == element_type::UINT64) {
-      d = static_cast<double>(v.get_uint64().value_unsafe());
-    } else if (v.type() == element_type::DOUBLE) {
-      d = v.get_double().value_unsafe();
-    } else {
-      Error(path, fmt::format("{} is not a number", Show(v)));
-      return;
-    }
-    if (type == JsonType::kInteger && std::floor(d) != d) {
-      Error(path, fmt::format("{} is not an integer", Show(v)));
-      return;
-    }
-    if (d < f.min || d > f.max) {
-      if (std::isfinite(f.min) && std::isfinite(f.max)) {
-        Error(path, fmt::format("{} is out of range {}..{}", Show(v), Bound(f.min), Bound(f.max)));
-      } else if (d < f.min) {
-        Error(path, fmt::format("{} is below the minimum {}", Show(v), Bound(f.min)));
-      } else {
-        Error(path, fmt::format("{} is above the maximum {}", Show(v), Bound(f.max)));
-      }
-    }
-  }
-
-  void Array(element v, const FieldSpec& f, const std::string& path) {
-    simdjson::dom::array arr;
-    if (v.get_array().get(arr) != simdjson::SUCCESS) {
-      Error(path, fmt::format("{} is not an array", Show(v)));
-      return;
-    }
-    if (arr.size() > model::kMaxArrayItems) {
-      Error(path, fmt::format("an array of {} elements is longer than the limit of {}", arr.size(),
-                              model::kMaxArrayItems));
-      return;
-    }
-    if (f.nonempty && arr.size() == 0) {
-      Error(path, "is empty (at least one element is required)");
-      return;
-    }
-    FieldSpec item = f;
-    item.min = -std::numeric_limits<double>::infinity();
-    item.max = std::numeric_limits<double>::infinity();
-    if (f.element == JsonType::kNumber || f.element == JsonType::kInteger) {
-      item.min = f.min;
-      item.max = f.max;
-    }
-    size_t i = 0;
-    for (element x : arr) {
-      const std::string at = fmt::format("{}[{}]", path, i++);
-      if (x.is_null()) {
-        Error(at, fmt::format("is null (required {})", JsonTypeName(f.element)));
-        continue;
-      }
-      Value(x, item, f.element, at);
-    }
-  }
-};
-
 }  // namespace
 
 std::string JsonSchemaOf(const model::ObjectSpec& spec, const SchemaOptions& options) {
@@ -374,13 +192,7 @@ std::string JsonSchemaOf(const model::ObjectSpec& spec, const SchemaOptions& opt
 
 std::vector<ingest::FieldError> CheckArguments(simdjson::dom::element args,
                                                const model::ObjectSpec& spec) {
-  Checker c;
-  if (!args.is_object()) {
-    c.errors.push_back({"(arguments)", fmt::format("{} is not an object", Show(args))});
-    return c.errors;
-  }
-  c.Object(args, spec, "");
-  return c.errors;
+  return ingest::CheckObject(args, spec, "(arguments)");
 }
 
 }  // namespace kaizen::serve

@@ -35,9 +35,8 @@ struct SchemaOptions {
 // minimum, maximum, minLength, maxLength, items, minItems, format, anyOf, description) of `spec`.
 std::string JsonSchemaOf(const model::ObjectSpec& spec, const SchemaOptions& options = {});
 
-// Checks `args` against `spec`: an object; no unknown field; every required field present and not
-// null; types, enums, ranges, string and array limits. Returns every problem, paths as the
-// event validator writes them (`files[0].path`); "(arguments)" for the whole object.
+// Checks `args` against `spec` by the event validator's walk (ingest::CheckObject): every problem,
+// paths as it writes them (`files[0].path`), "(arguments)" for the whole object.
 std::vector<ingest::FieldError> CheckArguments(simdjson::dom::element args,
                                                const model::ObjectSpec& spec);
 

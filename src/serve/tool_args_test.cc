@@ -59,8 +59,8 @@ TEST(ToolArgsTest, WrongTypeBadEnumAndRangeNameValueAndRule) {
 
 TEST(ToolArgsTest, NestedErrorsCarryTheArrayIndex) {
   EXPECT_EQ(Check(R"({"name":"a","items":[{"path":"p"},{"n":1.5}]})"),
-            (std::vector<std::string>{"items[1].n: 1.5 is not an integer",
-                                      "items[1].path: missing (required non-empty string)"}));
+            (std::vector<std::string>{"items[1].path: missing (required non-empty string)",
+                                      "items[1].n: 1.5 is not an integer"}));
   EXPECT_EQ(Check(R"({"name":"a","items":[]})"),
             std::vector<std::string>{"items: is empty (at least one element is required)"});
 }

@@ -140,8 +140,11 @@ TEST_F(PgLogTest, ARowCommittedAfterALaterOneIsStillReadOnce) {
            "', '2026-03-02', 'outcome', '" + Line(Id(2)) + "')");       // takes its xid now
   ASSERT_TRUE(log->Insert({{"2026-03-02", Line(Id(3)) + "\n"}}).ok());  // a later xid, committed
 
+  // Id(1) may come again: the frontier is the cluster's oldest open transaction, and another
+  // test of the suite (ctest -j, same server) may have held it below Id(1) at the first read.
   std::vector<std::string> seen = IdsSince(*log, &frontier);
-  EXPECT_EQ(seen, std::vector<std::string>{Id(3)});  // the open one is invisible yet
+  EXPECT_NE(std::find(seen.begin(), seen.end(), Id(3)), seen.end());
+  EXPECT_EQ(std::find(seen.begin(), seen.end(), Id(2)), seen.end());  // the open one is invisible
   Exec(slow, "COMMIT");
   PQfinish(slow);
   seen = IdsSince(*log, &frontier);
@@ -151,7 +154,7 @@ TEST_F(PgLogTest, ARowCommittedAfterALaterOneIsStillReadOnce) {
   // other tests of the suite run beside this one on the same server (ctest -j), and one of their
   // transactions may still hold the snapshot's xmin back for a moment: read until it moves.
   int64_t again = 1;
-  for (int tries = 0; tries < 200 && again > 0; ++tries) {
+  for (int tries = 0; tries < 2400 && again > 0; ++tries) {  // a minute at most, on a busy machine
     seen = IdsSince(*log, &frontier);
     again = std::count(seen.begin(), seen.end(), Id(2));
     if (again > 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));

@@ -1,10 +1,15 @@
-#include "model/json_access.h"
+// A value as it appears in an error message.
+#pragma once
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
-namespace kaizen::model {
+namespace kaizen::base {
 
-std::string QuoteForMessage(std::string_view s) {
+// Quoted, control characters shown as spaces, cut after 60 bytes at a character boundary, so one
+// bad 64 KiB value does not flood the terminal.
+inline std::string QuoteForMessage(std::string_view s) {
   size_t cut = std::min<size_t>(s.size(), 60);
   // Do not cut a UTF-8 sequence in half: back off to the start of the character.
   while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
@@ -14,4 +19,4 @@ std::string QuoteForMessage(std::string_view s) {
   return out;
 }
 
-}  // namespace kaizen::model
+}  // namespace kaizen::base
