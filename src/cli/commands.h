@@ -23,7 +23,9 @@ int StatsCommand(const Common& c);
 // `format`: jsonl (the stored lines), sft or dpo (render/training_rows.h).
 int ExportCommand(const Common& c, const std::string& kind, const std::string& since,
                   const std::string& format);
-int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file);
+// `start_unix_ms`: where the history begins (sim::GenOptions's default when absent).
+int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file,
+               std::optional<int64_t> start_unix_ms = std::nullopt);
 int DemoCommand(const Common& c);
 int SchemaCommand();
 // `only`: a comma-separated list of sections (learn::Sections::Parse); empty for all of them.

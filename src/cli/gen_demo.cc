@@ -7,6 +7,11 @@
 #include <fstream>
 
 #include "cli/commands.h"
+#include "home/clock.h"
+#include "home/learned_state.h"
+#include "learn/learner.h"
+#include "model/timestamp.h"
+#include "sim/demo_project.h"
 #include "sim/gen_history.h"
 #include "sim/simulate.h"
 #include "store/file/raw_log.h"
@@ -14,10 +19,12 @@
 
 namespace kaizen::cli {
 
-int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file) {
+int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file,
+               std::optional<int64_t> start_unix_ms) {
   sim::GenOptions options;
   options.events = events;
   options.seed = seed;
+  if (start_unix_ms) options.start_unix_ms = *start_unix_ms;
   const bool to_stdout = out_file.empty() || out_file == "-";
   // Streamed in pieces: a million events are ~800 MB that need not sit in memory at once.
   std::string tmp = out_file + ".tmp";
@@ -50,6 +57,35 @@ int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file) {
   return kExitOk;
 }
 
+namespace {
+
+// The project the pending work was done in, as a git repository (sim/demo_project.h): the review
+// queue then shows each item's change as a diff.
+int WriteProject(const Common& c) {
+  const std::string dir = c.home + "/demo-project";
+  fmt::print("\n2b. the project the agent's pending work changed, as a git repository: {}\n", dir);
+  home::LearnedState state;
+  if (Status s = home::LoadLearnedState(c, &state, nullptr, learn::Parts{learn::Part::kQueue});
+      !s.ok()) {
+    return home::FailVerb("demo", s);
+  }
+  std::vector<sim::DemoWork> work;
+  for (const auto& [key, item] : state.learner->queue().pending()) {
+    work.push_back({std::string(item.path), std::string(item.summary)});
+  }
+  Result<size_t> files = sim::WriteDemoProject(dir, work);
+  if (!files.ok()) {
+    // The demo goes on: the queue is still there, its items only show no diff.
+    fmt::print("   skipped: {}\n", files.status().message());
+  } else {
+    fmt::print("   {} files: committed as they were, the agent's change left in the working tree\n",
+               *files);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int DemoCommand(const Common& c) {
   store::RawLog log(c.home, store::DefaultFileSystem());
   uint64_t existing = 0;
@@ -66,13 +102,22 @@ int DemoCommand(const Common& c) {
   if (existing == 0) {
     const std::string history = c.home + "/demo-history.jsonl";
     (void)store::DefaultFileSystem()->CreateDirs(c.home);
-    fmt::print("1. generate a synthetic review history: kaizen gen --events 5000 --seed 7 > {}\n",
-               history);
+    // The history's 90 days end now, so the pages of `kaizen serve`, which judge the home
+    // against today, show it alive.
+    Result<int64_t> now = home::NowMs("");
+    if (!now.ok()) return home::FailVerb("demo", now.status());
+    const sim::GenOptions defaults;
+    const int64_t start = *now - defaults.span_days * model::kMsPerDay;
+    fmt::print(
+        "1. generate a synthetic review history of the last {} days: kaizen gen --events 5000 "
+        "--seed 7 > {}\n",
+        defaults.span_days, history);
     std::fflush(stdout);  // keep this step's heading before gen's own report on stderr
-    if (int rc = GenCommand(5000, 7, history); rc != kExitOk) return rc;
+    if (int rc = GenCommand(5000, 7, history, start); rc != kExitOk) return rc;
     fmt::print("\n2. import it durably (validate, enrich, append, fsync): kaizen import {}\n",
                history);
     if (int rc = ImportCommand(c, {history}, ""); rc != kExitOk) return rc;
+    if (int rc = WriteProject(c); rc != kExitOk) return rc;
   } else {
     fmt::print(
         "1-2. {} already holds a log ({} day files); skipping generation and import "
@@ -102,8 +147,10 @@ int DemoCommand(const Common& c) {
   if (auto text = store::DefaultFileSystem()->ReadFrom(hints, 0); text.ok()) {
     fmt::print("\n{}", *text);
   }
-  fmt::print("\nDone. Try: kaizen rules --now end --home {}, kaizen check PATH --task-type T\n",
-             c.home);
+  fmt::print(
+      "\nDone. Try: kaizen serve --home {0} --root {0}/demo-project (the dashboard and the review "
+      "queue in a browser), kaizen rules --now end --home {0}, kaizen check PATH --task-type T\n",
+      c.home);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 import collections
 import json
 import os
+import subprocess
 import unittest
 
 from kzlib import (EXIT_OK, EXIT_USAGE, GEN_KINDS, KINDS, KaizenTest, jsonl, kaizen, outcome_event,
@@ -243,6 +244,33 @@ class Demo(KaizenTest):
         self.assertEqual(again.rc, EXIT_OK, again)
         self.assertIn("skipping generation and import", again.out)
         self.assertEqual(len(self.raw_lines()), 5000)
+
+    def test_the_demo_home_is_alive_today_and_its_queue_has_diffs_in_a_git_project(self):
+        r = self.kz("demo", "--home", self.home)
+        self.assertEqual(r.rc, EXIT_OK, r)
+        # The history ends now: the dashboard, on the system clock, has figures in its last window.
+        d = self.kz("dashboard", "--json", "--home", self.home)
+        self.assertEqual(d.rc, EXIT_OK, d)
+        kpis = {k["key"]: k for k in json.loads(d.out)["kpis"]}
+        for key in ("approvalRate", "avgQualityScore", "timeToDecisionSeconds"):
+            self.assertIsNotNone(kpis[key]["current"], key)
+        self.assertNotIn("no feedback events for", d.out)
+        # The pending work's files are in a git repository: committed as they were, the agent's
+        # change in the working tree, so the review pages read a real diff from git.
+        project = os.path.join(self.home, "demo-project")
+        status = subprocess.run(["git", "-C", project, "status", "--porcelain"], check=True,
+                                capture_output=True, text=True).stdout.splitlines()
+        changed = {line[3:] for line in status}
+        self.assertTrue(changed, "no change left in the working tree")
+        self.assertTrue(all(line.startswith(" M ") for line in status), status)
+        q = self.kz("review", "--json", "--home", self.home)
+        self.assertEqual(q.rc, EXIT_OK, q)
+        queued = {i["workProduct"]["path"] for i in json.loads(q.out)["items"]
+                  if "path" in i["workProduct"]}
+        self.assertTrue(changed <= queued, (changed, queued))
+        diff = subprocess.run(["git", "-C", project, "diff"], check=True, capture_output=True,
+                              text=True).stdout
+        self.assertIn("+", diff)
 
 
 if __name__ == "__main__":

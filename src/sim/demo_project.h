@@ -1,0 +1,26 @@
+// The project behind `kaizen demo`'s review queue: a git repository holding, for each file the
+// pending work names, the file before the agent's change (committed) and after it (in the working
+// tree), so `kaizen serve --root` shows each review item with a real diff, read from git as it
+// would be in the user's own project.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kaizen/status.h"
+
+namespace kaizen::sim {
+
+// One pending work product, as the queue holds it.
+struct DemoWork {
+  std::string path;     // relative to the project, as the work event names it
+  std::string summary;  // what the agent says it did
+};
+
+// Creates `dir` as a git repository (the `git` program) with the files `work` names: a first
+// commit of each file as it was, then the agent's change left uncommitted. Files of the same path
+// are written once; paths that are not text (a design file) are left out. Returns how many files
+// were written. FailedPrecondition when `dir` exists, or git cannot be run.
+Result<size_t> WriteDemoProject(const std::string& dir, const std::vector<DemoWork>& work);
+
+}  // namespace kaizen::sim
