@@ -6,7 +6,8 @@
 LAYER... is CMakeLists.txt's KAIZEN_LAYERS, bottom first. Every folder under SRC_DIR must be one of
 them; a file in layer L may include a project header of L itself or of a layer below L, and the
 public headers (include/kaizen/) of the layer that implements them or below. Tests obey the same
-rule as the code they test. On success, touches STAMP (the build's record that the check ran);
+rule as the code they test. Outside store/, only tests include the PostgreSQL backend (store/pg/):
+the rest reaches the shared log through store/shared_log.h. On success, touches STAMP (the build's record that the check ran);
 otherwise prints one line per offending include, `file:line: ...`, and exits 1.
 """
 
@@ -16,6 +17,8 @@ import sys
 
 # The public API's headers, by the layer that implements them.
 PUBLIC = {"kaizen/status.h": "base", "kaizen/event_log.h": "ingest"}
+# The shared log's backend: only store/ names it (store/shared_log.h is what the layers above use).
+BACKEND = "store/pg/"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -49,6 +52,11 @@ def main():
                     if header.startswith("kaizen/") and target is None:
                         errors.append(f"{path}:{n}: {header} is a public header no layer implements "
                                       f"(cmake/check_layers.py PUBLIC)")
+                    elif (header.startswith(BACKEND) and layer != "store"
+                          and not f.endswith("_test.cc")):
+                        errors.append(f"{path}:{n}: {layer} includes {header}, the PostgreSQL "
+                                      f"backend; above store/ the shared log is "
+                                      f"store/shared_log.h (tests may set up a real server)")
                     elif target in rank and rank[target] > rank[layer]:
                         below = ", ".join(layers[:rank[layer]]) or "none"
                         errors.append(f"{path}:{n}: {layer} includes {header}, of {target}, a layer "

@@ -223,7 +223,7 @@ int HookCommand(const Common& common, const HookOptions& o) {
   Common c = common;
   c.home = *home;
   // A team's shared store ($KAIZEN_STORE): the hook stores there too, and fails open without it.
-  std::unique_ptr<store::PgLog> remote;
+  std::unique_ptr<store::SharedLog> remote;
   if (Status opened = home::OpenStore(&c, &remote); !opened.ok()) {
     Log(fmt::format("{}: {} (nothing stored)", who, opened.message()));
     return kExitOk;

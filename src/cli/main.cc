@@ -298,7 +298,7 @@ int main(int argc_in, char** argv_in) {
   // home brought up to date with it first, except for `token`, which reads only the store's
   // tokens (an admin's home need not be a copy of it).
   // A verb whose first read of the log is its fold folds a new home's first copy as it streams.
-  std::unique_ptr<kaizen::store::PgLog> remote;
+  std::unique_ptr<kaizen::store::SharedLog> remote;
   std::unique_ptr<kaizen::ingest::BackgroundSync> copying;  // after remote: joined first
   if (verb_name == "analyze" || verb_name == "explain" || verb_name == "rules" ||
       verb_name == "context" || verb_name == "hints") {

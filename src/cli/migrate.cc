@@ -19,7 +19,7 @@
 #include "store/file/raw_log.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -40,7 +40,7 @@ class Sink {
 
 class StoreSink : public Sink {
  public:
-  explicit StoreSink(store::PgLog* pg) : pg_(pg) {}
+  explicit StoreSink(store::SharedLog* pg) : pg_(pg) {}
   Result<uint64_t> Write(const std::vector<ingest::DayLine>& lines) override {
     std::map<std::string, std::string> by_day;
     for (const auto& l : lines) by_day[std::string(l.day)].append(l.line).push_back('\n');
@@ -48,7 +48,7 @@ class StoreSink : public Sink {
   }
 
  private:
-  store::PgLog* pg_;
+  store::SharedLog* pg_;
 };
 
 class HomeSink : public Sink {
@@ -120,12 +120,12 @@ Status ReadHome(const std::string& home, MigrateReport* r,
   return Status::Ok();
 }
 
-Status ReadStore(store::PgLog& pg, MigrateReport* r,
+Status ReadStore(store::SharedLog& pg, MigrateReport* r,
                  const std::function<Status(const std::vector<ingest::DayLine>&)>& fn) {
   std::vector<ingest::DayLine> batch;
-  return pg.ReadAll(kBatchLines, [&](const std::vector<store::PgRow>& rows) {
+  return pg.ReadAll(kBatchLines, [&](const std::vector<store::StoredRow>& rows) {
     batch.clear();
-    for (const store::PgRow& row : rows) batch.push_back({row.day, row.body});
+    for (const store::StoredRow& row : rows) batch.push_back({row.day, row.body});
     r->read += rows.size();
     return fn(batch);
   });
@@ -137,16 +137,16 @@ int MigrateCommand(const Common& c, const std::string& from, const std::string& 
     return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;
   };
   if (from == to) return fail(InvalidArgument("--from and --to name the same log"));
-  std::unique_ptr<store::PgLog> from_pg, to_pg;
-  if (store::IsPgConninfo(from)) {
-    auto opened = store::PgLog::Open(from);
+  std::unique_ptr<store::SharedLog> from_pg, to_pg;
+  if (store::NamesSharedLog(from)) {
+    auto opened = store::OpenSharedLog(from);
     if (!opened.ok()) return fail(opened.status());
     from_pg = std::move(*opened);
   }
   std::unique_ptr<Sink> sink;
   HomeSink* home_sink = nullptr;
-  if (store::IsPgConninfo(to)) {
-    auto opened = store::PgLog::Open(to);
+  if (store::NamesSharedLog(to)) {
+    auto opened = store::OpenSharedLog(to);
     if (!opened.ok()) return fail(opened.status());
     to_pg = std::move(*opened);
     if (from_pg && from_pg->store_id() == to_pg->store_id()) {

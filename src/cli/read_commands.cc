@@ -11,7 +11,7 @@
 #include "model/timestamp.h"
 #include "render/training_rows.h"
 #include "store/file_system.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::cli {
 namespace {

@@ -29,7 +29,7 @@
 #include "serve/routes.h"
 #include "serve/tools.h"
 #include "signals/git_agent.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include "model/uuid.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::cli {
 namespace {
@@ -24,11 +24,11 @@ namespace {
 // The store against the home's copy of it (brought up to date before the verb ran): every row's
 // id column is its event's id, every row is in the copy with the same bytes, and the copy holds
 // nothing the store does not. `copy` is emptied of the ids met.
-Status CheckStore(store::PgLog& pg, std::unordered_map<std::string, size_t>* copy, uint64_t* rows,
-                  std::vector<std::string>* problems) {
+Status CheckStore(store::SharedLog& pg, std::unordered_map<std::string, size_t>* copy,
+                  uint64_t* rows, std::vector<std::string>* problems) {
   simdjson::dom::parser parser;
-  KZ_RETURN_IF_ERROR(pg.ReadAll(20000, [&](const std::vector<store::PgRow>& page) {
-    for (const store::PgRow& row : page) {
+  KZ_RETURN_IF_ERROR(pg.ReadAll(20000, [&](const std::vector<store::StoredRow>& page) {
+    for (const store::StoredRow& row : page) {
       ++*rows;
       simdjson::dom::element e;
       std::string_view id;

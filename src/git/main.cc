@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   if (diff->parsed()) return FileDiff(paths, commit);
   // A scan stores into the team's shared store too (--store, $KAIZEN_STORE), its home the
   // store's working copy, as every verb of `kaizen` does (home/store_open.h).
-  std::unique_ptr<kaizen::store::PgLog> remote;
+  std::unique_ptr<kaizen::store::SharedLog> remote;
   if (kaizen::Status s = kaizen::home::OpenStore(&c, &remote); !s.ok())
     return kaizen::home::StoreOpenFailed("git", s);
   for (const Verb& verb : verbs) {

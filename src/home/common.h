@@ -6,7 +6,7 @@
 #include <string>
 
 namespace kaizen::store {
-class PgLog;
+class SharedLog;
 }
 
 namespace kaizen::home {
@@ -18,7 +18,8 @@ struct Common {
   // --store, else $KAIZEN_STORE: a PostgreSQL database the home is the working copy of; empty:
   // the home's own files are the log.
   std::string store;
-  store::PgLog* remote = nullptr;  // opened from `store` before the verb runs (home/store_open.h)
+  store::SharedLog* remote =
+      nullptr;  // opened from `store` before the verb runs (home/store_open.h)
 };
 
 }  // namespace kaizen::home

@@ -23,9 +23,9 @@
 #include <fmt/format.h>
 
 #include "base/hex.h"
+#include "store/copy_progress.h"
 #include "store/file/raw_log.h"
 #include "store/log_format.h"
-#include "store/pg/copy_progress.h"
 
 namespace kaizen::home {
 namespace {

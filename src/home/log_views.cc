@@ -11,8 +11,8 @@
 #include <optional>
 #include <thread>
 
+#include "store/copy_progress.h"
 #include "store/log_format.h"
-#include "store/pg/copy_progress.h"
 
 namespace kaizen::home {
 namespace {

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "base/test_files.h"
+#include "store/copy_progress.h"
 #include "store/file/fault_injection_file_system.h"
 #include "store/file/raw_log.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
-#include "store/pg/copy_progress.h"
 
 namespace kaizen::home {
 namespace {

@@ -18,16 +18,16 @@ std::string ResolveStore(const std::string& given) {
   return env && *env ? env : "";
 }
 
-Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync) {
+Status OpenStore(Common* c, std::unique_ptr<store::SharedLog>* opened, bool sync) {
   c->store = ResolveStore(c->store);
   if (c->store.empty()) return Status::Ok();
-  if (!store::IsPgConninfo(c->store)) {
+  if (!store::NamesSharedLog(c->store)) {
     return InvalidArgument(fmt::format(
         "--store: \"{}\" is not a PostgreSQL database (a postgresql:// URI or libpq key=value "
         "pairs, as in postgresql://kaizen@db.example:5432/kaizen or \"host=db dbname=kaizen\")",
         c->store));
   }
-  KZ_ASSIGN_OR_RETURN(*opened, store::PgLog::Open(c->store));
+  KZ_ASSIGN_OR_RETURN(*opened, store::OpenSharedLog(c->store));
   c->remote = opened->get();
   if (!sync) return Status::Ok();
   store::RawLog log(c->home, store::DefaultFileSystem());
@@ -36,7 +36,7 @@ Status OpenStore(Common* c, std::unique_ptr<store::PgLog>* opened, bool sync) {
   return ingest::SyncMirror(log, &pulled);
 }
 
-Status OpenStoreFolding(Common* c, std::unique_ptr<store::PgLog>* opened,
+Status OpenStoreFolding(Common* c, std::unique_ptr<store::SharedLog>* opened,
                         std::unique_ptr<ingest::BackgroundSync>* background) {
   KZ_RETURN_IF_ERROR(OpenStore(c, opened, /*sync=*/false));
   if (c->remote == nullptr) return Status::Ok();

@@ -18,7 +18,7 @@ constexpr size_t kPageRows = 20000;
 
 // How many of the home's events the store lacks (0 for an empty home), looked up a batch of ids
 // at a time.
-Result<uint64_t> EventsNotIn(store::RawLog& log, store::PgLog& pg) {
+Result<uint64_t> EventsNotIn(store::RawLog& log, store::SharedLog& pg) {
   KZ_ASSIGN_OR_RETURN(auto files, log.ListRawFiles());
   simdjson::dom::parser parser;
   std::vector<std::string> ids;
@@ -74,7 +74,7 @@ class WholeCopy {
 
   // Appends the page's rows, a run of one day at a time, each run a piece for the reader (its
   // bytes handed over, in a buffer a reader gave back when there is one).
-  Status Page(const std::vector<store::PgRow>& rows) {
+  Status Page(const std::vector<store::StoredRow>& rows) {
     for (size_t i = 0; i < rows.size();) {
       const std::string_view day = rows[i].day;
       size_t j = i, bytes = 0;
@@ -179,7 +179,7 @@ Status AppendUnseen(store::RawLog& log, IngestCache& cache, const std::vector<Da
 Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled,
                   store::CopyProgress* progress) {
   *pulled = 0;
-  store::PgLog& pg = *log.remote();
+  store::SharedLog& pg = *log.remote();
   KZ_ASSIGN_OR_RETURN(auto state, store::ReadMirrorState(log.home(), log.fs()));
   const std::optional<store::MirrorState> before = state;
   KZ_ASSIGN_OR_RETURN(uint64_t epoch, pg.Epoch());
@@ -218,7 +218,7 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled,
   WholeCopy copy(log, progress);
   bool caught_up = false;
   std::vector<DayLine> lines;
-  auto copy_page = [&](const std::vector<store::PgRow>& rows) -> Status {
+  auto copy_page = [&](const std::vector<store::StoredRow>& rows) -> Status {
     if (whole) {
       KZ_RETURN_IF_ERROR(copy.Page(rows));
       *pulled += rows.size();
@@ -231,13 +231,13 @@ Status PullMirror(store::RawLog& log, IngestCache& cache, uint64_t* pulled,
       caught_up = true;
     }
     lines.clear();
-    for (const store::PgRow& row : rows) lines.push_back({row.day, row.body});
+    for (const store::StoredRow& row : rows) lines.push_back({row.day, row.body});
     uint64_t appended = 0;
     KZ_RETURN_IF_ERROR(AppendUnseen(log, cache, lines, &appended));
     *pulled += appended;
     return Status::Ok();
   };
-  KZ_ASSIGN_OR_RETURN(store::PgLog::Since since,
+  KZ_ASSIGN_OR_RETURN(store::SharedLog::Since since,
                       pg.ReadSince(state->frontier, kPageRows, copy_page));
   if (whole) KZ_RETURN_IF_ERROR(copy.Finish());
   state->frontier = since.frontier;
@@ -265,7 +265,7 @@ BackgroundSync::BackgroundSync(std::string home, std::string conninfo)
   store::SetCopyInProgress(home_, progress_);
   progress_->Start(
       [home = home_, conninfo = std::move(conninfo), progress = progress_.get()]() -> Status {
-        KZ_ASSIGN_OR_RETURN(std::unique_ptr<store::PgLog> pg, store::PgLog::Open(conninfo));
+        KZ_ASSIGN_OR_RETURN(std::unique_ptr<store::SharedLog> pg, store::OpenSharedLog(conninfo));
         store::RawLog log(home, store::DefaultFileSystem());
         log.set_remote(pg.get());
         uint64_t pulled = 0;

@@ -1,4 +1,4 @@
-// A home as the working copy of a shared store (store/pg/pg_log.h): its day files hold what the
+// A home as the working copy of a shared store (store/shared_log.h): its day files hold what the
 // database holds, in the database's order, so every reader above the storage layer (learning,
 // the doors, verify, export) reads files as it does for a home of its own. New rows are copied
 // in under the home's writer lock before a verb reads and before each batch is checked (so the
@@ -16,9 +16,9 @@
 
 #include "ingest/ingest_state.h"
 #include "kaizen/status.h"
+#include "store/copy_progress.h"
 #include "store/file/raw_log.h"
-#include "store/pg/copy_progress.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::ingest {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "base/test_files.h"
+#include "store/copy_progress.h"
 #include "store/file/raw_log.h"
 #include "store/log_format.h"
-#include "store/pg/copy_progress.h"
 #include "store/pg/pg_test_database.h"
 
 namespace kaizen::ingest {

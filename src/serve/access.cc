@@ -43,7 +43,7 @@ Authenticator::~Authenticator() = default;
 
 Status Authenticator::Reload() {
   if (!store_.empty() && pg_ == nullptr) {
-    KZ_ASSIGN_OR_RETURN(pg_, store::PgLog::Open(store_));
+    KZ_ASSIGN_OR_RETURN(pg_, store::OpenSharedLog(store_));
   }
   store::TokenRegistry registry(home_, store::DefaultFileSystem(), pg_.get());
   KZ_ASSIGN_OR_RETURN(std::vector<store::TokenEntry> all, registry.List());

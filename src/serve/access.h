@@ -20,7 +20,7 @@
 
 #include "home/token.h"
 #include "model/event_kind.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 #include "store/token_registry.h"
 
 namespace kaizen::serve {
@@ -52,7 +52,7 @@ class Authenticator {
   std::string home_;
   std::string store_;
   std::mutex mu_;
-  std::unique_ptr<store::PgLog> pg_;            // GUARDED_BY(mu_)
+  std::unique_ptr<store::SharedLog> pg_;        // GUARDED_BY(mu_)
   std::vector<store::TokenEntry> entries_;      // GUARDED_BY(mu_): valid ones only
   std::chrono::steady_clock::time_point read_;  // GUARDED_BY(mu_)
   bool ever_read_ = false;                      // GUARDED_BY(mu_)

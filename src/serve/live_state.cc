@@ -19,7 +19,7 @@
 #include "learn/event_reader.h"
 #include "store/file/raw_log.h"
 #include "store/file_system.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::serve {
 namespace {
@@ -78,8 +78,8 @@ struct LiveState::Impl {
   std::optional<text::ThemeTaxonomy> taxonomy;  // before the learner: it borrows it
   store::RawLog log{options.home, store::DefaultFileSystem()};
   ingest::Ingestor ingestor{options.home, store::DefaultFileSystem()};
-  std::unique_ptr<store::PgLog> remote;  // the writer thread's connection to options.store
-  std::thread listener;                  // wakes the writer when the store notifies a commit
+  std::unique_ptr<store::SharedLog> remote;  // the writer thread's connection to options.store
+  std::thread listener;                      // wakes the writer when the store notifies a commit
   std::atomic<bool> listening{false};
   // Another writer committed since the last copy (the listener says so): the next ingest copies
   // first. A server's own batches notify too, and are not news.
@@ -331,7 +331,7 @@ struct LiveState::Impl {
 
   // Another server's commit wakes the writer, which copies and folds it (Refresh): seen here
   // within milliseconds, not at the next poll. A lost connection is retried; the poll still runs.
-  void ListenLoop(store::PgLog& pg) {
+  void ListenLoop(store::SharedLog& pg) {
     bool subscribed = false;
     while (listening) {
       if (!subscribed) {
@@ -382,7 +382,7 @@ LiveState::LiveState(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   auto impl = std::make_unique<Impl>(options);
   if (!options.store.empty()) {
-    KZ_ASSIGN_OR_RETURN(impl->remote, store::PgLog::Open(options.store));
+    KZ_ASSIGN_OR_RETURN(impl->remote, store::OpenSharedLog(options.store));
     impl->ingestor.set_remote(impl->remote.get());
     impl->ingestor.set_pull_when(&impl->store_dirty);
     uint64_t pulled = 0;
@@ -396,9 +396,9 @@ Result<std::unique_ptr<LiveState>> LiveState::Open(const LiveOptions& options) {
   impl->folded = std::move(f.bytes);
   // Every fallible step before the threads start: an Impl destroyed with a running thread would
   // end the process.
-  std::unique_ptr<store::PgLog> listen;
+  std::unique_ptr<store::SharedLog> listen;
   if (!options.store.empty()) {
-    KZ_ASSIGN_OR_RETURN(listen, store::PgLog::Open(options.store));
+    KZ_ASSIGN_OR_RETURN(listen, store::OpenSharedLog(options.store));
   }
   Impl* raw = impl.get();
   impl->writer = std::thread([raw] { raw->WriterLoop(); });

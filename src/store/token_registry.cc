@@ -9,7 +9,7 @@
 
 #include "base/hex.h"
 #include "store/log_format.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::store {
 

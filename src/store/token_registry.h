@@ -17,7 +17,7 @@
 
 namespace kaizen::store {
 
-class PgLog;
+class SharedLog;
 
 enum class Role { kReviewer, kAgent, kAdmin };
 std::string_view RoleName(Role role);
@@ -46,8 +46,8 @@ std::string TokenHash(std::string_view token);
 class TokenRegistry {
  public:
   // The home's file, or the store's table when `remote` is set. REQUIRES: *fs and *remote
-  // outlive the registry; one registry per thread (a PgLog is).
-  TokenRegistry(std::string home, FileSystem* fs, PgLog* remote)
+  // outlive the registry; one registry per thread (a SharedLog is).
+  TokenRegistry(std::string home, FileSystem* fs, SharedLog* remote)
       : home_(std::move(home)), fs_(fs), remote_(remote) {}
 
   // Every token ever made, revoked ones too, by name.
@@ -62,7 +62,7 @@ class TokenRegistry {
 
   std::string home_;
   FileSystem* fs_;
-  PgLog* remote_;
+  SharedLog* remote_;
 };
 
 }  // namespace kaizen::store

@@ -93,6 +93,18 @@ class ArchitectureTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("store/raw_log_test.cc:1: store includes sim/gen_history.h", out)
 
+    def test_only_store_and_tests_name_the_postgresql_backend(self):
+        src = self.tree({
+            "store/shared_log.cc": '#include "store/pg/pg_log.h"\n',
+            "ingest/store_mirror_test.cc": '#include "store/pg/pg_test_database.h"\n',
+            "serve/access.cc": '#include "store/shared_log.h"\n#include "store/pg/pg_log.h"\n',
+        })
+        rc, out, _ = self.check(src)
+        self.assertEqual(rc, 1)
+        self.assertIn("serve/access.cc:2: serve includes store/pg/pg_log.h, the PostgreSQL backend",
+                      out)
+        self.assertEqual(out.count("the PostgreSQL backend"), 1, out)
+
     def test_a_folder_that_is_no_layer_fails(self):
         src = self.tree({"util/strings.h": "#pragma once\n"})
         rc, out, _ = self.check(src)

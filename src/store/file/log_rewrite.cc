@@ -4,7 +4,7 @@
 #include <unordered_set>
 
 #include "store/log_format.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::store {
 namespace {

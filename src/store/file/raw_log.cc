@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "store/log_format.h"
-#include "store/pg/pg_log.h"
+#include "store/shared_log.h"
 
 namespace kaizen::store {
 

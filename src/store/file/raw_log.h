@@ -15,7 +15,7 @@
 
 namespace kaizen::store {
 
-class PgLog;
+class SharedLog;
 
 // The cold archive (seed 000 §9.1: raw events are kept "90 days hot, indefinite cold"). `kaizen
 // compact` moves day files whose day is older than the hot window to
@@ -56,11 +56,11 @@ class RawLog {
   // bytes under feedback/recovered/. Returns true if it cut anything.
   Result<bool> CutTornTail(const std::string& file, std::vector<RecoveryNote>* notes);
 
-  // The shared database this home mirrors (store/pg/pg_log.h), or none. With one, Append stores the
+  // The shared log this home mirrors (store/shared_log.h), or none. With one, Append stores the
   // lines there first (durable there when it returns OK) and then in the files; rewrites
   // (store/file/log_rewrite.h) change it first too. REQUIRES: *remote outlives the RawLog.
-  void set_remote(PgLog* remote) { remote_ = remote; }
-  PgLog* remote() const { return remote_; }
+  void set_remote(SharedLog* remote) { remote_ = remote; }
+  SharedLog* remote() const { return remote_; }
 
   // REQUIRES: the lock is held; every line in every value ends in '\n'. With a remote, the lines
   // are stored there first (nothing is appended to the files when that fails), then as below.
@@ -90,7 +90,7 @@ class RawLog {
  private:
   std::string home_;
   FileSystem* fs_;
-  PgLog* remote_ = nullptr;
+  SharedLog* remote_ = nullptr;
   bool poisoned_ = false;
   std::string poison_reason_;
 };

@@ -131,44 +131,6 @@ std::string NextMonth(std::string_view month) {
 
 }  // namespace
 
-Result<std::optional<MirrorState>> ReadMirrorState(const std::string& home, FileSystem* fs) {
-  const std::string path = PathIn(home, kMirrorStateFile);
-  if (!fs->Exists(path)) return std::optional<MirrorState>();
-  KZ_ASSIGN_OR_RETURN(std::string text, fs->ReadFrom(path, 0));
-  simdjson::dom::parser parser;
-  simdjson::dom::element e;
-  MirrorState m;
-  std::string_view id, store, frontier;
-  uint64_t epoch = 0;
-  if (parser.parse(text).get(e) != simdjson::SUCCESS || e["storeId"].get(id) ||
-      e["store"].get(store) || e["epoch"].get(epoch) || e["frontier"].get(frontier)) {
-    return DataLoss(
-        fmt::format("{} is not what kaizen wrote (storeId, store, epoch, frontier); "
-                    "delete it and the home's feedback/raw to copy the store again",
-                    path));
-  }
-  m.store_id = id;
-  m.store = store;
-  m.epoch = epoch;
-  m.frontier = frontier;
-  return std::optional<MirrorState>(std::move(m));
-}
-
-Status WriteMirrorState(const std::string& home, FileSystem* fs, const MirrorState& m) {
-  std::string store;  // a name for messages: quotes and backslashes would need JSON escapes
-  for (char ch : m.store) store.push_back(ch == '"' || ch == '\\' || ch < 0x20 ? '_' : ch);
-  std::string text =
-      fmt::format("{{\"storeId\":\"{}\",\"store\":\"{}\",\"epoch\":{},\"frontier\":\"{}\"}}\n",
-                  m.store_id, store, m.epoch, m.frontier);
-  return fs->WriteFileAtomic(PathIn(home, kMirrorStateFile), text, /*durable=*/false);
-}
-
-bool IsPgConninfo(std::string_view s) {
-  if (s.starts_with("postgresql://") || s.starts_with("postgres://")) return true;
-  // key=value pairs: libpq's own parser decides whether they are valid.
-  return s.find('=') != std::string_view::npos && s.find("://") == std::string_view::npos;
-}
-
 PgLog::PgLog(pg_conn* conn) : conn_(conn), writer_id_(RandomHex(8)) {
   const char* host = PQhost(conn_);
   std::string h = host ? host : "";
@@ -346,7 +308,7 @@ T BigEndian(const char* p) {
 
 }  // namespace
 
-bool ParseCopyTuple(const char* p, const char* end, PgRow* row) {
+bool ParseCopyTuple(const char* p, const char* end, StoredRow* row) {
   if (end - p < 2 || BigEndian<int16_t>(p) != 5) return false;
   p += 2;
   std::string_view fields[5];
@@ -368,7 +330,7 @@ bool ParseCopyTuple(const char* p, const char* end, PgRow* row) {
 }
 
 Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_rows,
-                                      const std::function<Status(const std::vector<PgRow>&)>& fn) {
+                                      const Page& fn) {
   if (frontier.empty() || frontier.find_first_not_of("0123456789") != std::string::npos) {
     return InvalidArgument(fmt::format("\"{}\" is not a transaction id", frontier));
   }
@@ -407,8 +369,7 @@ Result<PgLog::Since> PgLog::ReadSince(const std::string& frontier, size_t page_r
   return since;
 }
 
-Status PgLog::ReadAll(size_t page_rows,
-                      const std::function<Status(const std::vector<PgRow>&)>& fn) {
+Status PgLog::ReadAll(size_t page_rows, const Page& fn) {
   KZ_RETURN_IF_ERROR(Connected());
   KZ_RETURN_IF_ERROR(
       Exec(conn_, name_, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "a transaction")
@@ -422,8 +383,7 @@ Status PgLog::ReadAll(size_t page_rows,
   return Exec(conn_, name_, "COMMIT", "ending a read").status();
 }
 
-Status PgLog::CopyRows(const std::string& select, size_t page_rows,
-                       const std::function<Status(const std::vector<PgRow>&)>& fn) {
+Status PgLog::CopyRows(const std::string& select, size_t page_rows, const Page& fn) {
   const std::string sql = "COPY (" + select + ") TO STDOUT (FORMAT binary)";
   PgResult started(PQexec(conn_, sql.c_str()));
   if (!started || PQresultStatus(started.get()) != PGRES_COPY_OUT) {
@@ -435,7 +395,7 @@ Status PgLog::CopyRows(const std::string& select, size_t page_rows,
     for (char* c : chunks) PQfreemem(c);
     chunks.clear();
   };
-  std::vector<PgRow> rows;
+  std::vector<StoredRow> rows;
   bool header = false, trailer = false;
   Status bad;
   while (bad.ok()) {
@@ -465,7 +425,7 @@ Status PgLog::CopyRows(const std::string& select, size_t page_rows,
       trailer = true;
       continue;
     }
-    PgRow row;
+    StoredRow row;
     if (!ParseCopyTuple(p, end, &row)) {
       bad = DataLoss(fmt::format("the store {} sent a row kaizen cannot read", name_));
       break;

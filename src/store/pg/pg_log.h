@@ -34,6 +34,7 @@
 
 #include "kaizen/status.h"
 #include "store/file_system.h"
+#include "store/shared_log.h"
 #include "store/token_registry.h"
 
 struct pg_conn;
@@ -43,39 +44,29 @@ namespace kaizen::store {
 // The notification channel of committed batches.
 inline constexpr std::string_view kPgChannel = "kaizen_events";
 
-// One stored row as read back: views into the page being delivered, valid during the callback.
-// A read of the whole log (ReadSince from "0") leaves `xid` and `id` empty.
-struct PgRow {
-  std::string_view xid;  // the writing transaction (xid8, decimal)
-  int64_t seq = 0;       // insertion order
-  std::string_view id;
-  std::string_view day;   // YYYY-MM-DD: the raw file day
-  std::string_view body;  // the stored line, without '\n'
-};
-
-class PgLog {
+class PgLog final : public SharedLog {
  public:
   // Connects with libpq's conninfo (a postgresql:// URI or key=value pairs; PG* environment
   // variables, sslmode, several hosts and target_session_attrs as libpq has them) and creates the
   // schema when the database has none. Unavailable when the server cannot be reached.
   static Result<std::unique_ptr<PgLog>> Open(const std::string& conninfo);
-  ~PgLog();
+  ~PgLog() override;
   PgLog(const PgLog&) = delete;
   PgLog& operator=(const PgLog&) = delete;
 
   // The store as a person reads it: postgresql://user@host:port/dbname (never the password).
-  const std::string& name() const { return name_; }
+  const std::string& name() const override { return name_; }
   // A random id made with the schema: tells one database from another (a home mirrors one).
-  const std::string& store_id() const { return store_id_; }
+  const std::string& store_id() const override { return store_id_; }
 
   // Stores every line of `lines_by_day` (day -> lines, each ending in '\n') in one transaction:
   // durable when OK. AlreadyExists, naming the id, when an id is already stored (by a replay or
   // another writer): then nothing of the batch is stored. Unavailable when the server is
   // unreachable (nothing acknowledged; the caller may retry).
-  Status Insert(const std::map<std::string, std::string>& lines_by_day);
+  Status Insert(const std::map<std::string, std::string>& lines_by_day) override;
   // The same, skipping lines whose id is stored already (kaizen migrate, resumable): the count of
   // lines stored.
-  Result<uint64_t> InsertNew(const std::map<std::string, std::string>& lines_by_day);
+  Result<uint64_t> InsertNew(const std::map<std::string, std::string>& lines_by_day) override;
 
   // Rows written since `frontier` (a decimal xid8; "0" for all), in (xid, seq) order, a page at a
   // time under one snapshot; rows at or above the new frontier may be passed again on the next
@@ -83,38 +74,33 @@ class PgLog {
   // whole log ("0") comes in day order, each day's rows in the order they were written, with
   // `xid` and `id` left empty: the server spends nothing on what a copy of every row does not
   // ask (the ids are in the bodies).
-  struct Since {
-    std::string frontier;  // the next call's
-    uint64_t epoch = 0;
-  };
-  Result<Since> ReadSince(const std::string& frontier, size_t page_rows,
-                          const std::function<Status(const std::vector<PgRow>&)>& fn);
+  Result<Since> ReadSince(const std::string& frontier, size_t page_rows, const Page& fn) override;
   // Every row in insertion order (seq), a page at a time under one snapshot.
-  Status ReadAll(size_t page_rows, const std::function<Status(const std::vector<PgRow>&)>& fn);
+  Status ReadAll(size_t page_rows, const Page& fn) override;
   // How many of `ids` the store holds.
-  Result<uint64_t> CountStored(const std::vector<std::string>& ids);
+  Result<uint64_t> CountStored(const std::vector<std::string>& ids) override;
   // The rewrite count: bumped by every RewriteDay, so mirrors know to copy the log again.
-  Result<uint64_t> Epoch();
-  Result<uint64_t> Count();
+  Result<uint64_t> Epoch() override;
+  Result<uint64_t> Count() override;
 
   // Replaces the rows of day `day` given as `old_text` by `new_text` (retention, deletion): ids in
   // old and not in new are deleted, changed bytes are updated, new ids inserted; rows of that day
   // in neither (another writer's, stored meanwhile) are left alone. Bumps the epoch. Returns it.
   Result<uint64_t> RewriteDay(std::string_view day, std::string_view old_text,
-                              std::string_view new_text);
+                              std::string_view new_text) override;
 
   // The token registry's table (store/token_registry.h).
-  Result<std::vector<TokenEntry>> ListTokens();
-  Status AddToken(const TokenEntry& entry);
-  Status RevokeToken(std::string_view name, std::string_view at);
+  Result<std::vector<TokenEntry>> ListTokens() override;
+  Status AddToken(const TokenEntry& entry) override;
+  Status RevokeToken(std::string_view name, std::string_view at) override;
 
   // LISTEN on kPgChannel (a connection of its own: it stays idle between waits).
-  Status Listen();
+  Status Listen() override;
   // Waits up to `timeout_ms` for a notification; true when one (or more) arrived from another
   // writer than `ignore` (a writer_id()).
-  Result<bool> WaitNotification(int timeout_ms, std::string_view ignore = {});
+  Result<bool> WaitNotification(int timeout_ms, std::string_view ignore = {}) override;
   // This connection's random id, the payload of the notifications its batches send.
-  const std::string& writer_id() const { return writer_id_; }
+  const std::string& writer_id() const override { return writer_id_; }
 
  private:
   explicit PgLog(pg_conn* conn);
@@ -122,8 +108,7 @@ class PgLog {
   Status EnsureSchema();
   // Streams the rows of `select` (xid::text, seq, id, day::text, body) with COPY ... (FORMAT
   // binary): no escaping to undo, no cursor round trip per page. `page_rows` at a time into fn.
-  Status CopyRows(const std::string& select, size_t page_rows,
-                  const std::function<Status(const std::vector<PgRow>&)>& fn);
+  Status CopyRows(const std::string& select, size_t page_rows, const Page& fn);
   Status EnsurePartitions(const std::map<std::string, std::string>& lines_by_day);
   Result<uint64_t> InsertBatch(const std::map<std::string, std::string>& lines_by_day,
                                bool skip_stored);
@@ -136,27 +121,9 @@ class PgLog {
   std::string writer_id_;
 };
 
-// What a home that mirrors a store knows of it (<home>/feedback/store.json): which store, the
-// epoch its files were copied at, and the frontier its next read starts from.
-struct MirrorState {
-  std::string store_id;
-  std::string store;  // the store's name, for messages
-  uint64_t epoch = 0;
-  std::string frontier = "0";
-};
-inline constexpr std::string_view kMirrorStateFile = "feedback/store.json";
-// nullopt when the home mirrors no store.
-Result<std::optional<MirrorState>> ReadMirrorState(const std::string& home, FileSystem* fs);
-// Written after the lines it covers are durable; not itself fsynced: a lost update only makes the
-// next read start earlier (rows it meets again are skipped by id).
-Status WriteMirrorState(const std::string& home, FileSystem* fs, const MirrorState& state);
-
 // One tuple of COPY's binary format (its field count first) from [p, end) into `row` (views into
 // those bytes); false when the bytes are not the five fields a read asks for (xid::text, seq,
 // id, day::text, body), none of them NULL. The bytes come from the server: never trusted.
-bool ParseCopyTuple(const char* p, const char* end, PgRow* row);
-
-// Whether --store / $KAIZEN_STORE names a PostgreSQL database (else it is not one kaizen knows).
-bool IsPgConninfo(std::string_view s);
+bool ParseCopyTuple(const char* p, const char* end, StoredRow* row);
 
 }  // namespace kaizen::store

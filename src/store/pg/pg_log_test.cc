@@ -36,8 +36,8 @@ class PgLogTest : public PgTestDatabase {
   // Every row since `frontier`, and the new frontier.
   std::vector<std::string> IdsSince(PgLog& log, std::string* frontier) {
     std::vector<std::string> ids;
-    auto since = log.ReadSince(*frontier, 2, [&](const std::vector<PgRow>& rows) {
-      for (const PgRow& r : rows) {
+    auto since = log.ReadSince(*frontier, 2, [&](const std::vector<StoredRow>& rows) {
+      for (const StoredRow& r : rows) {
         // A read of the whole log names no ids: each is in its body.
         if (*frontier == "0") {
           EXPECT_TRUE(r.id.empty() && r.xid.empty()) << r.id;
@@ -67,8 +67,8 @@ TEST_F(PgLogTest, StoredLinesComeBackByteForByteInBatchOrder) {
   };
   std::vector<Row> all;
   ASSERT_TRUE(log->ReadAll(3,
-                           [&](const std::vector<PgRow>& rows) {
-                             for (const PgRow& r : rows)
+                           [&](const std::vector<StoredRow>& rows) {
+                             for (const StoredRow& r : rows)
                                all.push_back({std::string(r.day), std::string(r.body)});
                              return Status::Ok();
                            })
@@ -175,8 +175,8 @@ TEST_F(PgLogTest, RewritingADayDeletesAndUpdatesOnlyItsOwnLinesAndBumpsTheEpoch)
   EXPECT_EQ(*epoch, 1u);
   std::map<std::string, std::string> bodies;
   ASSERT_TRUE(log->ReadAll(10,
-                           [&](const std::vector<PgRow>& rows) {
-                             for (const PgRow& r : rows) bodies[std::string(r.id)] = r.body;
+                           [&](const std::vector<StoredRow>& rows) {
+                             for (const StoredRow& r : rows) bodies[std::string(r.id)] = r.body;
                              return Status::Ok();
                            })
                   .ok());

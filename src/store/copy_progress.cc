@@ -1,4 +1,4 @@
-#include "store/pg/copy_progress.h"
+#include "store/copy_progress.h"
 
 #include <map>
 
