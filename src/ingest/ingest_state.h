@@ -164,10 +164,10 @@ class IngestCache {
   // Deletes the cache files; the next CatchUp rebuilds from the raw log.
   Status Reset();
 
-  // Journal records a process reads before the index is rewritten: at most 320 KB, about a
-  // millisecond to load (16,384 cost a one-event `kaizen record` 4 ms). The rewrite is O(events),
-  // once per kIndexTail events: at a million events, 0.6 s (merging, writing and fsyncing 60 MB),
-  // 0.15 ms per event recorded.
+  // Journal records a process reads before the index is rewritten: at most 320 KB, so loading
+  // them stays a small part of a one-event `kaizen record`. The rewrite is O(events), once per
+  // kIndexTail events, so its cost per event recorded stays small (docs/performance.md, "Figures
+  // behind the source's choices").
   static constexpr uint64_t kIndexTail = 4096;
   // Drops the in-memory state (after a batch failed to commit); the next CatchUp reloads it.
   void Forget();

@@ -91,9 +91,9 @@ class Ingestor {
   std::vector<store::RecoveryNote> TakeNotes();
 
   store::RawLog& log() { return log_; }
-  // Stores into a shared database too (store/pg/pg_log.h), the home its working copy
+  // Stores into a shared log too (store/shared_log.h), the home its working copy
   // (ingest/store_mirror.h). REQUIRES: *remote outlives the Ingestor.
-  void set_remote(store::PgLog* remote) { log_.set_remote(remote); }
+  void set_remote(store::SharedLog* remote) { log_.set_remote(remote); }
   // A long-lived caller that is told when other writers commit (kaizen serve LISTENs) pulls
   // before a chunk only when `*dirty` was set since (cleared here); nullptr: before every chunk.
   void set_pull_when(std::atomic<bool>* dirty) { pull_when_ = dirty; }
@@ -115,6 +115,25 @@ class Ingestor {
     StoredLineWriter writer;
   };
   std::vector<PrepareScratch> scratch_;
+
+  // The steps of Ingest, in the order it takes them (ingestor.cc). The types they hand each other
+  // are ingestor_steps.h's; the stateless steps are in ingestor_prepare.cc, the ones under the
+  // writer lock in ingestor_commit.cc.
+  struct Chunk;
+  struct GroupCommit;
+  Status LoadPrivacyConfigOnce();
+  Status CutAndPrepare(LineSource& source, const IngestOptions& options,
+                       const ValidateOptions& vopts, const text::ThemeTaxonomy* taxonomy,
+                       size_t threads, Chunk* chunk);
+  void PrepareBlocks(Chunk* chunk, size_t s, const IngestOptions& options,
+                     const ValidateOptions& vopts, const text::ThemeTaxonomy* taxonomy);
+  Status CatchUpWithTheLog();
+  Status CheckAndApplyLines(Chunk& chunk, IngestState& state,
+                            absl::flat_hash_map<std::string, Key128>& user_keys,
+                            GroupCommit* commit, IngestSummary* summary);
+  Status SaveVault(GroupCommit& commit);
+  Status ReadAppendOffsets(GroupCommit* commit);
+  Status AppendAndCommit(const GroupCommit& commit, bool write_index);
 };
 
 }  // namespace kaizen::ingest

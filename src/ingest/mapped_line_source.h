@@ -1,7 +1,6 @@
 // A regular file's lines viewed in place through a read-only mapping: no copy out of the page
-// cache. Reading an 800 MB file into a buffer cost 0.57-0.67 s of kernel CPU when it was not cached
-// (the copy out of freshly read pages) and 0.11 s when it was; mapped, 0.05-0.12 s in all
-// (docs/performance.md, 2026-11-24).
+// cache, which for a large uncached file cost more kernel time than the reading itself
+// (docs/performance.md, "Figures behind the source's choices").
 #pragma once
 
 #include <cstddef>

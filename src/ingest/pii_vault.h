@@ -83,8 +83,8 @@ class PiiVault {
   std::map<std::pair<PiiCategory, std::string>, size_t> by_key_;
   std::map<std::string, size_t, std::less<>> by_token_;
   // (entry, user, session) of every entry's sources: recording a source the entry has is one
-  // lookup, not a scan of its sources (the same email in reviews from 80,000 sessions: an import
-  // took 32.7 s). Never iterated.
+  // lookup, not a scan of its sources, which is quadratic when one email appears in reviews from
+  // many sessions (docs/performance.md, "Figures behind the source's choices"). Never iterated.
   absl::flat_hash_set<std::tuple<size_t, std::string, std::string>> sources_;
   bool dirty_ = false;
   bool key_was_missing_ = false;

@@ -34,8 +34,9 @@ class WorkRegistry {
   // Remembers a `work` event's product; a later registration of the same (id, version) wins.
   // Returns the whole event: views of the registry's own copies, valid as long as the registry,
   // except the event id, path and session, which are `work`'s own (only a pending review-queue
-  // item needs them later, and it copies them: keeping them for every registration cost 16
-  // bytes per event of a 1M-event history).
+  // item needs them later, and it copies them: keeping them for every registration was a
+  // measurable share of a large history's memory; docs/performance.md, "Figures behind the
+  // source's choices").
   model::WorkView Register(const model::WorkView& work);
   // The registered product (its event id, path, session and priority left out), or nothing. An
   // empty version means the latest registered version.
@@ -63,9 +64,9 @@ class WorkRegistry {
   static constexpr uint32_t kNone = UINT32_MAX;
   // An artifact registered up to kWalked times is searched by walking its registrations, newest
   // first; past that its versions are indexed (by_version_). Most artifacts have a version or
-  // two, and a map of every version cost the 1M-event analysis 30 MB and about 0.05 s; one
-  // registered on every `kaizen check` run has thousands, and walking them made a log of 20,000
-  // versions of one artifact take 2.8 s.
+  // two, and a map of every version would cost memory and time for nothing; one registered on
+  // every `kaizen check` run has thousands, which a walk would make quadratic (docs/performance.md,
+  // "Figures behind the source's choices").
   static constexpr uint32_t kWalked = 8;
 
   model::WorkView ViewOf(const Entry& e) const;

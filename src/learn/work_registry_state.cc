@@ -1,4 +1,4 @@
-// WorkRegistry's state for Learner::SaveState / LoadState (event_reader.cc is long enough).
+// WorkRegistry's state for Learner::SaveState / LoadState (its methods: work_registry.cc).
 #include "learn/event_reader.h"
 
 #include "learn/state_archive.h"

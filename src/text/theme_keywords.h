@@ -1,5 +1,5 @@
-// What the theme matcher (text_analysis.cc) makes of a keyword, for the taxonomy's validation
-// (theme_taxonomy.cc). Internal to src/ingest.
+// What the theme matcher (theme_matcher.cc) makes of a keyword, for the taxonomy's validation
+// (theme_taxonomy.cc). Internal to src/text.
 #pragma once
 
 #include <string_view>

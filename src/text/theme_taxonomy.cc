@@ -1,6 +1,6 @@
 // Building a ThemeTaxonomy: the shipped default, a hand-built or JSON list of themes, and a
 // user's <home>/config/themes.json that extends the default. Validation errors name the field
-// path, the value and the rule. Matching is in text_analysis.cc.
+// path, the value and the rule. Matching is in theme_matcher.cc.
 #include <simdjson.h>
 
 #include <algorithm>

@@ -183,8 +183,8 @@ void OutcomeLearner::StartDistinct() {
   ++generation_;
 }
 
-// A stamp per id, not a search of current_: an outcome naming n patterns cost n^2 (10,000
-// patterns: 20 ms per outcome).
+// A stamp per id, not a search of current_: an outcome naming n patterns would cost n^2
+// (docs/performance.md, "Figures behind the source's choices").
 void OutcomeLearner::AddDistinct(uint32_t id) {
   if (id >= stamp_.size()) stamp_.resize(id + 1, 0);
   if (stamp_[id] == generation_) return;

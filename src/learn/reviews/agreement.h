@@ -95,7 +95,8 @@ class AgreementTracker {
   std::map<std::string, uint32_t, std::less<>> reviewer_index_;
   // Every reviewed item, most with one judgement (so not their names), in the order first
   // reviewed: the fold's sums run in one order, same bytes. Found through `index_`, by a 64-bit
-  // FNV-1a of (artifact id, version); an ordered map of them cost the 1M-event fold ~0.4 s.
+  // FNV-1a of (artifact id, version): an ordered map of them was a visible share of the fold
+  // (docs/performance.md, "Figures behind the source's choices").
   std::vector<Item> items_;
   absl::flat_hash_map<uint64_t, uint32_t> index_;  // never iterated
 };
