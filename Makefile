@@ -92,12 +92,17 @@ deb: build
 	cd $(BUILD) && rm -f kaizen_*.deb && cpack -G DEB >/dev/null && cp kaizen_*.deb kaizen.deb
 	@echo "built $(BUILD)/kaizen.deb"
 
-# The demo builds only what it runs (kaizen and kaizen-git, without the profile: the profile-guided
-# build compiles kaizen twice and is for `make build`, `make deb` and the benchmarks).
+# The demo builds only what it runs (kaizen and kaizen-git), unoptimized, in a directory of its own:
+# on 2 cores the optimizer is most of a build's time (-O3 and -O1 took 9-10 minutes, -O0 under 6;
+# docs/performance.md, "Build time"), and the demo's 5,000 events take seconds either way.
+# `make build` makes the optimized, profile-guided binary for everyday use.
+DEMO_DIR ?= build-demo
 demo: deps
-	cmake -S . -B $(BUILD) $(RELEASE_COMPILER) -DKAIZEN_PGO_PROFILE= >/dev/null
-	cmake --build $(BUILD) -j$(JOBS) --target kaizen kaizen-git
-	./$(BUILD)/kaizen demo --home ./.kaizen
+	cmake -S . -B $(DEMO_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(RELEASE_CXX) \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0" -DKAIZEN_PGO_PROFILE= >/dev/null
+	cmake --build $(DEMO_DIR) -j$(JOBS) --target kaizen kaizen-git
+	./$(DEMO_DIR)/kaizen demo --home ./.kaizen
+	@echo "make demo: ./$(DEMO_DIR)/kaizen is unoptimized, for the demo; make build makes the one to use"
 
 # Tests of the PostgreSQL store need a real server: the test suites run inside a throwaway cluster
 # from Debian's packages (tests/pg_cluster.py: a temporary directory, a free port of 127.0.0.1,
@@ -185,4 +190,4 @@ format:
 	clang-format -i $$(git ls-files '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(TSAN) $(BENCHDIR) $(PGO_DIR)
+	rm -rf $(BUILD) $(ASAN) $(TSAN) $(BENCHDIR) $(PGO_DIR) $(DEMO_DIR)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -23,13 +24,16 @@ extern char** environ;
 namespace kaizen::base {
 namespace {
 
-volatile sig_atomic_t g_guarded = 0;      // an InterruptGuard is alive
-volatile sig_atomic_t g_interrupted = 0;  // it saw SIGINT or SIGTERM
-volatile sig_atomic_t g_child_group = 0;  // the guarded subprocess's process group, 0 when none
+// Lock-free atomics: safe in the signal handler, and for the threads of `kaizen serve` that run
+// machine checks at once (only a guarded run, on the thread that holds the guard, sets a group).
+std::atomic<bool> g_guarded{false};      // an InterruptGuard is alive
+std::atomic<bool> g_interrupted{false};  // it saw SIGINT or SIGTERM
+std::atomic<pid_t> g_child_group{0};     // the guarded subprocess's process group, 0 when none
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<pid_t>::is_always_lock_free);
 
 extern "C" void OnInterrupt(int) {
-  g_interrupted = 1;
-  if (g_child_group > 0) ::kill(-g_child_group, SIGKILL);
+  g_interrupted = true;
+  if (const pid_t group = g_child_group; group > 0) ::kill(-group, SIGKILL);
 }
 
 struct sigaction g_old_int, g_old_term, g_old_pipe;
@@ -121,7 +125,7 @@ std::string SubprocessResult::Outcome(double timeout_seconds) const {
 }
 
 InterruptGuard::InterruptGuard() {
-  g_interrupted = 0;
+  g_interrupted = false;
   struct sigaction sa {};
   sa.sa_handler = OnInterrupt;
   sigemptyset(&sa.sa_mask);
@@ -132,17 +136,17 @@ InterruptGuard::InterruptGuard() {
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
   ::sigaction(SIGPIPE, &ign, &g_old_pipe);
-  g_guarded = 1;
+  g_guarded = true;
 }
 
 InterruptGuard::~InterruptGuard() {
-  g_guarded = 0;
+  g_guarded = false;
   ::sigaction(SIGINT, &g_old_int, nullptr);
   ::sigaction(SIGTERM, &g_old_term, nullptr);
   ::sigaction(SIGPIPE, &g_old_pipe, nullptr);
 }
 
-bool InterruptGuard::Interrupted() { return g_interrupted != 0; }
+bool InterruptGuard::Interrupted() { return g_interrupted; }
 
 Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
   if (spec.argv.empty() || spec.argv[0].empty()) return InvalidArgument("no program given");
@@ -207,7 +211,8 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
     if (group > 0) ::kill(-group, SIGKILL);
     ::kill(pid, SIGKILL);
   };
-  if (g_guarded && group > 0) g_child_group = group;
+  const bool guarded = g_guarded && group > 0;
+  if (guarded) g_child_group = group;
   out_write.Close();
   err_write.Close();
   in_read.Close();
@@ -265,7 +270,7 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
         kill_it();
         reap();
       }
-      g_child_group = 0;
+      if (guarded) g_child_group = 0;
       return IoError(fmt::format("poll: {}", std::strerror(err)));
     }
     if (ready <= 0 || (exited && ++reads_after_exit > 1024)) {
@@ -286,7 +291,7 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
       Drain(&err_read, &r.err, &r.err_truncated, spec.output_cap);
     }
   }
-  g_child_group = 0;
+  if (guarded) g_child_group = 0;
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !r.timed_out) r.signal = WTERMSIG(status);
   // The handler killed it while we waited for it: an interrupt, not a signal of its own.
