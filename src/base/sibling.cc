@@ -41,20 +41,23 @@ Status ExecSibling(const std::string& name, const std::vector<std::string>& args
 
 Result<SiblingRun> RunSibling(const std::string& name, const std::vector<std::string>& args,
                               size_t max_bytes) {
+  std::string path = SiblingPath(name);
+  // Without /proc/self/exe, the name in the working directory: never another one on PATH.
+  if (path.find('/') == std::string::npos) path = "./" + path;
+  if (::access(path.c_str(), X_OK) != 0) {
+    return IoError(fmt::format("cannot run {}: {} (it is installed beside kaizen)", path,
+                               std::strerror(errno)));
+  }
   Subprocess spec;
-  spec.argv = {SiblingPath(name)};
+  spec.argv = {path};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.output_cap = max_bytes;
   spec.own_process_group = false;  // a helper of this call: the terminal's Ctrl-C ends it too
-  Result<SubprocessResult> ran = RunSubprocess(spec);
-  if (!ran.ok()) {
-    return IoError(
-        fmt::format("cannot run {} (it is installed beside kaizen)", ran.status().message()));
-  }
+  KZ_ASSIGN_OR_RETURN(SubprocessResult ran, RunSubprocess(spec));
   SiblingRun run;
-  run.exit_code = ran->signal != 0 ? 128 + ran->signal : ran->exit_code;
-  run.out = std::move(ran->out);
-  run.err = std::move(ran->err);
+  run.exit_code = ran.signal != 0 ? 128 + ran.signal : ran.exit_code;
+  run.out = std::move(ran.out);
+  run.err = std::move(ran.err);
   return run;
 }
 

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -25,7 +26,8 @@ namespace kaizen::base {
 namespace {
 
 // Lock-free atomics: safe in the signal handler, and for the threads of `kaizen serve` that run
-// machine checks at once (only a guarded run, on the thread that holds the guard, sets a group).
+// machine checks at once. Only a run while a guard is alive sets a group: `kaizen loop`, one
+// thread; a guard in a process that runs several at once would see only the last.
 std::atomic<bool> g_guarded{false};      // an InterruptGuard is alive
 std::atomic<bool> g_interrupted{false};  // it saw SIGINT or SIGTERM
 std::atomic<pid_t> g_child_group{0};     // the guarded subprocess's process group, 0 when none
@@ -99,6 +101,25 @@ ssize_t WriteNoSigpipe(int fd, std::string_view bytes) {
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   errno = err;
   return k;
+}
+
+// The file execvp would run for `name`: itself when it holds a '/', else the first executable of
+// that name on the child's PATH; `name` itself when none is.
+std::string FoundOnPath(const std::string& name, const std::vector<std::string>& env) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  for (const std::string& e : env) {
+    if (e.starts_with("PATH=")) path = e.c_str() + 5;
+  }
+  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (true) {
+    const size_t colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    const std::string file = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (::access(file.c_str(), X_OK) == 0) return file;
+    if (colon == std::string_view::npos) return name;
+    dirs.remove_prefix(colon + 1);
+  }
 }
 
 // The spawn's file actions and attributes, destroyed with it.
@@ -179,7 +200,15 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
   sigemptyset(&defaults);
   sigaddset(&defaults, SIGPIPE);
   posix_spawnattr_setsigdefault(&setup.attr, &defaults);
-  short flags = POSIX_SPAWN_SETSIGDEF;
+  // Nothing of ours beyond the three standard streams: `kaizen serve`'s sockets (Asio opens them
+  // without close-on-exec) would otherwise outlive it in whatever a check leaves running. And no
+  // signal blocked: serve blocks SIGINT and SIGTERM in its threads, and a program's own `timeout`
+  // or test runner needs them.
+  posix_spawn_file_actions_addclosefrom_np(&setup.actions, 3);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&setup.attr, &none);
+  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
   if (spec.own_process_group) {
     flags |= POSIX_SPAWN_SETPGROUP;
     posix_spawnattr_setpgroup(&setup.attr, 0);
@@ -201,8 +230,16 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
   pid_t pid = 0;
   // glibc's posix_spawn returns once the program is running or has failed to start, with the
   // exec's errno: a missing program is an error here, not an exit status 127.
-  const int spawned = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(),
-                                     spec.env.empty() ? environ : envp.data());
+  char* const* child_env = spec.env.empty() ? environ : envp.data();
+  int spawned = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), child_env);
+  if (spawned == ENOEXEC) {
+    // A script without a #! line: run by the shell, as execvp (and so a shell) would.
+    const std::string file = FoundOnPath(spec.argv[0], spec.env);
+    std::vector<char*> by_shell = {const_cast<char*>("/bin/sh"), const_cast<char*>(file.c_str())};
+    by_shell.insert(by_shell.end(), argv.begin() + 1, argv.end());
+    spawned =
+        ::posix_spawn(&pid, "/bin/sh", &setup.actions, &setup.attr, by_shell.data(), child_env);
+  }
   if (spawned != 0) {
     return IoError(fmt::format("{}: {}", QuoteForMessage(spec.argv[0]), std::strerror(spawned)));
   }
@@ -229,9 +266,13 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     exited = true;
+    if (guarded) g_child_group = 0;  // reaped: its group may be reused
   };
   while (true) {
-    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) exited = true;
+    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+      exited = true;
+      if (guarded) g_child_group = 0;  // reaped: its group may be reused
+    }
     if (exited && out_read.get() < 0 && err_read.get() < 0) break;
     if (!exited && spec.timeout_seconds > 0 && SecondsSince(start) >= spec.timeout_seconds) {
       r.timed_out = true;

@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -120,6 +125,49 @@ TEST(Subprocess, AProgramLeftRunningInTheBackgroundDoesNotHoldTheRun) {
   const int background = std::atoi(r->out.c_str());
   ASSERT_GT(background, 0) << r->out;
   ::kill(background, SIGKILL);
+}
+
+TEST(Subprocess, AScriptWithoutAShebangLineRunsUnderTheShell) {
+  const std::string dir = ::testing::TempDir();
+  const std::string script = dir + "/kaizen-subprocess-no-shebang";
+  {
+    std::FILE* f = std::fopen(script.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("echo \"ran with $1\"\n", f);
+    std::fclose(f);
+  }
+  ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
+  Subprocess s;
+  s.argv = {script, "one"};
+  auto r = RunSubprocess(s);
+  ::unlink(script.c_str());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->out, "ran with one\n");
+}
+
+TEST(Subprocess, TheProgramGetsNoDescriptorOfOursBeyondTheStandardThree) {
+  // Not close-on-exec, as Asio's sockets; high, so it is not the descriptor ls reads with.
+  const int opened = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(opened, 0);
+  const int extra = ::dup2(opened, 100);
+  ::close(opened);
+  ASSERT_EQ(extra, 100);
+  auto r = RunSubprocess(Sh("ls /proc/self/fd"));
+  ::close(extra);
+  ASSERT_TRUE(r.ok());
+  // 0, 1, 2, and the one ls opens to read the directory.
+  EXPECT_EQ(r->out.find("\n" + std::to_string(extra) + "\n"), std::string::npos) << r->out;
+}
+
+TEST(Subprocess, SignalsBlockedHereAreNotBlockedInTheProgram) {
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &term, &old), 0);  // as kaizen serve's threads do
+  auto r = RunSubprocess(Sh("grep SigBlk /proc/self/status"));
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->out.find("0000000000000000"), std::string::npos) << r->out;
 }
 
 TEST(Subprocess, AMissingProgramIsAnErrorNamingItAndWhy) {

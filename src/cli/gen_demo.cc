@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "cli/commands.h"
@@ -110,8 +111,8 @@ int DemoCommand(const Common& c) {
     const int64_t start = *now - defaults.span_days * model::kMsPerDay;
     fmt::print(
         "1. generate a synthetic review history of the last {} days: kaizen gen --events 5000 "
-        "--seed 7 > {}\n",
-        defaults.span_days, history);
+        "--seed 7 --start {} > {}\n",
+        defaults.span_days, model::FormatUtc(start), history);
     std::fflush(stdout);  // keep this step's heading before gen's own report on stderr
     if (int rc = GenCommand(5000, 7, history, start); rc != kExitOk) return rc;
     fmt::print("\n2. import it durably (validate, enrich, append, fsync): kaizen import {}\n",
@@ -131,7 +132,7 @@ int DemoCommand(const Common& c) {
   fmt::print(
       "\n5. what kaizen learned from it: kaizen analyze --now end (--json for every field)\n");
   Common at_end = c;
-  at_end.now = "end";  // the generated history lies in the past: analyze as of its last event
+  at_end.now = "end";  // as of the history's last event (an older home's history ended long ago)
   if (int rc = AnalyzeCommand(at_end); rc != kExitOk) return rc;
   fmt::print(
       "\n6. what learning changes, simulated: kaizen simulate --days 56, with and without "
@@ -147,10 +148,12 @@ int DemoCommand(const Common& c) {
   if (auto text = store::DefaultFileSystem()->ReadFrom(hints, 0); text.ok()) {
     fmt::print("\n{}", *text);
   }
+  std::error_code ec;
+  const bool project = std::filesystem::is_directory(c.home + "/demo-project", ec);
   fmt::print(
-      "\nDone. Try: kaizen serve --home {0} --root {0}/demo-project (the dashboard and the review "
-      "queue in a browser), kaizen rules --now end --home {0}, kaizen check PATH --task-type T\n",
-      c.home);
+      "\nDone. Try: kaizen serve --home {0}{1} (the dashboard and the review queue in a browser), "
+      "kaizen rules --now end --home {0}, kaizen check PATH --task-type T\n",
+      c.home, project ? fmt::format(" --root {}/demo-project", c.home) : std::string());
   return kExitOk;
 }
 

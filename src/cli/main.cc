@@ -17,6 +17,7 @@
 #include "cli/verb.h"
 #include "cli/verbs.h"
 #include "home/store_open.h"
+#include "model/timestamp.h"
 
 namespace {
 
@@ -171,6 +172,10 @@ int main(int argc_in, char** argv_in) {
       ->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
   gen->add_option("--seed", seed, "the random seed; same seed, same bytes")->check(Seed());
   gen->add_option("--out", out, "write to this file instead of standard output");
+  std::string gen_start;
+  gen->add_option("--start", gen_start,
+                  "when the history begins, ISO 8601 (default 2025-07-01T00:00:00Z; it spans 90 "
+                  "days, which must end before tomorrow)");
 
   auto* demo =
       app.add_subcommand("demo", "generate, import, verify and summarize a history in the home");
@@ -318,7 +323,18 @@ int main(int argc_in, char** argv_in) {
   if (rebuild->parsed()) return RebuildCommand(c);
   if (stats->parsed()) return StatsCommand(c);
   if (export_cmd->parsed()) return ExportCommand(c, kind, since, export_format);
-  if (gen->parsed()) return GenCommand(events, seed, out);
+  if (gen->parsed()) {
+    std::optional<int64_t> start;
+    if (!gen_start.empty()) {
+      auto t = kaizen::model::ParseTimestamp(gen_start);
+      if (!t.ok()) {
+        fmt::print(stderr, "kaizen gen: --start \"{}\" {}\n", gen_start, t.status().message());
+        return kaizen::kExitUsage;
+      }
+      start = t->unix_ms;
+    }
+    return GenCommand(events, seed, out, start);
+  }
   if (demo->parsed()) return DemoCommand(c);
   if (schema->parsed()) return SchemaCommand();
   if (completion->parsed()) {

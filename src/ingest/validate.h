@@ -69,8 +69,8 @@ std::vector<FieldError> ValidateEvent(simdjson::dom::element event, const Valida
 // The rules ValidateEvent applies to an event's fields, applied to an object of any schema (an MCP
 // tool's arguments), in the same words: an object; no unknown or duplicate field; every required
 // field present and not null; types, enums, ranges, identifier and array limits. `whole` names
-// the object itself in an error ("(arguments)"). A kString field is not capped (the caller caps
-// what it accepts) and a timestamp need only parse.
+// the object itself in an error ("(arguments)"). Strings are not capped (the caller caps what it
+// accepts), a timestamp need only parse, and a work product is never a reference.
 std::vector<FieldError> CheckObject(simdjson::dom::element value, const model::ObjectSpec& spec,
                                     std::string_view whole);
 

@@ -68,7 +68,8 @@ void Validator::Object(element value, const ObjectSpec& spec, const Path& path) 
   }
   // One pass over the keys: each known field validated once; a second occurrence is a
   // duplicate key (JSON permits them, but which one wins is undefined across readers).
-  const bool reference_form = &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
+  const bool reference_form =
+      event_rules_ && &spec == &model::WorkProductRefSpec() && IsReferenceForm(obj);
   const size_t first_error = errors.size();
   uint64_t seen = 0, duplicated = 0;
   size_t expected = 0;  // where the next field is, if the event follows the schema's order
@@ -242,7 +243,7 @@ void Validator::String(element v, const FieldSpec& f, const Path& path) {
     if (ts.ok() && path.IsEventField("timestamp")) facts_->timestamp = *ts;
     if (!ts.ok()) {
       Error(path, fmt::format("{} {}", Show(v), ts.status().message()));
-    } else if (!judge_times_) {
+    } else if (!event_rules_) {
       return;
     } else if (ts->unix_ms < options_.min_unix_ms) {
       Error(path, fmt::format("{} is before 2000-01-01, not a sane time for an event", Show(v)));
@@ -311,7 +312,7 @@ void Validator::Array(element v, const FieldSpec& f, const Path& path) {
 void Validator::Free(element v, const Path& path) {
   switch (v.type()) {
     case element_type::STRING:
-      CheckString(v.get_string().value(), path, model::kMaxStringBytes);
+      CheckString(v.get_string().value(), path, string_cap_);
       return;
     case element_type::ARRAY:
       for (simdjson::dom::array a = v.get_array().value_unsafe(); element item : a)

@@ -51,16 +51,17 @@ struct Path {
 // an MCP tool (CheckObject) are checked by the same rules, in the same words.
 class Validator {
  public:
-  // `whole` names the value itself in an error; `string_cap` bounds a kString field;
-  // `judge_times`: a timestamp must also be a sane time for an event (after 2000, not in the
-  // future) by `options`.
+  // `whole` names the value itself in an error; `string_cap` bounds a string (of a kString field
+  // or a free-form value); `event_rules`: what only an event's fields have, a timestamp judged a
+  // sane time for an event (after 2000, not in the future, by `options`) and a work product
+  // given by reference ({"id"[, "version"]}, facts->references).
   Validator(const ValidateOptions& options, EventFacts* facts, std::string_view whole = "(event)",
-            size_t string_cap = model::kMaxStringBytes, bool judge_times = true)
+            size_t string_cap = model::kMaxStringBytes, bool event_rules = true)
       : options_(options),
         facts_(facts),
         whole_(whole),
         string_cap_(string_cap),
-        judge_times_(judge_times) {}
+        event_rules_(event_rules) {}
 
   void Object(simdjson::dom::element value, const model::ObjectSpec& spec, const Path& path);
 
@@ -98,7 +99,7 @@ class Validator {
   EventFacts* facts_;
   std::string_view whole_;
   size_t string_cap_;
-  bool judge_times_;
+  bool event_rules_;
 };
 
 // "and N more errors not listed", naming `whole`, when the walk counted errors past the list.

@@ -164,21 +164,23 @@ std::optional<Versions> Contents(const DemoWork& w) {
 
 Status Git(const std::string& dir, std::vector<std::string> args) {
   base::Subprocess git;
-  // The user's own git settings stay out of it (signing, hooks, a default branch name).
-  git.argv = {"git",
-              "-C",
-              dir,
-              "-c",
-              "user.name=kaizen demo",
-              "-c",
-              "user.email=demo@kaizen.invalid",
-              "-c",
-              "commit.gpgsign=false",
-              "-c",
-              "core.hooksPath=/dev/null",
-              "-c",
-              "init.defaultBranch=main"};
+  git.argv = {"git", "-C", dir};
+  // The user's own git settings stay out of it (signing, hooks, line endings, excludes, a default
+  // branch name), and so do a GIT_DIR or index the caller's environment names (a git hook's).
+  for (const char* setting :
+       {"user.name=kaizen demo", "user.email=demo@kaizen.invalid", "commit.gpgsign=false",
+        "core.hooksPath=/dev/null", "init.defaultBranch=main", "core.autocrlf=false",
+        "core.safecrlf=false", "core.excludesFile=/dev/null"}) {
+    git.argv.insert(git.argv.end(), {"-c", setting});
+  }
   git.argv.insert(git.argv.end(), args.begin(), args.end());
+  git.env = {"GIT_DIR=" + dir + "/.git",
+             "GIT_WORK_TREE=" + dir,
+             "GIT_INDEX_FILE=" + dir + "/.git/index",
+             "GIT_OBJECT_DIRECTORY=" + dir + "/.git/objects",
+             "GIT_CONFIG_GLOBAL=/dev/null",
+             "GIT_CONFIG_NOSYSTEM=1",
+             "GIT_CEILING_DIRECTORIES=" + fs::path(dir).parent_path().string()};
   git.stderr_to = base::Subprocess::Stderr::kWithStdout;
   git.timeout_seconds = 60;
   Result<base::SubprocessResult> r = base::RunSubprocess(git);
@@ -202,25 +204,37 @@ Status Write(const fs::path& file, const std::string& text) {
 
 }  // namespace
 
-Result<size_t> WriteDemoProject(const std::string& dir, const std::vector<DemoWork>& work) {
+Result<size_t> WriteDemoProject(const std::string& relative_dir,
+                                const std::vector<DemoWork>& work) {
   std::error_code ec;
+  // Absolute: git runs in it (-C) and is told where its repository is (GIT_DIR).
+  const std::string dir = fs::absolute(relative_dir, ec).lexically_normal().string();
   if (fs::exists(dir, ec)) return FailedPrecondition(fmt::format("{} exists already", dir));
   std::vector<std::pair<std::string, Versions>> files;
   std::set<std::string> seen;
   for (const DemoWork& w : work) {
-    if (w.path.empty() || w.path.front() == '/' || w.path.find("..") != std::string::npos ||
-        !seen.insert(w.path).second) {
+    const fs::path p(w.path);
+    if (w.path.empty() || p.is_absolute() || w.path.find("..") != std::string::npos ||
+        *p.begin() == ".git" || !seen.insert(w.path).second) {
       continue;
     }
     if (std::optional<Versions> v = Contents(w)) files.emplace_back(w.path, std::move(*v));
   }
+  if (files.empty()) return size_t{0};
   fs::create_directories(dir, ec);
   if (ec) return IoError(fmt::format("cannot create {}: {}", dir, ec.message()));
-  KZ_RETURN_IF_ERROR(Git(dir, {"init", "-q"}));
-  for (const auto& [path, v] : files) KZ_RETURN_IF_ERROR(Write(fs::path(dir) / path, v.before));
-  KZ_RETURN_IF_ERROR(Git(dir, {"add", "-A"}));
-  KZ_RETURN_IF_ERROR(Git(dir, {"commit", "-q", "-m", "The project before the agent's work"}));
-  for (const auto& [path, v] : files) KZ_RETURN_IF_ERROR(Write(fs::path(dir) / path, v.after));
+  auto fill = [&]() -> Status {
+    KZ_RETURN_IF_ERROR(Git(dir, {"init", "-q"}));
+    for (const auto& [path, v] : files) KZ_RETURN_IF_ERROR(Write(fs::path(dir) / path, v.before));
+    KZ_RETURN_IF_ERROR(Git(dir, {"add", "-A", "-f"}));
+    KZ_RETURN_IF_ERROR(Git(dir, {"commit", "-q", "-m", "The project before the agent's work"}));
+    for (const auto& [path, v] : files) KZ_RETURN_IF_ERROR(Write(fs::path(dir) / path, v.after));
+    return Status::Ok();
+  };
+  if (Status s = fill(); !s.ok()) {
+    fs::remove_all(dir, ec);  // a half-made project would be skipped as "exists already"
+    return s;
+  }
   return files.size();
 }
 

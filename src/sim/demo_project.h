@@ -20,7 +20,9 @@ struct DemoWork {
 // Creates `dir` as a git repository (the `git` program) with the files `work` names: a first
 // commit of each file as it was, then the agent's change left uncommitted. Files of the same path
 // are written once; paths that are not text (a design file) are left out. Returns how many files
-// were written. FailedPrecondition when `dir` exists, or git cannot be run.
+// were written; with none, `dir` is not made. Git runs in `dir` alone, whatever the caller's git
+// environment and configuration say. FailedPrecondition when `dir` exists or git fails, IoError
+// when a file cannot be written; on failure nothing of `dir` is left.
 Result<size_t> WriteDemoProject(const std::string& dir, const std::vector<DemoWork>& work);
 
 }  // namespace kaizen::sim
