@@ -37,6 +37,17 @@ class Gen(KaizenTest):
         self.assertEqual(r.out, "")
         self.assertEqual(open(out, "rb").read(), gen_bytes(500, 9))
 
+    def test_start_moves_the_history_and_a_bad_one_is_refused_naming_it(self):
+        r = kaizen("gen", "--events", 300, "--seed", 3, "--start", "2026-01-05T00:00:00Z")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        stamps = [json.loads(line)["timestamp"] for line in r.out.splitlines()]
+        self.assertTrue(all("2026-01-05" <= t < "2026-04-06" for t in stamps), stamps[:3])
+        self.assertNotEqual(r.out_bytes, gen_bytes(300, 3))  # the default starts 2025-07-01
+        bad = kaizen("gen", "--events", 10, "--start", "last tuesday")
+        self.assertEqual(bad.rc, EXIT_USAGE, bad)
+        self.assertIn('--start "last tuesday"', bad.err)
+        self.assertEqual(bad.out, "")
+
     def test_different_seeds_give_different_histories(self):
         self.assertNotEqual(gen_bytes(500, 1), gen_bytes(500, 2))
 
