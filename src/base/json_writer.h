@@ -25,23 +25,24 @@ inline double Round6(double x) {
   return r == 0 ? 0 : r;  // no "-0"
 }
 
+// The number Num writes: rounded to six places; nullopt for none, or one that is not finite.
+inline std::optional<double> AsWritten(std::optional<double> x) {
+  if (!x) return std::nullopt;
+  const double r = Round6(*x);
+  if (!std::isfinite(r)) return std::nullopt;
+  return r;
+}
+
 // A number, or null for one that is not finite (a sum of hand-edited huge values): JSON has no
 // infinity, and RapidJSON would write nothing at all.
-inline void Num(JsonWriter& w, double x) {
-  double r = Round6(x);
-  if (std::isfinite(r)) {
-    w.Double(r);
-  } else {
-    w.Null();
-  }
-}
 inline void Num(JsonWriter& w, std::optional<double> x) {
-  if (x) {
-    Num(w, *x);
+  if (const std::optional<double> r = AsWritten(x)) {
+    w.Double(*r);
   } else {
     w.Null();
   }
 }
+inline void Num(JsonWriter& w, double x) { Num(w, std::optional<double>(x)); }
 // A number as it is, unrounded (the dashboard's figures, which its text shows at full precision),
 // or null when absent or not finite.
 inline void NumExact(JsonWriter& w, std::optional<double> x) {

@@ -3,7 +3,6 @@
 // `alerts` and `signals`, read from the learner as the analysis reads them; this verb only decides
 // how they look (render/dashboard_box.h).
 #include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -57,41 +56,18 @@ bool LocaleIsUtf8() {
   return false;
 }
 
-// A figure as the analysis's JSON gives it (base::Num): rounded to six decimals, absent when not
-// finite. The box and `kaizen analyze --json` then show the same numbers.
-std::optional<double> AsAnalysisGives(std::optional<double> v) {
-  if (!v) return std::nullopt;
-  const double r = base::Round6(*v);
-  if (!std::isfinite(r)) return std::nullopt;
-  return r;
-}
-
 // The dashboard's data from the learner's KPIs, alerts and signals (the analysis's `kpis`,
-// `alerts` and `signals`); `windows_json`: the KPI windows as `kpis.windows` writes them.
-void ReadDashboard(const learn::Learner& learner, int64_t now_ms, render::DashboardData* d,
-                   std::string* windows_json) {
+// `alerts` and `signals`, figures as its JSON writes them: base::AsWritten). Returns the KPIs,
+// whose windows --json shows.
+learn::KpiResult ReadDashboard(const learn::Learner& learner, int64_t now_ms,
+                               render::DashboardData* d) {
   d->now = model::FormatUtc(now_ms);
   d->events = learner.events();
-  const learn::KpiResult result = learner.Kpis(now_ms);
-  {
-    rapidjson::StringBuffer b;
-    base::JsonWriter w(b);
-    w.StartArray();
-    for (auto [from, to] : result.windows) {
-      w.StartObject();
-      base::Key(w, "from");
-      base::Str(w, model::FormatDay(from * model::kMsPerDay));
-      base::Key(w, "to");
-      base::Str(w, model::FormatDay(to * model::kMsPerDay));
-      w.EndObject();
-    }
-    w.EndArray();
-    *windows_json = std::string(b.GetString(), b.GetSize());
-  }
+  learn::KpiResult result = learner.Kpis(now_ms);
   for (const learn::KpiValue& kpi : result.kpis) {
     render::DashboardKpi k;
     k.key = kpi.name;
-    for (const std::optional<double>& v : kpi.values) k.values.push_back(AsAnalysisGives(v));
+    for (const std::optional<double>& v : kpi.values) k.values.push_back(base::AsWritten(v));
     k.trend = kpi.trend;
     k.better = kpi.better;
     k.n = kpi.n;
@@ -119,7 +95,7 @@ void ReadDashboard(const learn::Learner& learner, int64_t now_ms, render::Dashbo
     render::DashboardKpi k;
     k.key = key;
     k.better = better;
-    for (const learn::MonthValue& m : metric->trend) k.values.push_back(AsAnalysisGives(m.value));
+    for (const learn::MonthValue& m : metric->trend) k.values.push_back(base::AsWritten(m.value));
     // The trend: the last month against the one before, when both have data.
     const size_t n = k.values.size();
     if (n >= 2 && k.values[n - 1] && k.values[n - 2]) {
@@ -131,13 +107,14 @@ void ReadDashboard(const learn::Learner& learner, int64_t now_ms, render::Dashbo
   for (const learn::Alert& a : result.alerts) {
     d->alerts.push_back({a.level, a.condition, a.message, a.action});
   }
+  return result;
 }
 
 // --json: the box's numbers as an object; `text` holds each value exactly as the box prints it.
-std::string DashboardJson(const render::DashboardData& d, const std::string& windows_json,
+std::string DashboardJson(const render::DashboardData& d, const learn::KpiResult& kpis,
                           const render::DashboardTargets& targets) {
   rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  base::JsonWriter w(b);
   w.StartObject();
   w.Key("now");
   if (d.now.empty()) {
@@ -150,7 +127,7 @@ std::string DashboardJson(const render::DashboardData& d, const std::string& win
   w.Key("windowDays");
   w.Int64(d.window_days);
   w.Key("windows");
-  w.RawValue(windows_json.data(), windows_json.size(), rapidjson::kArrayType);
+  learn::WriteWindowsJson(w, kpis);
   w.Key("health");
   base::NumExact(w, render::OverallHealth(d.kpis, targets));
   // The same for both arrays: what each KPI or signal row of the box shows.
@@ -244,13 +221,12 @@ int RunDashboard(const Common& c, const DashboardFlags& f) {
   if (Status s = home::LoadLearnConfig(c.home, &config); !s.ok())
     return home::FailVerb("dashboard", s);
   data.window_days = static_cast<int64_t>(config.kpis.window_days);
-  std::string windows;
-  ReadDashboard(*state.learner, state.now_ms, &data, &windows);
+  const learn::KpiResult kpis = ReadDashboard(*state.learner, state.now_ms, &data);
   // `--now end` on an empty log has no newest event: say so rather than show 1970-01-01.
   if (data.events == 0 && c.now == "end") data.now.clear();
   render::DashboardOptions options;
   if (c.json) {
-    fmt::print("{}", DashboardJson(data, windows, options.targets));
+    fmt::print("{}", DashboardJson(data, kpis, options.targets));
     return kExitOk;
   }
   options.color = UseColor(f.color);

@@ -312,9 +312,7 @@ KpiResult KpiTracker::Result(int64_t now_ms,
   return out;
 }
 
-void WriteJson(base::JsonWriter& w, const KpiResult& r) {
-  w.StartObject();
-  base::Key(w, "windows");
+void WriteWindowsJson(base::JsonWriter& w, const KpiResult& r) {
   w.StartArray();
   for (auto [from, to] : r.windows) {
     w.StartObject();
@@ -325,6 +323,12 @@ void WriteJson(base::JsonWriter& w, const KpiResult& r) {
     w.EndObject();
   }
   w.EndArray();
+}
+
+void WriteJson(base::JsonWriter& w, const KpiResult& r) {
+  w.StartObject();
+  base::Key(w, "windows");
+  WriteWindowsJson(w, r);
   for (const KpiValue& k : r.kpis) {
     base::Key(w, k.name);
     w.StartObject();

@@ -114,7 +114,9 @@ class KpiTracker {
   std::string scratch_;
 };
 
-void WriteJson(base::JsonWriter& w, const KpiResult& result);        // key `kpis`
+void WriteJson(base::JsonWriter& w, const KpiResult& result);  // key `kpis`
+// The windows as `kpis.windows` holds them: [{"from":"YYYY-MM-DD","to":...}], oldest first.
+void WriteWindowsJson(base::JsonWriter& w, const KpiResult& result);
 void WriteAlertsJson(base::JsonWriter& w, const KpiResult& result);  // key `alerts`
 
 }  // namespace kaizen::learn
