@@ -12,7 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* begin = reinterpret_cast<const char*>(data);
   const char* end = begin + size;
-  kaizen::store::PgRow row;
+  kaizen::store::StoredRow row;
   if (!kaizen::store::ParseCopyTuple(begin, end, &row)) return 0;
   size_t total = 2 + 5 * 4 + 8;  // the count, five lengths, the 8-byte seq
   for (std::string_view f : {row.xid, row.id, row.day, row.body}) {
