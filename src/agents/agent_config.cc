@@ -155,6 +155,10 @@ std::string EventRule(const HookSet& h) {
              : "it must be an array of {\"command\", ...} hooks";
 }
 
+int TimeoutOf(const HookSet& h, const HookPoint& p) {
+  return p.timeout_seconds > 0 ? p.timeout_seconds : h.timeout_seconds;
+}
+
 // Adds or updates the hook of one event; appends to `log`.
 Status AddHookPoint(JsonConfig& c, Value& hooks_obj, const HookSet& h, const HookPoint& p,
                     EditLog* log) {
@@ -169,7 +173,7 @@ Status AddHookPoint(JsonConfig& c, Value& hooks_obj, const HookSet& h, const Hoo
       if (!IsKaizenHookCommand(CommandOf(entry), h.agent, h.command)) continue;
       bool changed = SetString(c, entry, "command", h.command);
       changed |= SetMatcher(c, entry, p.matcher);
-      changed |= SetInt(c, entry, "timeout", h.timeout_seconds);
+      changed |= SetInt(c, entry, "timeout", TimeoutOf(h, p));
       if (changed) log->changes.push_back("updated the kaizen hook at " + what);
       return Status::Ok();
     }
@@ -179,7 +183,7 @@ Status AddHookPoint(JsonConfig& c, Value& hooks_obj, const HookSet& h, const Hoo
       if (!IsKaizenHookCommand(CommandOf(handler), h.agent, h.command)) continue;
       bool changed = SetString(c, handler, "type", "command");
       changed |= SetString(c, handler, "command", h.command);
-      changed |= SetInt(c, handler, "timeout", h.timeout_seconds);
+      changed |= SetInt(c, handler, "timeout", TimeoutOf(h, p));
       // A group the user put other hooks into keeps its matcher: it is theirs too.
       if (handlers->Size() == 1) changed |= SetMatcher(c, entry, p.matcher);
       if (changed) log->changes.push_back("updated the kaizen hook at " + what);
@@ -190,13 +194,13 @@ Status AddHookPoint(JsonConfig& c, Value& hooks_obj, const HookSet& h, const Hoo
   if (h.shape == HookShape::kFlat) {
     entry.AddMember("command", Str(h.command, c), c.alloc());
     if (!p.matcher.empty()) entry.AddMember("matcher", Str(p.matcher, c), c.alloc());
-    entry.AddMember("timeout", Value(h.timeout_seconds), c.alloc());
+    entry.AddMember("timeout", Value(TimeoutOf(h, p)), c.alloc());
   } else {
     if (!p.matcher.empty()) entry.AddMember("matcher", Str(p.matcher, c), c.alloc());
     Value handler(rapidjson::kObjectType);
     handler.AddMember("type", "command", c.alloc());
     handler.AddMember("command", Str(h.command, c), c.alloc());
-    handler.AddMember("timeout", Value(h.timeout_seconds), c.alloc());
+    handler.AddMember("timeout", Value(TimeoutOf(h, p)), c.alloc());
     Value handlers(rapidjson::kArrayType);
     handlers.PushBack(handler, c.alloc());
     entry.AddMember("hooks", handlers, c.alloc());
@@ -282,6 +286,11 @@ bool IsKaizenHookCommand(std::string_view command, std::string_view agent,
          words[3] == agent && (words.size() == 4 || words[4] == "--home");
 }
 
+namespace {
+Status RemoveHooksExcept(JsonConfig& c, const HookSet& h, const std::vector<HookPoint>& keep,
+                         std::string_view why, EditLog* log);
+}  // namespace
+
 Status AddHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
   // Cursor reads its hooks file only with a schema version; 1 is the one it documents. It goes
   // first in a new file, as Cursor's examples have it.
@@ -294,28 +303,38 @@ Status AddHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
   KZ_ASSIGN_OR_RETURN(Value * hooks_obj,
                       Member(c, c.doc(), "hooks", rapidjson::kObjectType, "hooks", kHooksRule));
   for (const HookPoint& p : h.points) KZ_RETURN_IF_ERROR(AddHookPoint(c, *hooks_obj, h, p, log));
-  return Status::Ok();
+  // An earlier kaizen registered events this one does nothing at (Claude Code's SubagentStop).
+  return RemoveHooksExcept(c, h, h.points, " (kaizen no longer uses it)", log);
 }
 
-Status RemoveHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
+namespace {
+
+// Takes out kaizen's hooks at every event but those in `keep`, then what that leaves empty.
+Status RemoveHooksExcept(JsonConfig& c, const HookSet& h, const std::vector<HookPoint>& keep,
+                         std::string_view why, EditLog* log) {
   KZ_ASSIGN_OR_RETURN(Value * hooks_obj, ExistingMember(c, c.doc(), "hooks", rapidjson::kObjectType,
                                                         "hooks", kHooksRule));
   if (hooks_obj == nullptr) return Status::Ok();
   std::vector<std::string> emptied;
-  bool removed_any = false;
   for (rapidjson::SizeType e = 0; e < hooks_obj->MemberCount(); ++e) {
     auto& event = hooks_obj->MemberBegin()[e];
     if (!event.value.IsArray()) continue;
-    const std::string field = std::string("hooks.") + event.name.GetString();
+    const std::string_view name(event.name.GetString(), event.name.GetStringLength());
+    if (std::any_of(keep.begin(), keep.end(),
+                    [&](const HookPoint& p) { return p.event == name; })) {
+      continue;
+    }
+    const std::string field = "hooks." + std::string(name);
     Value& entries = event.value;
+    bool removed_here = false;
     for (rapidjson::SizeType i = entries.Size(); i-- > 0;) {
       Value& entry = entries[i];
       if (!entry.IsObject()) continue;
       if (h.shape == HookShape::kFlat) {
         if (!IsKaizenHookCommand(CommandOf(entry), h.agent, h.command)) continue;
         entries.Erase(entries.Begin() + i);
-        log->changes.push_back("removed the kaizen hook at " + field);
-        removed_any = true;
+        log->changes.push_back(fmt::format("removed the kaizen hook at {}{}", field, why));
+        removed_here = true;
         continue;
       }
       Value* handlers = Find(entry, "hooks");
@@ -328,16 +347,15 @@ Status RemoveHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
         removed = true;
       }
       if (!removed) continue;
-      log->changes.push_back("removed the kaizen hook at " + field);
-      removed_any = true;
+      log->changes.push_back(fmt::format("removed the kaizen hook at {}{}", field, why));
+      removed_here = true;
       if (list.Empty()) entries.Erase(entries.Begin() + i);
     }
-    if (entries.Empty()) emptied.push_back(event.name.GetString());
+    // Only what kaizen emptied goes: an empty array the user wrote stays.
+    if (removed_here && entries.Empty()) emptied.emplace_back(name);
   }
-  // Only what kaizen emptied goes: an empty array the user wrote stays.
-  if (!removed_any) return Status::Ok();
   for (const std::string& name : emptied) RemoveMember(*hooks_obj, name, c);
-  if (hooks_obj->MemberCount() == 0) {
+  if (!emptied.empty() && hooks_obj->MemberCount() == 0) {
     RemoveMember(c.doc(), "hooks", c);
     const Value* version = Find(c.doc(), "version");
     if (h.shape == HookShape::kFlat && c.doc().MemberCount() == 1 && version != nullptr &&
@@ -346,6 +364,12 @@ Status RemoveHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
     }
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status RemoveHooks(JsonConfig& c, const HookSet& h, EditLog* log) {
+  return RemoveHooksExcept(c, h, {}, "", log);
 }
 
 bool IsKaizenMcpServer(const Value& entry) {
@@ -429,31 +453,71 @@ Status RemoveStringMembers(JsonConfig& c, const std::vector<StringMember>& membe
   return Status::Ok();
 }
 
-Status AddToStringList(JsonConfig& c, std::string_view key, std::string_view value, EditLog* log) {
-  KZ_ASSIGN_OR_RETURN(Value * list, Member(c, c.doc(), key, rapidjson::kArrayType, std::string(key),
-                                           "it must be an array of paths"));
+namespace {
+
+// The path "a.b.c" as its parts.
+std::vector<std::string_view> PathParts(std::string_view path) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+constexpr std::string_view kListRule = "it must be an array of strings";
+constexpr std::string_view kListParentRule = "it must be an object";
+
+}  // namespace
+
+Status AddToStringList(JsonConfig& c, std::string_view path, std::string_view value, EditLog* log) {
+  const std::vector<std::string_view> parts = PathParts(path);
+  Value* parent = &c.doc();
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const std::string field(path.substr(0, parts[i].data() + parts[i].size() - path.data()));
+    KZ_ASSIGN_OR_RETURN(
+        parent, Member(c, *parent, parts[i], rapidjson::kObjectType, field, kListParentRule));
+  }
+  KZ_ASSIGN_OR_RETURN(Value * list, Member(c, *parent, parts.back(), rapidjson::kArrayType,
+                                           std::string(path), kListRule));
   for (const Value& v : list->GetArray()) {
     if (StrIs(v, value)) return Status::Ok();
   }
   list->PushBack(Str(value, c), c.alloc());
-  log->changes.push_back(fmt::format("added \"{}\" to {}", value, key));
+  log->changes.push_back(fmt::format("added \"{}\" to {}", value, path));
   return Status::Ok();
 }
 
-Status RemoveFromStringList(JsonConfig& c, std::string_view key, std::string_view value,
+Status RemoveFromStringList(JsonConfig& c, std::string_view path, std::string_view value,
                             EditLog* log) {
+  const std::vector<std::string_view> parts = PathParts(path);
+  std::vector<Value*> chain = {&c.doc()};  // the objects down to the list's parent
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const std::string field(path.substr(0, parts[i].data() + parts[i].size() - path.data()));
+    KZ_ASSIGN_OR_RETURN(
+        Value * next,
+        ExistingMember(c, *chain.back(), parts[i], rapidjson::kObjectType, field, kListParentRule));
+    if (next == nullptr) return Status::Ok();
+    chain.push_back(next);
+  }
   KZ_ASSIGN_OR_RETURN(Value * list,
-                      ExistingMember(c, c.doc(), key, rapidjson::kArrayType, std::string(key),
-                                     "it must be an array of paths"));
+                      ExistingMember(c, *chain.back(), parts.back(), rapidjson::kArrayType,
+                                     std::string(path), kListRule));
   if (list == nullptr) return Status::Ok();
   bool removed = false;
   for (rapidjson::SizeType i = list->Size(); i-- > 0;) {
     if (!StrIs((*list)[i], value)) continue;
     list->Erase(list->Begin() + i);
-    log->changes.push_back(fmt::format("removed \"{}\" from {}", value, key));
+    log->changes.push_back(fmt::format("removed \"{}\" from {}", value, path));
     removed = true;
   }
-  if (list->Empty() && removed) RemoveMember(c.doc(), key, c);
+  if (!removed || !list->Empty()) return Status::Ok();
+  // What kaizen emptied goes, up the path: the list, then each object it leaves empty.
+  RemoveMember(*chain.back(), parts.back(), c);
+  for (size_t i = chain.size() - 1; i > 0 && chain[i]->MemberCount() == 0; --i) {
+    RemoveMember(*chain[i - 1], parts[i - 1], c);
+  }
   return Status::Ok();
 }
 

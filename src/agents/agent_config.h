@@ -50,7 +50,8 @@ enum class HookShape { kGrouped, kFlat };
 
 struct HookPoint {
   std::string event;
-  std::string matcher;  // empty: every occurrence of the event (no "matcher" key is written)
+  std::string matcher;      // empty: every occurrence of the event (no "matcher" key is written)
+  int timeout_seconds = 0;  // 0: the set's
 };
 
 struct HookSet {
@@ -76,8 +77,9 @@ struct EditLog {
 };
 
 // Adds each hook point that has no kaizen hook yet, and brings a kaizen hook whose command,
-// matcher or timeout differs up to date in place. A `hooks` (or event) value of the wrong type is
-// InvalidArgument naming the file, the field, what it is and what it must be.
+// matcher or timeout differs up to date in place; a kaizen hook at an event `hooks` does not
+// name (one an earlier kaizen registered) is taken out. A `hooks` (or event) value of the wrong
+// type is InvalidArgument naming the file, the field, what it is and what it must be.
 Status AddHooks(JsonConfig& config, const HookSet& hooks, EditLog* log);
 // Takes out every kaizen hook of `hooks.agent` (any command path), then the groups, event arrays
 // and the `hooks` object that this leaves empty. For kFlat, a `"version": 1` left alone with
@@ -89,6 +91,7 @@ struct McpServer {
   std::string name;
   std::string command;
   std::vector<std::string> args;
+  bool approve_tools = false;  // Codex's TOML table: its tools run without asking
 };
 
 // A server entry is kaizen's when its command is a program named `kaizen` and its args are
@@ -110,11 +113,12 @@ Status AddStringMembers(JsonConfig& config, const std::vector<StringMember>& mem
 Status RemoveStringMembers(JsonConfig& config, const std::vector<StringMember>& members,
                            EditLog* log);
 
-// `key` is an array of strings (hints.json's "files"): `value` is appended when absent, or taken
-// out (and the array with it when it empties).
-Status AddToStringList(JsonConfig& config, std::string_view key, std::string_view value,
+// `path` ("files", "permissions.allow": objects down to an array of strings) gets `value`
+// appended when absent (the objects and the array made when missing), or taken out (and the
+// array, then each object, that this leaves empty).
+Status AddToStringList(JsonConfig& config, std::string_view path, std::string_view value,
                        EditLog* log);
-Status RemoveFromStringList(JsonConfig& config, std::string_view key, std::string_view value,
+Status RemoveFromStringList(JsonConfig& config, std::string_view path, std::string_view value,
                             EditLog* log);
 
 // Splits a shell command into words: blanks separate them; single quotes, double quotes and

@@ -88,6 +88,64 @@ TEST(AgentConfig, RemoveGivesTheUsersBytesBack) {
   EXPECT_EQ(log.changes.size(), 2u);
 }
 
+TEST(AgentConfig, AHookAtAnEventNoLongerUsedIsTakenOutByTheNextAdd) {
+  HookSet earlier = ClaudeHooks();
+  earlier.points.push_back({"SubagentStop", ""});
+  const std::string old = Add(kUserSettings, earlier);
+  ASSERT_NE(old.find("\"SubagentStop\""), std::string::npos);
+  EditLog log;
+  const std::string now = Add(old, ClaudeHooks(), &log);
+  EXPECT_EQ(now.find("SubagentStop"), std::string::npos);
+  EXPECT_EQ(now, Add(kUserSettings, ClaudeHooks()));
+  ASSERT_EQ(log.changes.size(), 1u);
+  EXPECT_EQ(log.changes[0],
+            "removed the kaizen hook at hooks.SubagentStop (kaizen no longer uses it)");
+}
+
+TEST(AgentConfig, AHookPointCanHaveATimeoutOfItsOwn) {
+  HookSet h = ClaudeHooks();
+  h.points.push_back({"SessionEnd", "", 3});
+  const std::string out = Add("", h);
+  const size_t end = out.find("\"SessionEnd\"");
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_NE(out.find("\"timeout\": 3\n", end), std::string::npos);
+  EXPECT_NE(out.find("\"timeout\": 30"), std::string::npos);  // the others keep the set's
+}
+
+TEST(AgentConfig, APermissionGoesIntoTheUsersListAndComesOutByteForByte) {
+  Result<JsonConfig> c = JsonConfig::Parse(kPath, kUserSettings);
+  ASSERT_TRUE(c.ok());
+  EditLog log;
+  ASSERT_TRUE(AddToStringList(*c, "permissions.allow", "mcp__kaizen", &log).ok());
+  const std::string added = c->Serialize();
+  EXPECT_LT(added.find("Bash(npm test)"), added.find("mcp__kaizen"));
+  Result<JsonConfig> again = JsonConfig::Parse(kPath, added);
+  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE(RemoveFromStringList(*again, "permissions.allow", "mcp__kaizen", &log).ok());
+  EXPECT_EQ(again->Serialize(), kUserSettings);
+}
+
+TEST(AgentConfig, APermissionInANewFileIsTakenOutWithTheObjectsItMade) {
+  Result<JsonConfig> c = JsonConfig::Parse(kPath, "");
+  ASSERT_TRUE(c.ok());
+  EditLog log;
+  ASSERT_TRUE(AddToStringList(*c, "permissions.allow", "mcp__kaizen", &log).ok());
+  EXPECT_EQ(c->Serialize(),
+            "{\n  \"permissions\": {\n    \"allow\": [\n      \"mcp__kaizen\"\n    ]\n  }\n}\n");
+  ASSERT_TRUE(RemoveFromStringList(*c, "permissions.allow", "mcp__kaizen", &log).ok());
+  EXPECT_TRUE(c->Empty());
+}
+
+TEST(AgentConfig, APermissionsValueOfTheWrongTypeIsRefusedNamingIt) {
+  Result<JsonConfig> c = JsonConfig::Parse(kPath, R"({"permissions": {"allow": "all"}})");
+  ASSERT_TRUE(c.ok());
+  EditLog log;
+  Status s = AddToStringList(*c, "permissions.allow", "mcp__kaizen", &log);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("permissions.allow"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("array of strings"), std::string::npos) << s.message();
+}
+
 TEST(AgentConfig, RemoveFindsAHookWrittenByABinaryThatHasMovedSince) {
   const std::string added = Add(kUserSettings, ClaudeHooks("/old/place/kaizen hook --agent "
                                                            "claude-code --home /h"));

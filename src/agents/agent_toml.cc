@@ -85,8 +85,12 @@ Conflict FindConflict(std::string_view text, const std::vector<Line>& lines,
 std::string Block(const agent_config::McpServer& server) {
   std::string args;
   for (const std::string& a : server.args) args += (args.empty() ? "" : ", ") + TomlString(a);
-  return fmt::format("{}\n[mcp_servers.{}]\ncommand = {}\nargs = [{}]\n{}\n", kBeginMarker,
-                     server.name, TomlString(server.command), args, kEndMarker);
+  // Codex asks before each call of a tool its server does not mark read-only, and a headless
+  // run (approval policy "never") refuses it instead: "approve" lets kaizen's tools run.
+  const std::string_view approve =
+      server.approve_tools ? "default_tools_approval_mode = \"approve\"\n" : "";
+  return fmt::format("{}\n[mcp_servers.{}]\ncommand = {}\nargs = [{}]\n{}{}\n", kBeginMarker,
+                     server.name, TomlString(server.command), args, approve, kEndMarker);
 }
 
 }  // namespace

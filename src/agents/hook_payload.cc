@@ -147,6 +147,31 @@ bool ResponseFailed(element response, std::string* why) {
   return false;
 }
 
+// A tool response that is text: Codex's apply_patch output starts "Exit code: N\nWall time:
+// ...\nOutput:\n..."; a shell command's is only what it printed (`*silent`: it says nothing of
+// how the command ended).
+bool TextSaysFailed(std::string_view text, std::string* why, bool* silent) {
+  constexpr std::string_view kExit = "Exit code: ";
+  if (text.substr(0, kExit.size()) != kExit) {
+    *silent = true;
+    return false;
+  }
+  int64_t code = 0;
+  size_t i = kExit.size();
+  bool digits = false;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && code < 100000; ++i) {
+    code = code * 10 + (text[i] - '0');
+    digits = true;
+  }
+  if (!digits || code == 0) return false;
+  constexpr std::string_view kOutput = "Output:\n";
+  const size_t output = text.find(kOutput);
+  *why = output == std::string_view::npos ? "exit code " + std::to_string(code)
+                                          : std::string(text.substr(output + kOutput.size()));
+  if (why->empty()) *why = "exit code " + std::to_string(code);
+  return true;
+}
+
 std::string Json(const std::function<void(rapidjson::Writer<rapidjson::StringBuffer>&)>& fill) {
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
@@ -247,7 +272,12 @@ Result<HookPayload> ParseHookPayload(std::string_view json, std::optional<HookAg
   }
   element response;
   if (p.event == HookEvent::kPostTool && o["tool_response"].get(response) == simdjson::SUCCESS) {
-    p.tool_failed = ResponseFailed(response, &p.failure);
+    std::string_view text;
+    if (response.get_string().get(text) == simdjson::SUCCESS) {
+      p.tool_failed = TextSaysFailed(text, &p.failure, &p.response_is_text);
+    } else {
+      p.tool_failed = ResponseFailed(response, &p.failure);
+    }
   }
   return p;
 }

@@ -59,6 +59,9 @@ struct HookPayload {
   std::vector<FileWrite> writes;  // of a file-writing tool (pre or post)
   bool tool_failed = false;       // a failure event, or a response that says it failed
   std::string failure;            // the error text, when tool_failed
+  // A tool response that is a plain string (Codex's shell output) and says nothing of how the
+  // command ended: the step asks Codex's rollout (agents/codex_rollout.h).
+  bool response_is_text = false;
 };
 
 // Parses one payload. `given` is --agent; otherwise the agent is recognised from the payload:

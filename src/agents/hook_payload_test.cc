@@ -199,5 +199,36 @@ TEST(EnforcementConfig, BadValuesNameTheKeyTheValueAndTheRule) {
   EXPECT_FALSE(ParseEnforcementConfig("[").ok());
 }
 
+TEST(HookPayload, CodexsPatchOutputSaysItsExitCode) {
+  const HookPayload failed = Parse(
+      R"({"hook_event_name":"PostToolUse","session_id":"s","turn_id":"t","tool_name":"apply_patch",)"
+      R"("tool_response":"Exit code: 1\nWall time: 0 seconds\nOutput:\nverification failed: x.py"})");
+  EXPECT_TRUE(failed.tool_failed);
+  EXPECT_EQ(failed.failure, "verification failed: x.py");
+  EXPECT_FALSE(failed.response_is_text);
+  const HookPayload ok = Parse(
+      R"({"hook_event_name":"PostToolUse","session_id":"s","turn_id":"t","tool_name":"apply_patch",)"
+      R"("tool_response":"Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess."})");
+  EXPECT_FALSE(ok.tool_failed);
+}
+
+TEST(HookPayload, CodexsShellOutputSaysNothingOfHowItEnded) {
+  const HookPayload p = Parse(
+      R"({"hook_event_name":"PostToolUse","session_id":"s","turn_id":"t","tool_name":"Bash",)"
+      R"("tool_response":"ls: cannot access 'x': No such file or directory\n","tool_use_id":"call_1"})");
+  EXPECT_FALSE(p.tool_failed);
+  EXPECT_TRUE(p.response_is_text);
+  EXPECT_EQ(p.tool_use_id, "call_1");
+}
+
+TEST(HookPayload, ClaudeCodesPostToolUseFailureIsAFailureWithItsError) {
+  const HookPayload p =
+      Parse(R"({"hook_event_name":"PostToolUseFailure","session_id":"s","tool_name":"Bash",)"
+            R"("tool_input":{"command":"exit 3"},"error":"Exit code 3","is_interrupt":false})");
+  EXPECT_EQ(p.event, HookEvent::kPostToolFailure);
+  EXPECT_TRUE(p.tool_failed);
+  EXPECT_EQ(p.failure, "Exit code 3");
+}
+
 }  // namespace
 }  // namespace kaizen::agents

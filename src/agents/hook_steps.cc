@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "agents/codex_rollout.h"
 #include "agents/hook_session.h"
 #include "base/json_writer.h"
 #include "checks/machine_check.h"
@@ -72,20 +73,7 @@ std::string ProjectName(const HookPayload& p) {
   return name.empty() ? std::string(kStage) : name;
 }
 
-template <typename Fill>
-std::string Json(Fill&& fill) {
-  rapidjson::StringBuffer b;
-  base::JsonWriter w(b);
-  w.StartObject();
-  fill(w);
-  w.EndObject();
-  return std::string(b.GetString(), b.GetSize());
-}
-
-void Field(base::JsonWriter& w, std::string_view key, std::string_view value) {
-  base::Key(w, key);
-  base::Str(w, value);
-}
+using base::Field;
 
 Result<home::StoredEvent> Store(HookContext& ctx, model::EventKind kind, const std::string& json) {
   Result<home::StoredEvent> stored = ctx.backend->Store(kind, json, ctx.now_ms);
@@ -210,7 +198,7 @@ Result<std::string> UserPrompt(HookContext& ctx) {
   if (p.prompt.size() > kMaxJudgedPromptBytes) return std::string();
   if (text::ReadPrompt(p.prompt).judgement == text::PromptJudgement::kNone) return std::string();
   if (HoldsSecret(ctx.common.home, p.prompt, ctx)) return std::string();
-  const std::string event = Json([&](base::JsonWriter& w) {
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
     Field(w, "kind", "prompt");
     Field(w, "session_id", p.session_id);
     Field(w, "text", p.prompt);
@@ -240,9 +228,9 @@ Result<EnforcementConfig> LoadEnforcement(const std::string& home) {
   return config;
 }
 
-Result<std::string> PreTool(HookContext& ctx) {
+// The answer to a write: a block, a warning, or nothing.
+Result<std::string> CheckWrites(HookContext& ctx, bool* blocked) {
   const HookPayload& p = ctx.payload;
-  if (p.writes.empty()) return std::string();
   KZ_ASSIGN_OR_RETURN(EnforcementConfig enforcement, LoadEnforcement(ctx.common.home));
   const bool all_off = enforcement.fallback == EnforcementMode::kOff &&
                        std::all_of(enforcement.patterns.begin(), enforcement.patterns.end(),
@@ -292,6 +280,7 @@ Result<std::string> PreTool(HookContext& ctx) {
     return out;
   };
   if (!blocks.empty()) {
+    *blocked = true;
     ctx.notes.push_back(fmt::format("blocked a write: {} violation(s)", blocks.size()));
     return BlockOutput(
         p.agent,
@@ -308,10 +297,45 @@ Result<std::string> PreTool(HookContext& ctx) {
   return std::string();
 }
 
+// A patch applied through the shell (Codex: `apply_patch <<'EOF'` in a Bash call) reaches no
+// PostToolUse hook, so its files join the turn here, when the write is let through (a file the
+// patch did not make is dropped when the turn ends).
+Status RememberShellWrites(HookContext& ctx) {
+  const HookPayload& p = ctx.payload;
+  return UpdateHookSession(ctx.common.home, p.session_id, [&](HookSession* s) {
+    if (s->started_ms == 0) s->started_ms = ctx.now_ms;
+    if (s->turn_started_ms == 0) s->turn_started_ms = ctx.now_ms;
+    ++s->tool_calls;
+    for (const FileWrite& w : p.writes) {
+      const std::string path = Absolute(p.cwd, w.path);
+      if (std::find(s->files.begin(), s->files.end(), path) == s->files.end()) {
+        s->files.push_back(path);
+      }
+    }
+  });
+}
+
+Result<std::string> PreTool(HookContext& ctx) {
+  const HookPayload& p = ctx.payload;
+  if (p.writes.empty()) return std::string();
+  bool blocked = false;
+  KZ_ASSIGN_OR_RETURN(std::string answer, CheckWrites(ctx, &blocked));
+  if (!blocked && p.tool_name == "Bash") KZ_RETURN_IF_ERROR(RememberShellWrites(ctx));
+  return answer;
+}
+
 // ---- after a tool ----
 
 Result<std::string> PostTool(HookContext& ctx) {
-  const HookPayload& p = ctx.payload;
+  HookPayload& p = ctx.payload;
+  if (p.response_is_text && p.agent == HookAgent::kCodex) {
+    // Codex's shell output says nothing of how the command ended; its rollout does.
+    if (std::optional<CommandEnd> end = ReadCommandEnd(p.transcript_path, p.tool_use_id);
+        end && end->exit_code != 0) {
+      p.tool_failed = true;
+      p.failure = fmt::format("exit code {}\n{}", end->exit_code, end->output);
+    }
+  }
   const std::string key = CallKey(p);
   const bool failed = p.tool_failed;
   std::string error_id, resolves;
@@ -345,7 +369,7 @@ Result<std::string> PostTool(HookContext& ctx) {
   if (failed) {
     const std::string message = p.failure.empty() ? "the tool reported a failure without a message"
                                                   : Cut(p.failure, kMaxMessageBytes);
-    const std::string event = Json([&](base::JsonWriter& w) {
+    const std::string event = base::JsonObject([&](base::JsonWriter& w) {
       Field(w, "kind", "error");
       Field(w, "id", error_id);
       Field(w, "bead_id", Bead(p, turn));
@@ -358,7 +382,7 @@ Result<std::string> PostTool(HookContext& ctx) {
     (void)stored;
   }
   if (!resolves.empty()) {
-    const std::string event = Json([&](base::JsonWriter& w) {
+    const std::string event = base::JsonObject([&](base::JsonWriter& w) {
       Field(w, "kind", "error");
       Field(w, "bead_id", Bead(p, turn));
       Field(w, "resolves", resolves);
@@ -441,7 +465,7 @@ Result<std::string> Stop(HookContext& ctx) {
   if (!open) return std::string();
   const std::string bead = Bead(p, turn.turns + 1);
   const int64_t started = turn.turn_started_ms != 0 ? turn.turn_started_ms : ctx.now_ms;
-  const std::string outcome = Json([&](base::JsonWriter& w) {
+  const std::string outcome = base::JsonObject([&](base::JsonWriter& w) {
     Field(w, "kind", "outcome");
     Field(w, "bead_id", bead);
     base::Key(w, "duration_ms");

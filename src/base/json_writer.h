@@ -65,4 +65,21 @@ inline void StrArray(JsonWriter& w, const std::vector<std::string>& items) {
   w.EndArray();
 }
 
+// A string member.
+inline void Field(JsonWriter& w, std::string_view key, std::string_view value) {
+  Key(w, key);
+  Str(w, value);
+}
+
+// One JSON object as text: `fill(w)` writes its members.
+template <typename Fill>
+std::string JsonObject(Fill&& fill) {
+  rapidjson::StringBuffer b;
+  JsonWriter w(b);
+  w.StartObject();
+  fill(w);
+  w.EndObject();
+  return std::string(b.GetString(), b.GetSize());
+}
+
 }  // namespace kaizen::base

@@ -205,6 +205,7 @@ Result<SubprocessResult> RunSubprocess(const Subprocess& spec) {
   // signal blocked: serve blocks SIGINT and SIGTERM in its threads, and a program's own `timeout`
   // or test runner needs them.
   posix_spawn_file_actions_addclosefrom_np(&setup.actions, 3);
+  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, spec.cwd.c_str());
   sigset_t none;
   sigemptyset(&none);
   posix_spawnattr_setsigmask(&setup.attr, &none);

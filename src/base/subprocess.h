@@ -19,6 +19,8 @@ struct Subprocess {
   std::vector<std::string> argv;
   // NAME=value pairs set in the child's environment, each replacing a variable of that name.
   std::vector<std::string> env;
+  // Its working directory; empty: ours.
+  std::string cwd;
   // Written to its standard input, which is then closed; nullopt: /dev/null.
   std::optional<std::string> input;
   // > 0: when it passes, SIGKILL to the child's process group.

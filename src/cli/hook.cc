@@ -25,6 +25,7 @@
 // Only a deliberate enforcement block stops the agent.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -46,6 +47,7 @@
 #include "agents/hook_payload.h"
 #include "agents/hook_session.h"
 #include "agents/hook_steps.h"
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/serve_client.h"
@@ -65,9 +67,19 @@ int g_log_fd = -1;
 char g_timeout_line[512];
 size_t g_timeout_line_size = 0;
 
+// One line per call in <home>/logs/hook_calls.jsonl, for `kaizen doctor`: when each hook point
+// last reached kaizen, with what result, in how long. The line a timeout writes is ready too.
+int g_calls_fd = -1;
+char g_timeout_call[512];
+size_t g_timeout_call_size = 0;
+
 void OnTimeout(int) {
   if (g_log_fd >= 0 && g_timeout_line_size > 0) {
     ssize_t ignored = ::write(g_log_fd, g_timeout_line, g_timeout_line_size);
+    (void)ignored;
+  }
+  if (g_calls_fd >= 0 && g_timeout_call_size > 0) {
+    ssize_t ignored = ::write(g_calls_fd, g_timeout_call, g_timeout_call_size);
     (void)ignored;
   }
   ::_exit(kExitOk);
@@ -112,6 +124,65 @@ void OpenLog(const std::string& home) {
   g_log_fd = ::open((dir + "/hook.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
+// Past this size the calls file starts again (the previous one kept as .1): doctor reads the
+// latest calls only.
+constexpr off_t kMaxCallsBytes = 512 << 10;
+
+void OpenCalls(const std::string& home) {
+  const std::string path = store::PathIn(home, "logs") + "/hook_calls.jsonl";
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && st.st_size > kMaxCallsBytes) {
+    ::rename(path.c_str(), (path + ".1").c_str());
+  }
+  g_calls_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+}
+
+// What one call did; its line is written when the call ends, whichever way it ends.
+struct CallRecord {
+  std::chrono::steady_clock::time_point started;
+  std::string at, agent, event;
+  std::string result = "failed";  // until a step says otherwise
+  std::string by = "here";        // or "serve": answered by the home's running server
+
+  std::string Line(std::string_view result_now, int64_t ms) const {
+    return base::JsonObject([&](base::JsonWriter& w) {
+             base::Field(w, "at", at);
+             base::Field(w, "agent", agent);
+             base::Field(w, "event", event);
+             base::Field(w, "result", result_now);
+             base::Key(w, "ms");
+             w.Int64(ms);
+             base::Field(w, "by", by);
+           }) +
+           "\n";
+  }
+  // The line the watchdog writes if the budget runs out from here.
+  void ArmTimeoutLine(int64_t timeout_ms) const {
+    const std::string line = Line("timeout", timeout_ms);
+    g_timeout_call_size = line.size() <= sizeof g_timeout_call ? line.size() : 0;
+    std::memcpy(g_timeout_call, line.data(), g_timeout_call_size);
+  }
+  ~CallRecord() {
+    if (g_calls_fd < 0) return;
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+    const std::string line = Line(result, ms);
+    ssize_t ignored = ::write(g_calls_fd, line.data(), line.size());
+    (void)ignored;
+  }
+};
+
+// The result of an answer printed to the agent.
+std::string_view ResultOf(std::string_view output) {
+  if (output.empty()) return "ok";
+  if (output.find("\"deny\"") != std::string_view::npos ||
+      output.find("\"block\"") != std::string_view::npos) {
+    return "blocked";
+  }
+  return "answered";
+}
+
 void Log(std::string_view line) {
   if (g_log_fd < 0) return;
   std::string text(line);
@@ -132,7 +203,7 @@ struct HookOptions {
 // it: the server may have stored events, so the call is never run twice.
 bool AnsweredByServer(const home::ServeEndpoint& server, const HookOptions& o,
                       const std::string& now, const std::string& input, agents::HookAgent agent,
-                      int64_t timeout_ms, const std::string& who) {
+                      int64_t timeout_ms, const std::string& who, CallRecord* record) {
   const std::string target = fmt::format("/v1/cli/hook?agent={}&budget={}&{}", HookAgentName(agent),
                                          o.budget_tokens, home::NowQuery(now));
   bool sent = false;
@@ -140,6 +211,7 @@ bool AnsweredByServer(const home::ServeEndpoint& server, const HookOptions& o,
       AskServer(server, target, input, std::max<int64_t>(1, timeout_ms), &sent);
   if (!answer.ok()) {
     if (!sent) return false;
+    record->by = "serve";
     Log(fmt::format("{}: {} (the call was sent; not run again here)", who,
                     answer.status().message()));
     return true;
@@ -149,6 +221,7 @@ bool AnsweredByServer(const home::ServeEndpoint& server, const HookOptions& o,
                     answer->body.substr(0, 400)));
     return false;
   }
+  record->by = "serve";
   rapidjson::Document doc;
   doc.Parse(answer->body.data(), answer->body.size());
   if (answer->status != 200 || doc.HasParseError() || !doc.IsObject()) {
@@ -163,10 +236,15 @@ bool AnsweredByServer(const home::ServeEndpoint& server, const HookOptions& o,
   }
   if (doc.HasMember("error") && doc["error"].IsString()) {
     Log(fmt::format("{}: {}", who, doc["error"].GetString()));
+    return true;
   }
-  if (doc.HasMember("output") && doc["output"].IsString() && doc["output"].GetStringLength() > 0) {
-    fmt::print("{}\n",
-               std::string_view(doc["output"].GetString(), doc["output"].GetStringLength()));
+  const std::string_view output =
+      doc.HasMember("output") && doc["output"].IsString()
+          ? std::string_view(doc["output"].GetString(), doc["output"].GetStringLength())
+          : std::string_view();
+  record->result = ResultOf(output);
+  if (!output.empty()) {
+    fmt::print("{}\n", output);
     std::fflush(stdout);
   }
   return true;
@@ -195,8 +273,18 @@ int HookCommand(const Common& common, const HookOptions& o) {
   const std::optional<std::string> home = FindHome(o.home, cwd);
   if (!home) return kExitOk;  // no kaizen home for this project: nothing to do, nothing to say
   OpenLog(*home);
+  OpenCalls(*home);
   Result<int64_t> now = home::NowMs(common.now);
   const std::string stamp = model::FormatUtc(now.ok() ? *now : 0);
+  CallRecord record;
+  record.started = started;
+  record.at = stamp;
+  if (payload.ok()) {
+    record.agent = HookAgentName(payload->agent);
+    record.event = payload->event_name;
+  } else {
+    record.result = "unreadable";
+  }
   const std::string who =
       payload.ok() ? fmt::format("{} {} {} session {}", stamp, HookAgentName(payload->agent),
                                  payload->event_name, payload->session_id)
@@ -213,10 +301,11 @@ int HookCommand(const Common& common, const HookOptions& o) {
   const int64_t spent = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - started)
                             .count();
+  record.ArmTimeoutLine(o.timeout_ms);
   StartWatchdog(std::max<int64_t>(1, o.timeout_ms - spent), o.timeout_ms, who);
   if (std::optional<home::ServeEndpoint> server = home::FindServer(*home)) {
-    if (AnsweredByServer(*server, o, common.now, input, payload->agent, o.timeout_ms - spent,
-                         who)) {
+    if (AnsweredByServer(*server, o, common.now, input, payload->agent, o.timeout_ms - spent, who,
+                         &record)) {
       return kExitOk;
     }
   }
@@ -237,6 +326,7 @@ int HookCommand(const Common& common, const HookOptions& o) {
       return kExitOk;
     }
     for (const std::string& note : ctx.notes) Log(fmt::format("{}: {}", who, note));
+    record.result = ResultOf(*answer);
     if (!answer->empty()) {
       fmt::print("{}\n", *answer);
       std::fflush(stdout);

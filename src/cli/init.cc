@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "agents/agent_config.h"
+#include "agents/agent_specs.h"
 #include "agents/agent_toml.h"
 #include "base/line_diff.h"
 #include "cli/verbs.h"
@@ -33,96 +34,10 @@ namespace kaizen::cli {
 namespace {
 
 namespace ac = agents::agent_config;
+using agents::Agents;
+using agents::AgentSpec;
+using agents::FindAgent;
 namespace fs = std::filesystem;
-
-// A hook that hangs holds the agent up; kaizen's answers from its checkpoint in milliseconds, so
-// 30 s is room for a cold start on a large log, not a budget (goose's default is 30 s too).
-constexpr int kHookTimeoutSeconds = 30;
-
-// Where each agent looks, from its documentation (docs/agents.md lists the sources).
-struct AgentSpec {
-  std::string_view name;
-  std::string_view hooks_file;  // relative to the project
-  ac::HookShape shape;
-  std::vector<ac::HookPoint> points;
-  std::string_view manifest_file;  // goose's plugin manifest; empty for the others
-  std::string_view mcp_file;
-  bool mcp_toml;
-  std::string_view hints_file;
-  bool hints_frontmatter;  // Cursor's .mdc rule needs its frontmatter to be applied at all
-};
-
-const std::vector<AgentSpec>& Agents() {
-  static const std::vector<AgentSpec> agents = {
-      {"claude-code",
-       ".claude/settings.json",
-       ac::HookShape::kGrouped,
-       {{"SessionStart", ""},
-        {"UserPromptSubmit", ""},
-        {"PreToolUse", "Write|Edit|MultiEdit"},
-        {"PostToolUse", ""},
-        {"Stop", ""},
-        {"SubagentStop", ""},
-        {"SessionEnd", ""}},
-       "",
-       ".mcp.json",
-       false,
-       "CLAUDE.md",
-       false},
-      // Codex names its file tool apply_patch and matches Edit and Write as its aliases; it has
-      // no SessionEnd.
-      {"codex",
-       ".codex/hooks.json",
-       ac::HookShape::kGrouped,
-       {{"SessionStart", ""},
-        {"UserPromptSubmit", ""},
-        {"PreToolUse", "apply_patch|Edit|Write"},
-        {"PostToolUse", ""},
-        {"Stop", ""},
-        {"SubagentStop", ""}},
-       "",
-       ".codex/config.toml",
-       true,
-       "AGENTS.md",
-       false},
-      // goose reads hooks and MCP servers from plugins (Open Plugins layout); kaizen's is a
-      // project plugin of its own. goose's matcher is an unanchored regex.
-      {"goose",
-       ".agents/plugins/kaizen/hooks/hooks.json",
-       ac::HookShape::kGrouped,
-       {{"SessionStart", ""},
-        {"UserPromptSubmit", ""},
-        {"PreToolUse", "^developer__(write|edit|text_editor)$"},
-        {"PostToolUse", ""},
-        {"Stop", ""},
-        {"SessionEnd", ""}},
-       ".agents/plugins/kaizen/plugin.json",
-       ".agents/plugins/kaizen/.mcp.json",
-       false,
-       ".goosehints",
-       false},
-      // Cursor's hooks speak their own payload and output format, which `kaizen hook` does not
-      // (it reads Claude Code's, Codex's and Goose's): Cursor gets the MCP server and the rule
-      // file, and its hooks file is left as the user has it.
-      {"cursor",
-       "",
-       ac::HookShape::kFlat,
-       {},
-       "",
-       ".cursor/mcp.json",
-       false,
-       ".cursor/rules/kaizen.mdc",
-       true},
-  };
-  return agents;
-}
-
-const AgentSpec* FindAgent(std::string_view name) {
-  for (const AgentSpec& a : Agents()) {
-    if (a.name == name) return &a;
-  }
-  return nullptr;
-}
 
 // Cursor applies an .mdc rule only as its frontmatter says; alwaysApply puts the learned section
 // in every request, so globs stays empty.
@@ -299,11 +214,13 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   hooks.shape = agent.shape;
   hooks.points = agent.points;
   hooks.agent = std::string(agent.name);
-  hooks.timeout_seconds = kHookTimeoutSeconds;
+  hooks.timeout_seconds = agents::kHookTimeoutSeconds;
   // The hook finds the home above the payload's cwd by itself; only a home elsewhere is named.
   hooks.command = ac::ShellQuote(self) + " hook --agent " + std::string(agent.name) +
                   (custom_home ? " --home " + ac::ShellQuote(plan.home) : "");
   ac::McpServer server{"kaizen", self, {"mcp"}};
+  // Codex (the TOML config) refuses an MCP tool call nobody approved in a headless run.
+  server.approve_tools = agent.mcp_toml;
   if (custom_home) {
     server.args.insert(server.args.end(), {"--home", plan.home});
   } else if (agent.name == "cursor") {
@@ -323,7 +240,10 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   if (!agent.hooks_file.empty()) {
     FileChange hooks_file = file(agent.hooks_file);
     KZ_RETURN_IF_ERROR(PlanJson(&hooks_file, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
-      return rm ? ac::RemoveHooks(j, hooks, log) : ac::AddHooks(j, hooks, log);
+      KZ_RETURN_IF_ERROR(rm ? ac::RemoveHooks(j, hooks, log) : ac::AddHooks(j, hooks, log));
+      if (agent.allow_mcp_rule.empty()) return Status::Ok();
+      return rm ? ac::RemoveFromStringList(j, "permissions.allow", agent.allow_mcp_rule, log)
+                : ac::AddToStringList(j, "permissions.allow", agent.allow_mcp_rule, log);
     }));
     plan.files.push_back(std::move(hooks_file));
   }
@@ -347,14 +267,20 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   }
   plan.files.push_back(std::move(mcp));
 
+  // An agent given the section by its hook has it taken out of its file (an earlier kaizen put
+  // it there), and the file is not named when it holds none.
+  const bool section_out = rm || agent.context_from_hook;
   FileChange hints = file(agent.hints_file);
   Common section_c = c;
   section_c.home = plan.home;
   const std::string hints_project = home::ProjectDirectory(o.project);
-  KZ_RETURN_IF_ERROR(PlanHints(&hints, rm, agent, [&section_c, &hints_project] {
+  KZ_RETURN_IF_ERROR(PlanHints(&hints, section_out, agent, [&section_c, &hints_project] {
     return home::LearnedHintsSection(section_c, hints_project);
   }));
-  plan.files.push_back(std::move(hints));
+  if (!rm && agent.context_from_hook && hints.changed()) {
+    hints.log.changes.back() += " (the session-start hook gives it, current, instead)";
+  }
+  if (!agent.context_from_hook || hints.changed()) plan.files.push_back(std::move(hints));
 
   // `kaizen hook` refreshes these at session start. Paths are relative to the project when the
   // home is the project's own; a home elsewhere serves any directory, so it gets the full path.
@@ -363,15 +289,15 @@ Result<Plan> MakePlan(const Options& o, const Common& c, const std::string& proj
   registry.display = custom_home ? registry.path : Join(o.project, ".kaizen/config/hints.json");
   const std::string entry = custom_home ? project_abs + "/" + std::string(agent.hints_file)
                                         : std::string(agent.hints_file);
-  registry.replan = [rm, entry](FileChange* f) {
+  registry.replan = [section_out, entry](FileChange* f) {
     f->log = {};
-    return PlanJson(f, rm, [&](ac::JsonConfig& j, ac::EditLog* log) {
-      return rm ? ac::RemoveFromStringList(j, "files", entry, log)
-                : ac::AddToStringList(j, "files", entry, log);
+    return PlanJson(f, section_out, [&](ac::JsonConfig& j, ac::EditLog* log) {
+      return section_out ? ac::RemoveFromStringList(j, "files", entry, log)
+                         : ac::AddToStringList(j, "files", entry, log);
     });
   };
   KZ_RETURN_IF_ERROR(registry.replan(&registry));
-  plan.files.push_back(std::move(registry));
+  if (!agent.context_from_hook || registry.changed()) plan.files.push_back(std::move(registry));
   return plan;
 }
 
@@ -485,6 +411,12 @@ int InitCommand(const Options& o, const Common& c) {
              o.agent, o.remove ? "taken out of" : "set up in", project_abs, changed,
              o.dry_run ? "to change" : "changed", unchanged,
              o.dry_run ? "; dry run, nothing written" : "");
+  if (!o.remove && !o.dry_run) {
+    const AgentSpec& agent = *FindAgent(o.agent);
+    if (!agent.still_to_do.empty()) fmt::print("next: {}\n", agent.still_to_do);
+    fmt::print("check: kaizen doctor --agent {}{}\n", o.agent,
+               o.project == "." ? "" : " --project " + ac::ShellQuote(o.project));
+  }
   return kExitOk;
 }
 

@@ -276,6 +276,7 @@ int main(int argc_in, char** argv_in) {
   verbs.push_back(AddDashboardVerb(app, c));
   verbs.push_back(AddHookVerb(app, c));
   verbs.push_back(AddInitVerb(app, c));
+  verbs.push_back(AddDoctorVerb(app, c));
   verbs.push_back(AddMigrateVerb(app, c));
   verbs.push_back(AddTokenVerb(app, c));
   RefuseEmptyValues(&app);

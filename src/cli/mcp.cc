@@ -1,5 +1,7 @@
-// `kaizen mcp [--home H] [--now T]`: the MCP server over stdio (serve/mcp_server.h), so agents
-// call kaizen's tools. Logs go to stderr; stdout carries only protocol messages.
+// `kaizen mcp [--home H] [--now T] [--verbose]`: the MCP server over stdio (serve/mcp_server.h),
+// so agents call kaizen's tools. stdout carries only protocol messages; stderr only errors, and
+// the start-up line when --verbose asks for it: agents log a server's stderr as errors (Claude
+// Code: "Server stderr: ..."), so a line that says all is well must not be there by default.
 #include <csignal>
 #include <filesystem>
 #include <memory>
@@ -19,6 +21,8 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
   auto* sub = app.add_subcommand(
       "mcp", "serve kaizen's tools and memory files to an agent over MCP (JSON-RPC on stdio)");
   AddCommonOptions(sub, c, /*with_json=*/false, /*with_now=*/true);
+  static bool verbose = false;
+  sub->add_flag("--verbose", verbose, "say on stderr which home is served");
   return {sub, [&c] {
             serve::McpOptions options;
             options.live.home = c.home;
@@ -41,7 +45,7 @@ Verb AddMcpVerb(CLI::App& app, Common& c) {
             // with writes still queued.
             std::signal(SIGPIPE, SIG_IGN);
             home::DisableCheckpointWrites();  // a server: its check tool must not fork to write one
-            fmt::print(stderr, "kaizen mcp: serving {} on stdio\n", c.home);
+            if (verbose) fmt::print(stderr, "kaizen mcp: serving {} on stdio\n", c.home);
             serve::McpServer server(std::move(options));
             return server.Serve(STDIN_FILENO, STDOUT_FILENO);
           }};

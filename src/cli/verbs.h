@@ -29,6 +29,7 @@ Verb AddGithubVerb(CLI::App& app, Common& c);
 Verb AddDashboardVerb(CLI::App& app, Common& c);
 Verb AddHookVerb(CLI::App& app, Common& c);
 Verb AddInitVerb(CLI::App& app, Common& c);
+Verb AddDoctorVerb(CLI::App& app, Common& c);
 Verb AddMigrateVerb(CLI::App& app, Common& c);
 Verb AddTokenVerb(CLI::App& app, Common& c);
 
