@@ -41,7 +41,7 @@ endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-bench js-deps build install deb demo test unit integration asan tsan fuzz bench bench-themes bench-hook bench-pg format clean
+.PHONY: all deps deps-bench js-deps build install deb demo test unit integration asan tsan fuzz bench bench-themes bench-hook bench-agents bench-pg format clean
 
 all: build
 
@@ -185,6 +185,11 @@ bench-themes: build
 # bare process start (bench/hook_latency.py; issue 28's targets).
 bench-hook: build
 	python3 bench/hook_latency.py --bin $(BUILD)/kaizen
+
+# Each hook as a real agent waits for it: the real Claude Code (tests/js) in sessions on a home of
+# 1,000,000 events, wall time around every `kaizen hook` (bench/agent_session_latency.py; issue 42).
+bench-agents: build js-deps
+	python3 bench/agent_session_latency.py --bin $(BUILD)/kaizen
 
 # The file store beside the PostgreSQL store: durable ingest through serve, a fold of 1,000,000
 # events read from the store, how soon a second server sees an event (bench/pg_store.py, in a
