@@ -1,9 +1,8 @@
 #include "agents/codex_rollout.h"
 
-#include <fcntl.h>
 #include <simdjson.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "store/file_system.h"
 
 namespace kaizen::agents {
 namespace {
@@ -64,26 +63,13 @@ std::optional<CommandEnd> FindCommandEnd(std::string_view rollout, std::string_v
 
 std::optional<CommandEnd> ReadCommandEnd(const std::string& path, std::string_view call_id) {
   if (path.empty() || call_id.empty()) return std::nullopt;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st;
-  std::string tail;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    const off_t from = st.st_size > static_cast<off_t>(kTailBytes)
-                           ? st.st_size - static_cast<off_t>(kTailBytes)
-                           : 0;
-    tail.resize(static_cast<size_t>(st.st_size - from));
-    size_t got = 0;
-    while (got < tail.size()) {
-      const ssize_t n = ::pread(fd, tail.data() + got, tail.size() - got, from + got);
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    tail.resize(got);
-    // A tail that starts mid-line: the partial first line is skipped as not JSON.
-  }
-  ::close(fd);
-  return FindCommandEnd(tail, call_id);
+  store::FileSystem* fs = store::DefaultFileSystem();
+  Result<uint64_t> size = fs->FileSize(path);
+  if (!size.ok()) return std::nullopt;
+  // A tail that starts mid-line: the partial first line is skipped as not JSON.
+  Result<std::string> tail = fs->ReadFrom(path, *size > kTailBytes ? *size - kTailBytes : 0);
+  if (!tail.ok()) return std::nullopt;
+  return FindCommandEnd(*tail, call_id);
 }
 
 }  // namespace kaizen::agents

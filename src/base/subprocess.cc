@@ -103,6 +103,22 @@ ssize_t WriteNoSigpipe(int fd, std::string_view bytes) {
   return k;
 }
 
+// The spawn's file actions and attributes, destroyed with it.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attr);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+};
+
+}  // namespace
+
 // The file execvp would run for `name`: itself when it holds a '/', else the first executable of
 // that name on the child's PATH; `name` itself when none is.
 std::string FoundOnPath(const std::string& name, const std::vector<std::string>& env) {
@@ -121,22 +137,6 @@ std::string FoundOnPath(const std::string& name, const std::vector<std::string>&
     dirs.remove_prefix(colon + 1);
   }
 }
-
-// The spawn's file actions and attributes, destroyed with it.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-};
-
-}  // namespace
 
 std::string SubprocessResult::Outcome(double timeout_seconds) const {
   if (interrupted) return "interrupted";

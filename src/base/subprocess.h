@@ -60,6 +60,10 @@ struct SubprocessResult {
 // ("'no-such-tool': No such file or directory"). Whatever the program did is in the result.
 Result<SubprocessResult> RunSubprocess(const Subprocess& spec);
 
+// The file execvp would run for `name`: itself when it holds a '/', else the first executable of
+// that name on PATH (`env`'s PATH= when it has one); `name` itself when none is.
+std::string FoundOnPath(const std::string& name, const std::vector<std::string>& env);
+
 // For its life, SIGINT and SIGTERM kill the running subprocess's process group (its own group
 // does not get the terminal's Ctrl-C) and mark the run interrupted, and SIGPIPE is ignored (a
 // program that does not read its input). The previous handlers come back when it is destroyed.

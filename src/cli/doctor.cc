@@ -31,6 +31,7 @@
 #include "home/project_dir.h"
 #include "home/serve_client.h"
 #include "render/hints.h"
+#include "store/file/raw_log.h"
 #include "store/file_system.h"
 
 namespace kaizen::cli {
@@ -67,19 +68,10 @@ std::optional<std::string> ReadFile(const std::string& path) {
   return *text;
 }
 
-// The program a command runs is there: an absolute path that exists and runs, or a name on PATH.
+// The program a command runs is there: a path that runs, or a name found on PATH.
 bool Runnable(const std::string& program) {
   if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "";
-  while (!dirs.empty()) {
-    const size_t colon = dirs.find(':');
-    const std::string dir(dirs.substr(0, colon));
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    if (colon == std::string_view::npos) break;
-    dirs.remove_prefix(colon + 1);
-  }
-  return false;
+  return base::FoundOnPath(program, {}) != program;
 }
 
 std::string InitFix(const AgentSpec& a, const DoctorOptions& o) {
@@ -234,24 +226,19 @@ std::vector<std::pair<std::string, Call>> ReadCalls(const std::string& home,
   for (const std::string name : {"hook_calls.jsonl.1", "hook_calls.jsonl"}) {
     const std::optional<std::string> text = ReadFile(home + "/logs/" + name);
     if (!text) continue;
-    size_t start = 0;
-    while (start < text->size()) {
-      size_t end = text->find('\n', start);
-      if (end == std::string::npos) end = text->size();
+    store::ForEachLine(*text, 1, [&](std::string_view line, uint64_t) {
       simdjson::dom::element e;
-      if (parser.parse(text->data() + start, end - start).get(e) == simdjson::SUCCESS) {
-        std::string_view a, ev, at, result, by;
-        int64_t ms = 0;
-        if (e["agent"].get(a) == simdjson::SUCCESS && a == agent &&
-            e["event"].get(ev) == simdjson::SUCCESS && e["at"].get(at) == simdjson::SUCCESS &&
-            e["result"].get(result) == simdjson::SUCCESS && e["ms"].get(ms) == simdjson::SUCCESS) {
-          (void)e["by"].get(by);
-          calls.push_back(
-              {std::string(ev), Call{std::string(at), std::string(result), std::string(by), ms}});
-        }
+      if (parser.parse(line.data(), line.size()).get(e) != simdjson::SUCCESS) return;
+      std::string_view a, ev, at, result, by;
+      int64_t ms = 0;
+      if (e["agent"].get(a) == simdjson::SUCCESS && a == agent &&
+          e["event"].get(ev) == simdjson::SUCCESS && e["at"].get(at) == simdjson::SUCCESS &&
+          e["result"].get(result) == simdjson::SUCCESS && e["ms"].get(ms) == simdjson::SUCCESS) {
+        (void)e["by"].get(by);
+        calls.push_back(
+            {std::string(ev), Call{std::string(at), std::string(result), std::string(by), ms}});
       }
-      start = end + 1;
-    }
+    });
   }
   return calls;
 }
@@ -384,21 +371,17 @@ void CheckMcp(const AgentSpec& a, const DoctorOptions& o, const std::string& pro
   size_t tools = 0;
   bool answered = false;
   simdjson::dom::parser parser;
-  size_t start = 0;
-  while (start < run->out.size()) {
-    size_t end = run->out.find('\n', start);
-    if (end == std::string::npos) end = run->out.size();
+  store::ForEachLine(run->out, 1, [&](std::string_view line, uint64_t) {
     simdjson::dom::element e;
     int64_t id = 0;
     simdjson::dom::array list;
-    if (parser.parse(run->out.data() + start, end - start).get(e) == simdjson::SUCCESS &&
+    if (parser.parse(line.data(), line.size()).get(e) == simdjson::SUCCESS &&
         e["id"].get(id) == simdjson::SUCCESS && id == 2 &&
         e["result"]["tools"].get(list) == simdjson::SUCCESS) {
       answered = true;
       tools = list.size();
     }
-    start = end + 1;
-  }
+  });
   if (!answered) {
     const std::string err = run->err.substr(0, run->err.find('\n'));
     r->Fix(fmt::format("MCP: `{}` did not list its tools{}", fmt::join(*argv, " "),
