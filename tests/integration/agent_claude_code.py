@@ -44,8 +44,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from agent_harness import LoopbackModel, binary_available
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_CLAUDE = os.path.join(REPO, "tests", "js", "node_modules", ".bin", "claude")
@@ -75,22 +76,7 @@ def claude_binary():
 
 def claude_available():
     """(True, "") when the Claude Code binary is there and runs; else (False, why)."""
-    path = claude_binary()
-    if not os.path.exists(path):
-        return False, f"no Claude Code binary at {path} (npm ci in tests/js, or set KAIZEN_CLAUDE)"
-    if not os.access(path, os.X_OK):
-        return False, f"{path} is not executable"
-    home = tempfile.mkdtemp(prefix="kz-claude-home-")
-    try:
-        proc = subprocess.run([path, "--version"], capture_output=True, timeout=60,
-                              stdin=subprocess.DEVNULL, env=_base_env(home))
-    except (OSError, subprocess.SubprocessError) as e:
-        return False, f"{path} --version failed: {e}"
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    if proc.returncode != 0:
-        return False, f"{path} --version exited {proc.returncode}: {proc.stderr[:200]!r}"
-    return True, ""
+    return binary_available(claude_binary(), "Claude Code", "KAIZEN_CLAUDE", _base_env)
 
 
 # ---- the scripted model -----------------------------------------------------------------------
@@ -168,9 +154,11 @@ class Request:
         return f"<{self.method} {self.path} main={self.main} step={self.step}>"
 
 
-class AnthropicScriptedModel:
+class AnthropicScriptedModel(LoopbackModel):
     """A Messages API server on 127.0.0.1:<free port>, answering the agent's main loop from a
     script. Steps: ("text", words) or ("tool", name, input_dict)."""
+
+    request_class = Request
 
     def __init__(self, steps, side_text=SIDE_TEXT, final_text=FINAL_TEXT, is_main=is_main_loop):
         for s in steps:
@@ -181,8 +169,6 @@ class AnthropicScriptedModel:
         self.side_text = side_text
         self.final_text = final_text
         self.is_main = is_main
-        self.requests = []
-        self._lock = threading.Lock()
         self._next = 0
         self._ids = 0
         model = self
@@ -241,30 +227,10 @@ class AnthropicScriptedModel:
                     self._send(200, "application/json",
                                json.dumps(model._message(step, mname)).encode())
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self._thread.start()
-
-    # -- lifecycle
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self._thread.join()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        self.serve(Handler)
+        self.url = f"http://127.0.0.1:{self.port}"
 
     # -- answering
-
-    def _record(self, method, path, headers, body, main=False, step=None):
-        with self._lock:
-            self.requests.append(Request(method, path, dict(headers.items()), body, main, step))
 
     def _answer_for(self, path, headers, body):
         """The step for one /v1/messages request, recording it."""

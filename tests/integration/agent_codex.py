@@ -37,11 +37,10 @@ The scripted model it talks to is codex_model.py's ResponsesScriptedModel (re-ex
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
-import tempfile
 
+from agent_harness import binary_available
 from codex_model import KEY_ENV, PROVIDER_ID, ResponsesScriptedModel  # noqa: F401 (re-exported)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -54,22 +53,7 @@ def codex_binary():
 
 def codex_available():
     """(True, "") when the Codex binary is there and runs; else (False, why)."""
-    path = codex_binary()
-    if not os.path.exists(path):
-        return False, f"no Codex binary at {path} (npm ci in tests/js, or set KAIZEN_CODEX)"
-    if not os.access(path, os.X_OK):
-        return False, f"{path} is not executable"
-    home = tempfile.mkdtemp(prefix="kz-codex-probe-")
-    try:
-        proc = subprocess.run([path, "--version"], capture_output=True, timeout=60,
-                              stdin=subprocess.DEVNULL, env=_base_env(home))
-    except (OSError, subprocess.SubprocessError) as e:
-        return False, f"{path} --version failed: {e}"
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    if proc.returncode != 0:
-        return False, f"{path} --version exited {proc.returncode}: {proc.stderr[:200]!r}"
-    return True, ""
+    return binary_available(codex_binary(), "Codex", "KAIZEN_CODEX", _base_env)
 
 
 # ---- the scripted model -----------------------------------------------------------------------

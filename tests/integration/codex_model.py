@@ -39,8 +39,9 @@ the process to exit (with a generous timeout).
 
 import gzip
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from agent_harness import LoopbackModel
 
 
 SIDE_TEXT = "ok."
@@ -197,10 +198,12 @@ class Request:
         return f"<{self.method} {self.path} main={self.main} step={self.step}>"
 
 
-class ResponsesScriptedModel:
+class ResponsesScriptedModel(LoopbackModel):
     """A Responses API server on 127.0.0.1:<free port>, answering Codex's main loop from a
     script. Steps: ("text", words), ("shell", command), ("patch", patch_text),
     ("tool", name, args_dict). `url` is the base URL to configure (".../v1")."""
+
+    request_class = Request
 
     def __init__(self, steps, side_text=SIDE_TEXT, final_text=FINAL_TEXT,
                  model_name=DEFAULT_MODEL_NAME):
@@ -212,8 +215,6 @@ class ResponsesScriptedModel:
         self.side_text = side_text
         self.final_text = final_text
         self.model_name = model_name
-        self.requests = []
-        self._lock = threading.Lock()
         self._next = 0
         self._ids = 0
         self._searched = set()
@@ -275,31 +276,10 @@ class ResponsesScriptedModel:
                     for e in events)
                 self._send(200, "text/event-stream", data)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
+        self.serve(Handler)
         self.url = f"http://127.0.0.1:{self.port}/v1"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self._thread.start()
-
-    # -- lifecycle
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self._thread.join()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     # -- answering
-
-    def _record(self, method, path, headers, body, main=False, step=None):
-        with self._lock:
-            self.requests.append(Request(method, path, dict(headers.items()), body, main, step))
 
     def _answer(self, path, headers, body):
         """The SSE events for one POST .../responses, recording the request."""
