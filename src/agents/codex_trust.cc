@@ -5,9 +5,9 @@
 #include <rapidjson/writer.h>
 #include <sodium.h>
 
-#include <toml++/toml.h>
 #include <cstdlib>
 
+#include "agents/toml_text.h"
 #include "store/file_system.h"
 
 namespace kaizen::agents {
@@ -68,13 +68,7 @@ std::string CodexHookKey(std::string_view hooks_json, std::string_view event, si
 Result<CodexTrust> ParseCodexTrust(std::string_view text, const std::string& path,
                                    std::string_view project) {
   CodexTrust trust;
-  toml::table config;
-  try {
-    config = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    return InvalidArgument(fmt::format("{}:{}:{}: not valid TOML: {}", path, e.source().begin.line,
-                                       e.source().begin.column, e.description()));
-  }
+  KZ_ASSIGN_OR_RETURN(toml::table config, ParseTomlText(text, path));
   if (const toml::table* projects = config["projects"].as_table()) {
     for (const auto& [path, entry] : *projects) {
       if (path.str() != project) continue;

@@ -59,5 +59,23 @@ TEST(CodexTrust, AConfigThatIsNotTomlIsRefusedNamingTheLine) {
       << bad.status().message();
 }
 
+TEST(CodexTrust, ANonAsciiCharacterOutsideAStringIsRefusedBeforeTomlPlusPlusSeesIt) {
+  // toml++ 3.3.0 reaches TOML_UNREACHABLE on it (found by fuzz/hook_fuzz.cc).
+  Result<CodexTrust> bad = ParseCodexTrust("a = 1\n\xc3\xa9 = 2\n", "/h/config.toml", "/p");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("/h/config.toml:2:1: not valid TOML: a non-ASCII"),
+            std::string::npos)
+      << bad.status().message();
+  // In strings and comments it is the user's text.
+  Result<CodexTrust> ok = ParseCodexTrust(
+      "# caf\xc3\xa9\n[projects.\"/home/jos\xc3\xa9\"]\ntrust_level = 'trusted' # \xc3\xa9\n"
+      "note = \"\"\"\n\xc3\xa9 \\\" \xc3\xa9\"\"\"\n",
+      "config.toml", "/home/jos\xc3\xa9");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ok->project_trusted);
+  // A multi-line string that ends in quotes of its own, then a bare character after it.
+  EXPECT_FALSE(ParseCodexTrust("a = \"\"\"x\"\"\"\"\xc3\xa9\n", "c.toml", "/p").ok());
+}
+
 }  // namespace
 }  // namespace kaizen::agents

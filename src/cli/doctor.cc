@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <toml++/toml.h>
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -25,6 +24,7 @@
 #include "agents/agent_config.h"
 #include "agents/agent_specs.h"
 #include "agents/codex_trust.h"
+#include "agents/toml_text.h"
 #include "base/subprocess.h"
 #include "cli/verbs.h"
 #include "home/hints_section.h"
@@ -292,21 +292,19 @@ std::optional<std::vector<std::string>> McpCommand(const AgentSpec& a, const std
   }
   std::vector<std::string> argv;
   if (a.mcp_toml) {
-    try {
-      const toml::table config = toml::parse(*text, path);
-      const toml::node_view server = config["mcp_servers"]["kaizen"];
-      if (!server) {
-        *why = "no [mcp_servers.kaizen] in " + std::string(a.mcp_file);
-        return std::nullopt;
-      }
-      argv.push_back(server["command"].value_or(std::string()));
-      if (const toml::array* args = server["args"].as_array()) {
-        for (const toml::node& arg : *args) argv.push_back(arg.value_or(std::string()));
-      }
-    } catch (const toml::parse_error& e) {
-      *why = fmt::format("{}:{}:{}: not valid TOML: {}", a.mcp_file, e.source().begin.line,
-                         e.source().begin.column, e.description());
+    Result<toml::table> config = agents::ParseTomlText(*text, std::string(a.mcp_file));
+    if (!config.ok()) {
+      *why = config.status().message();
       return std::nullopt;
+    }
+    const toml::node_view server = (*config)["mcp_servers"]["kaizen"];
+    if (!server) {
+      *why = "no [mcp_servers.kaizen] in " + std::string(a.mcp_file);
+      return std::nullopt;
+    }
+    argv.push_back(server["command"].value_or(std::string()));
+    if (const toml::array* args = server["args"].as_array()) {
+      for (const toml::node& arg : *args) argv.push_back(arg.value_or(std::string()));
     }
   } else {
     Result<ac::JsonConfig> config = ac::JsonConfig::Parse(path, *text);
