@@ -364,6 +364,18 @@ int ImportCommand(const Common& c, const std::vector<std::string>& files,
                    : "",
                total.blank, seconds);
   }
+  if (total.stored > 0) {
+    // The learned state is folded here, while the user waits for the import anyway: the first
+    // agent session after importing a large history would otherwise fold it in its hooks, against
+    // their budget of seconds, and fail open. Derived: a failure costs only that fold.
+    if (tty) fmt::print(stderr, "kaizen import: folding the learned state for the next verbs\n");
+    home::CheckpointUse use;
+    if (Status s = home::CheckpointLearnedState(c.home, &use); !s.ok()) {
+      fmt::print(stderr,
+                 "kaizen import: learned state not checkpointed (the next verb folds it): {}\n",
+                 s.message());
+    }
+  }
   if (exit_code == kExitOk && total.rejected) exit_code = kExitRejected;
   return exit_code;
 }

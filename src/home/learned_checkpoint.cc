@@ -268,6 +268,8 @@ Status Write(const std::string& home, store::RawLog& log, const learn::Learner& 
                                                      Serialize(h, learner.SaveState()), false);
 }
 
+std::string LockPath(const std::string& home) { return store::PathIn(home, kCheckpoint) + ".lock"; }
+
 // Writes the checkpoint from a detached grandchild, so the caller (an agent's hook waiting on the
 // answer) never waits for a save: at a million events one takes seconds. The child holds a copy of
 // the folded learner (copy on write: the parent only reads it afterwards) and the lock on
@@ -295,10 +297,26 @@ void WriteInBackground(const std::string& home, store::RawLog& log, const learn:
     dup2(null, STDERR_FILENO);
   }
   alarm(120);  // a writer that hangs must not hold the lock for ever
-  const std::string lock_path = store::PathIn(home, kCheckpoint) + ".lock";
-  const int lock = open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  const int lock = open(LockPath(home).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
   if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0) (void)Write(home, log, learner, scan);
   _exit(0);
+}
+
+// Writes the checkpoint in this process, after any detached writer holding the lock is done
+// (each writes the whole state: the last one to finish wins, and both are of a log that only grew).
+Status WriteNow(const std::string& home, store::RawLog& log, const learn::Learner& learner,
+                const LogScan& scan) {
+  const std::string lock_path = LockPath(home);
+  const int lock = open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock < 0) return IoError(fmt::format("cannot open {}: {}", lock_path, std::strerror(errno)));
+  int locked;
+  while ((locked = flock(lock, LOCK_EX)) < 0 && errno == EINTR) {
+  }
+  Status s = locked == 0
+                 ? Write(home, log, learner, scan)
+                 : IoError(fmt::format("cannot lock {}: {}", lock_path, std::strerror(errno)));
+  close(lock);  // releases the lock
+  return s;
 }
 
 }  // namespace
@@ -322,7 +340,7 @@ Result<std::string> LearningConfigDigest(const std::string& home) {
 Status FoldWithCheckpoint(const std::string& home,
                           const std::function<std::unique_ptr<learn::Learner>()>& make_learner,
                           std::unique_ptr<learn::Learner>* learner, LogScan* scan,
-                          CheckpointUse* use) {
+                          CheckpointUse* use, CheckpointWrite write) {
   CheckpointUse local;
   if (use == nullptr) use = &local;
   store::RawLog log(home, store::DefaultFileSystem());
@@ -376,7 +394,11 @@ Status FoldWithCheckpoint(const std::string& home,
   // A log shorter than kCheckpointTail folds in milliseconds: no checkpoint for it.
   if (!writes_disabled.load() && scan->events >= kCheckpointTail &&
       (!use->loaded || use->tail >= kCheckpointTail)) {
-    WriteInBackground(home, log, l, *scan);
+    if (write == CheckpointWrite::kNow) {
+      KZ_RETURN_IF_ERROR(WriteNow(home, log, l, *scan));
+    } else {
+      WriteInBackground(home, log, l, *scan);
+    }
     use->written = true;
   }
   return Status::Ok();

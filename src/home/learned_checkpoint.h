@@ -30,15 +30,22 @@ struct CheckpointUse {
   std::string why_not;   // when not loaded: why (missing, stale, another build, ...)
 };
 
+// How a fold writes the checkpoint it calls for.
+enum class CheckpointWrite {
+  kDetached,  // by a detached process: the caller (an agent's hook) never waits for a save
+  kNow,       // before returning, waiting for another writer's lock (kaizen import)
+};
+
 // Folds the home's log into *learner, from the checkpoint when it is valid. When the log holds
 // kCheckpointTail events or more and no checkpoint was valid, or the tail was that long, a new
-// one is written by a detached process (failures are ignored: it is derived). `make_learner` builds
-// a fresh learner (the one given is replaced when a checkpoint fails to load). REQUIRES: *learner
-// is fresh and folds learn::Parts::All().
+// one is written as `write` says (a detached writer's failures are ignored: it is derived; kNow
+// returns them). `make_learner` builds a fresh learner (the one given is replaced when a
+// checkpoint fails to load). REQUIRES: *learner is fresh and folds learn::Parts::All().
 Status FoldWithCheckpoint(const std::string& home,
                           const std::function<std::unique_ptr<learn::Learner>()>& make_learner,
                           std::unique_ptr<learn::Learner>* learner, LogScan* scan,
-                          CheckpointUse* use = nullptr);
+                          CheckpointUse* use = nullptr,
+                          CheckpointWrite write = CheckpointWrite::kDetached);
 
 // What `kaizen stats` says of the checkpoint: whether a verb would start from it, the events it
 // holds, and otherwise why not.

@@ -81,6 +81,19 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
   return Status::Ok();
 }
 
+Status CheckpointLearnedState(const std::string& home, CheckpointUse* use) {
+  learn::LearnConfig config;
+  KZ_RETURN_IF_ERROR(LoadLearnConfig(home, &config));
+  KZ_ASSIGN_OR_RETURN(std::optional<text::ThemeTaxonomy> taxonomy, LoadTaxonomy(home));
+  auto make = [&] {
+    return std::make_unique<learn::Learner>(config, taxonomy ? &*taxonomy : nullptr,
+                                            learn::Parts::All());
+  };
+  std::unique_ptr<learn::Learner> learner = make();
+  LogScan scan;
+  return FoldWithCheckpoint(home, make, &learner, &scan, use, CheckpointWrite::kNow);
+}
+
 int FailVerb(std::string_view verb, const Status& s) {
   fmt::print(stderr, "kaizen {}: {}\n", verb, s.message());
   return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitSystem;

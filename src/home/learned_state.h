@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "home/common.h"
+#include "home/learned_checkpoint.h"
 #include "home/log_views.h"
 #include "kaizen/status.h"
 #include "learn/learner.h"
@@ -41,6 +42,12 @@ Status LoadLearnedState(const Common& c, LearnedState* out,
                         const std::function<void(const learn::EventViews&)>& also = nullptr,
                         learn::Parts parts = learn::Parts::All(),
                         const learn::ReadScope& also_reads = {});
+
+// Brings the home's checkpoint of the learned state up to the end of its log now, in this process,
+// when the log calls for one (home/learned_checkpoint.h). For `kaizen import`: after a large import
+// the next verb, often an agent's hook with a budget of seconds, would otherwise fold the whole
+// log itself. *use says what was done.
+Status CheckpointLearnedState(const std::string& home, CheckpointUse* use);
 
 // Prints `kaizen VERB: message` and returns the exit code the status calls for (2 for a bad
 // argument or config, 3 for a system failure).

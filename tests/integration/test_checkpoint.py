@@ -5,6 +5,7 @@ or its own bytes is not used."""
 
 import json
 import os
+import re
 import shutil
 import time
 import unittest
@@ -82,6 +83,18 @@ class Checkpoint(KaizenTest):
             decision={"decision": "rejected", "reason": "the error handling swallows failures"}))
         for _ in range(3):
             self.record_ok("outcome", outcome_event(timestamp=at))
+
+    def test_import_leaves_a_checkpoint_the_first_verb_starts_from(self):
+        # Written before import returns, not by a detached process: no wait.
+        self.assertEqual(self.info(), {"usable": True, "events": 6000, "whyNot": None})
+        # A second history lands in old day files, so the checkpoint no longer matches the log:
+        # the import folds all of it again. (Some of its work versions are already recorded.)
+        r = self.import_(generated_history(self.tmp, 3000, 9))
+        stored = int(re.match(r"imported (\d+) events", r.out).group(1))
+        self.assertGreater(stored, 2900, r)
+        self.assertEqual(self.info()["events"], 6000 + stored)
+        self.assertTrue(self.info()["usable"])
+        self.assert_same_answers_as_raw_log()
 
     def test_a_home_with_its_checkpoint_answers_as_its_raw_log(self):
         self.at(self.home, "analyze", "--json")  # folds everything, writes the checkpoint
