@@ -21,6 +21,7 @@
 #include "home/serve_client.h"
 #include "ingest/ingest_state.h"
 #include "ingest/privacy.h"
+#include "model/event_writer.h"
 #include "model/project_key.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
@@ -31,6 +32,9 @@
 #include "text/prompt_judgement.h"
 
 namespace kaizen::agents {
+
+using model::ContextField;
+using model::EventField;
 namespace {
 
 constexpr int64_t kSessionStateDays = 7;
@@ -73,7 +77,6 @@ std::string ProjectName(const HookPayload& p) {
   return name.empty() ? std::string(kStage) : name;
 }
 
-using base::Field;
 
 Result<home::StoredEvent> Store(HookContext& ctx, model::EventKind kind, const std::string& json) {
   Result<home::StoredEvent> stored = ctx.backend->Store(kind, json, ctx.now_ms);
@@ -199,16 +202,17 @@ Result<std::string> UserPrompt(HookContext& ctx) {
   if (text::ReadPrompt(p.prompt).judgement == text::PromptJudgement::kNone) return std::string();
   if (HoldsSecret(ctx.common.home, p.prompt, ctx)) return std::string();
   const std::string event = base::JsonObject([&](base::JsonWriter& w) {
-    Field(w, "kind", "prompt");
-    Field(w, "session_id", p.session_id);
-    Field(w, "text", p.prompt);
-    Field(w, "agent", HookAgentName(p.agent));
-    if (!p.cwd.empty()) Field(w, "project", home::ProjectDirectory(p.cwd));
-    base::Key(w, "context");
+    model::Kind(w, model::EventKind::kPrompt);
+    model::Field(w, EventField::session_id, p.session_id);
+    model::Field(w, EventField::text, p.prompt);
+    model::Field(w, EventField::agent, HookAgentName(p.agent));
+    if (!p.cwd.empty()) model::Field(w, EventField::project, home::ProjectDirectory(p.cwd));
+    model::Key(w, EventField::context);
     w.StartObject();
-    if (!p.cwd.empty()) Field(w, "cwd", p.cwd);
-    if (!p.transcript_path.empty()) Field(w, "transcriptPath", p.transcript_path);
-    if (!p.model.empty()) Field(w, "model", p.model);
+    if (!p.cwd.empty()) model::Field(w, ContextField::cwd, p.cwd);
+    if (!p.transcript_path.empty())
+      model::Field(w, ContextField::transcriptPath, p.transcript_path);
+    if (!p.model.empty()) model::Field(w, ContextField::model, p.model);
     w.EndObject();
   });
   KZ_ASSIGN_OR_RETURN(home::StoredEvent stored, Store(ctx, model::EventKind::kPrompt, event));
@@ -370,22 +374,22 @@ Result<std::string> PostTool(HookContext& ctx) {
     const std::string message = p.failure.empty() ? "the tool reported a failure without a message"
                                                   : Cut(p.failure, kMaxMessageBytes);
     const std::string event = base::JsonObject([&](base::JsonWriter& w) {
-      Field(w, "kind", "error");
-      Field(w, "id", error_id);
-      Field(w, "bead_id", Bead(p, turn));
-      Field(w, "error_type", ClassifyToolError(p.failure));
-      Field(w, "message", message);
-      if (!p.tool_name.empty()) Field(w, "tool_name", Cut(p.tool_name, 256));
-      Field(w, "context", Cut(p.tool_call_key, 2000));
+      model::Kind(w, model::EventKind::kError);
+      model::Field(w, EventField::id, error_id);
+      model::Field(w, EventField::bead_id, Bead(p, turn));
+      model::Field(w, EventField::error_type, ClassifyToolError(p.failure));
+      model::Field(w, EventField::message, message);
+      if (!p.tool_name.empty()) model::Field(w, EventField::tool_name, Cut(p.tool_name, 256));
+      model::Field(w, EventField::context, Cut(p.tool_call_key, 2000));
     });
     KZ_ASSIGN_OR_RETURN(home::StoredEvent stored, Store(ctx, model::EventKind::kError, event));
     (void)stored;
   }
   if (!resolves.empty()) {
     const std::string event = base::JsonObject([&](base::JsonWriter& w) {
-      Field(w, "kind", "error");
-      Field(w, "bead_id", Bead(p, turn));
-      Field(w, "resolves", resolves);
+      model::Kind(w, model::EventKind::kError);
+      model::Field(w, EventField::bead_id, Bead(p, turn));
+      model::Field(w, EventField::resolves, resolves);
     });
     KZ_ASSIGN_OR_RETURN(home::StoredEvent stored, Store(ctx, model::EventKind::kError, event));
     (void)stored;
@@ -466,23 +470,23 @@ Result<std::string> Stop(HookContext& ctx) {
   const std::string bead = Bead(p, turn.turns + 1);
   const int64_t started = turn.turn_started_ms != 0 ? turn.turn_started_ms : ctx.now_ms;
   const std::string outcome = base::JsonObject([&](base::JsonWriter& w) {
-    Field(w, "kind", "outcome");
-    Field(w, "bead_id", bead);
-    base::Key(w, "duration_ms");
+    model::Kind(w, model::EventKind::kOutcome);
+    model::Field(w, EventField::bead_id, bead);
+    model::Key(w, EventField::duration_ms);
     w.Int64(std::max<int64_t>(0, ctx.now_ms - started));
-    base::Key(w, "error_count");
+    model::Key(w, EventField::error_count);
     w.Int64(turn.errors);
-    base::Key(w, "retry_count");
+    model::Key(w, EventField::retry_count);
     w.Int64(turn.retries);
     // As far as the hook knows: the turn did not end on a failed tool.
-    base::Key(w, "success");
+    model::Key(w, EventField::success);
     w.Bool(!turn.last_tool_failed);
-    base::Key(w, "files_touched");
+    model::Key(w, EventField::files_touched);
     w.StartArray();
     for (const std::string& f : turn.files) base::Str(w, f);
     w.EndArray();
     if (!p.last_assistant_message.empty()) {
-      Field(w, "description", Cut(p.last_assistant_message, kMaxMessageBytes));
+      model::Field(w, EventField::description, Cut(p.last_assistant_message, kMaxMessageBytes));
     }
   });
   KZ_ASSIGN_OR_RETURN(home::StoredEvent stored, Store(ctx, model::EventKind::kOutcome, outcome));

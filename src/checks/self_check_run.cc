@@ -12,11 +12,14 @@
 #include "base/json_writer.h"
 #include "base/sibling.h"
 #include "checks/default_checks.h"
+#include "model/event_writer.h"
 #include "model/limits.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
 namespace kaizen::checks {
+
+using model::EventField;
 namespace {
 
 constexpr std::string_view kChecksConfig = "config/checks.json";
@@ -134,71 +137,68 @@ std::string PredictionWorkEventJson(const PredictionWork& o, const learn::SelfCh
                                     size_t files) {
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
-  using base::Key;
-  using base::Str;
   w.StartObject();
-  base::Key(w, "kind");
-  base::Str(w, "work");
-  base::Key(w, "workProduct");
+  model::Kind(w, model::EventKind::kWork);
+  model::Key(w, EventField::workProduct);
   w.StartObject();
-  base::Key(w, "type");
+  model::Key(w, EventField::type);
   base::Str(w, o.type);
-  base::Key(w, "id");
+  model::Key(w, EventField::id);
   base::Str(w, o.id);
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   base::Str(w, o.version);
   if (o.paths.size() == 1) {
-    base::Key(w, "path");
+    model::Key(w, EventField::path);
     base::Str(w, o.paths[0]);
   }
-  base::Key(w, "summary");
+  model::Key(w, EventField::summary);
   base::Str(w, o.what.empty() ? Summary(r, files) : o.what + " (" + Summary(r, files) + ")");
-  base::Key(w, "bubaConfidence");
+  model::Key(w, EventField::bubaConfidence);
   base::Num(w, std::clamp(r.confidence, 0.0, 1.0));
-  base::Key(w, "bubaScorePrediction");
+  model::Key(w, EventField::bubaScorePrediction);
   base::Num(w, std::clamp(r.score, 1.0, 10.0));
-  base::Key(w, "generationContext");
+  model::Key(w, EventField::generationContext);
   w.StartObject();
-  base::Key(w, "promptHash");
+  model::Key(w, EventField::promptHash);
   base::Str(w, o.prompt_hash);
-  base::Key(w, "memorySnapshot");
+  model::Key(w, EventField::memorySnapshot);
   w.StartArray();
   for (const std::string& rule : r.rules_checked) base::Str(w, rule);
   for (const std::string& rule : r.rules_unchecked) base::Str(w, rule);
   w.EndArray();
-  base::Key(w, "modelUsed");
+  model::Key(w, EventField::modelUsed);
   base::Str(w, o.model);
-  base::Key(w, "generationTimeMs");
+  model::Key(w, EventField::generationTimeMs);
   w.Int64(o.generation_ms);
-  base::Key(w, "iterationCount");
+  model::Key(w, EventField::iterationCount);
   w.Int64(o.iterations);
   w.EndObject();
   if (!o.commit.empty()) {
-    base::Key(w, "commit");
+    model::Key(w, EventField::commit);
     base::Str(w, o.commit);
   }
   if (!o.diff.empty()) {
-    base::Key(w, "diff");
+    model::Key(w, EventField::diff);
     base::Str(w, o.diff);
   }
   w.EndObject();
   if (!o.compare_with.empty()) {
-    base::Key(w, "compareWith");
+    model::Key(w, EventField::compareWith);
     base::Str(w, o.compare_with);
   }
   if (!o.for_review) {
-    base::Key(w, "forReview");
+    model::Key(w, EventField::forReview);
     w.Bool(false);
   }
   if (!o.session_id.empty()) {
-    base::Key(w, "sessionId");
+    model::Key(w, EventField::sessionId);
     base::Str(w, o.session_id);
   }
   if (!o.stage.empty()) {
-    base::Key(w, "pipelineStage");
+    model::Key(w, EventField::pipelineStage);
     base::Str(w, o.stage);
   }
-  base::Key(w, "mcpServerType");
+  model::Key(w, EventField::mcpServerType);
   base::Str(w, o.task_type);
   w.EndObject();
   return b.GetString();
@@ -211,15 +211,13 @@ std::string SelfCheckJson(const learn::SelfCheckResult& r, const learn::CompareA
                           const std::string& note) {
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
-  using base::Key;
-  using base::Str;
   w.StartObject();
   learn::WriteJsonMembers(w, r);
   base::Key(w, "compare");  // seed 000 §6.4: present two versions instead of this one alone
   learn::WriteJson(w, compare);
   base::Key(w, "artifactId");
   base::Str(w, id);
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   base::Str(w, version);
   base::Key(w, "workEventId");
   if (stored) {
@@ -237,7 +235,7 @@ std::string SelfCheckJson(const learn::SelfCheckResult& r, const learn::CompareA
   w.StartArray();
   for (const SkippedFile& s : skipped) {
     w.StartObject();
-    base::Key(w, "path");
+    model::Key(w, EventField::path);
     base::Str(w, s.path);
     base::Key(w, "why");
     base::Str(w, s.why);

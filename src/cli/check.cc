@@ -29,6 +29,7 @@
 #include "ingest/ingestor.h"
 #include "learn/reviews/review_queue.h"
 #include "learn/rules/self_check.h"
+#include "model/event_writer.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
@@ -190,9 +191,12 @@ Status SubmitCheckedBefore(const Common& c, int64_t now_ms, const std::string& i
     rec->note = "recorded before; already in the review queue";
     return Status::Ok();
   }
-  const std::string submit =
-      "{\"kind\":\"admin\",\"action\":\"submit\",\"work_id\":" + base::JsonQuote(id) +
-      ",\"work_version\":" + base::JsonQuote(version) + "}";
+  const std::string submit = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kAdmin);
+    model::Field(w, model::EventField::action, "submit");
+    model::Field(w, model::EventField::work_id, id);
+    model::Field(w, model::EventField::work_version, version);
+  });
   KZ_RETURN_IF_ERROR(home::StoreEvent(c, now_ms, model::EventKind::kAdmin, submit).status());
   rec->note = "recorded before; submitted for review now";
   return Status::Ok();

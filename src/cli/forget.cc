@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/derived_files.h"
@@ -22,6 +23,7 @@
 #include "ingest/pii_vault.h"
 #include "ingest/privacy.h"
 #include "model/event_kind.h"
+#include "model/event_writer.h"
 #include "model/json_access.h"
 #include "model/limits.h"
 #include "model/timestamp.h"
@@ -144,10 +146,14 @@ Status ForgetStored(store::RawLog& log, const ForgetTarget& t, ForgetReport* r) 
 
 // Step 2: the audit trail, through the one pipeline (which stores the id as its pseudonym).
 Status RecordDeletion(const Common& c, const ForgetTarget& t, int64_t now_ms, ForgetReport* r) {
-  std::string event = fmt::format(
-      "{{\"kind\":\"admin\",\"action\":\"deletion_request\",{}:{},\"note\":\"kaizen forget: {} "
-      "events removed\"}}\n",
-      t.user ? "\"user_id\"" : "\"session_id\"", base::JsonQuote(t.id), r->events);
+  std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kAdmin);
+    model::Field(w, model::EventField::action, "deletion_request");
+    model::Field(w, t.user ? model::EventField::user_id : model::EventField::session_id, t.id);
+    model::Field(w, model::EventField::note,
+                 fmt::format("kaizen forget: {} events removed", r->events));
+  });
+  event += '\n';
   simdjson::padded_string padded(event);
   ingest::Ingestor ingestor(c.home, store::DefaultFileSystem());
   ingestor.set_remote(c.remote);

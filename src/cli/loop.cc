@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "base/subprocess.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
@@ -22,6 +23,7 @@
 #include "home/log_views.h"
 #include "home/loop_store.h"
 #include "learn/outcomes/loop_control.h"
+#include "model/event_writer.h"
 #include "model/uuid.h"
 #include "render/loop_feedback.h"
 #include "signals/junit.h"
@@ -30,6 +32,8 @@
 #include "store/file_system.h"
 
 namespace kaizen::cli {
+
+using model::EventField;
 namespace {
 
 // Evaluate output kept: QualityMetrics JSON is small; a chatty test runner's output past this is
@@ -292,11 +296,20 @@ Status LoopRun::Refine(int64_t n, const std::string& feedback,
 Result<std::string> LoopRun::RecordIteration(int64_t n, const model::LoopMetricsView& m,
                                              double cost, double elapsed,
                                              const std::string& feedback) {
-  std::string event = fmt::format(
-      "{{\"kind\":\"loop\",\"loop_id\":{},\"iteration\":{},\"metrics\":{},\"cost\":{},"
-      "\"elapsed_seconds\":{},\"feedback\":{}}}",
-      base::JsonQuote(loop_id_), n, signals::QualityMetricsJson(m), cost, elapsed,
-      base::JsonQuote(feedback));
+  const std::string metrics = signals::QualityMetricsJson(m);
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kLoop);
+    model::Field(w, EventField::loop_id, loop_id_);
+    model::Key(w, EventField::iteration);
+    w.Int64(n);
+    model::Key(w, EventField::metrics);
+    w.RawValue(metrics.data(), metrics.size(), rapidjson::kObjectType);
+    model::Key(w, EventField::cost);
+    w.Double(cost);
+    model::Key(w, EventField::elapsed_seconds);
+    w.Double(elapsed);
+    model::Field(w, EventField::feedback, feedback);
+  });
   KZ_ASSIGN_OR_RETURN(int64_t now, home::NowMs(""));
   KZ_ASSIGN_OR_RETURN(home::StoredEvent stored,
                       home::StoreEvent(c_, now, model::EventKind::kLoop, event));
@@ -305,13 +318,15 @@ Result<std::string> LoopRun::RecordIteration(int64_t n, const model::LoopMetrics
 
 Status LoopRun::RecordFailure(const LoopFailure& failure, int64_t n) {
   const std::string command = failure.tool == "evaluate" ? f_.evaluate : f_.refine;
-  std::string event = fmt::format(
-      "{{\"kind\":\"error\",\"bead_id\":{},\"error_type\":\"{}\",\"tool_name\":{},\"message\":{},"
-      "\"context\":{}}}",
-      base::JsonQuote(loop_id_), failure.error_type,
-      base::JsonQuote("kaizen loop --" + failure.tool),
-      base::JsonQuote(Printable(failure.message, 4000)),
-      base::JsonQuote(Printable(fmt::format("iteration {}: {}", n, command), 4000)));
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kError);
+    model::Field(w, EventField::bead_id, loop_id_);
+    model::Field(w, EventField::error_type, failure.error_type);
+    model::Field(w, EventField::tool_name, "kaizen loop --" + failure.tool);
+    model::Field(w, EventField::message, Printable(failure.message, 4000));
+    model::Field(w, EventField::context,
+                 Printable(fmt::format("iteration {}: {}", n, command), 4000));
+  });
   KZ_ASSIGN_OR_RETURN(int64_t now, home::NowMs(""));
   auto stored = home::StoreEvent(c_, now, model::EventKind::kError, event);
   if (!stored.ok()) return stored.status();

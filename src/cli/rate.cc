@@ -9,13 +9,18 @@
 #include <fmt/format.h>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "cli/terminal_keys.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/learned_state.h"
 #include "home/loop_store.h"
+#include "model/event_writer.h"
 
 namespace kaizen::cli {
+
+using model::ContextField;
+using model::EventField;
 namespace {
 
 struct RateFlags {
@@ -55,17 +60,24 @@ int Record(const Common& c, const RateFlags& f, int score, std::string_view ques
   // end; both 1-5 -> 0.0/0.25/0.5/0.75/1.0, normalized by the pipeline from raw_value.
   const std::string type =
       f.session.empty() || !f.task.empty() ? "satisfaction" : "session_productivity";
-  std::string event = fmt::format(
-      "{{\"kind\":\"reward\",\"signal_type\":\"{}\",\"raw_value\":{},\"source\":\"human\"", type,
-      score);
-  if (!f.task.empty()) event += ",\"task_id\":" + base::JsonQuote(f.task);
-  if (!f.session.empty()) event += ",\"session_id\":" + base::JsonQuote(f.session);
-  // context (open in the reward schema): how the rating was obtained, so a reader can tell a
-  // prompted answer from one passed on the command line, and which question it answered.
-  event += ",\"context\":{\"via\":\"kaizen rate\",\"asked\":";
-  event += question.empty() ? "false" : "true";
-  if (!question.empty()) event += ",\"question\":" + base::JsonQuote(question);
-  event += "}}";
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kReward);
+    model::Field(w, EventField::signal_type, type);
+    model::Key(w, EventField::raw_value);
+    w.Int(score);
+    model::Field(w, EventField::source, "human");
+    if (!f.task.empty()) model::Field(w, EventField::task_id, f.task);
+    if (!f.session.empty()) model::Field(w, EventField::session_id, f.session);
+    // context (open in the reward schema): how the rating was obtained, so a reader can tell a
+    // prompted answer from one passed on the command line, and which question it answered.
+    model::Key(w, EventField::context);
+    w.StartObject();
+    model::Field(w, ContextField::via, "kaizen rate");
+    model::Key(w, ContextField::asked);
+    w.Bool(!question.empty());
+    if (!question.empty()) model::Field(w, EventField::question, question);
+    w.EndObject();
+  });
   auto now = home::NowMs(c.now);
   if (!now.ok()) return home::FailVerb("rate", now.status());
   auto stored = home::StoreEvent(c, *now, model::EventKind::kReward, event);
@@ -101,12 +113,14 @@ int Skipped(const Common& c, std::string_view why) {
 // skip is an `admin` event (action skip) beside the ratings. Returns `exit_code` once stored.
 int RecordSkip(const Common& c, const RateFlags& f, std::string_view question, std::string_view why,
                int exit_code) {
-  std::string event =
-      "{\"kind\":\"admin\",\"action\":\"skip\",\"question\":" + base::JsonQuote(question) +
-      ",\"note\":" + base::JsonQuote(why);
-  if (!f.task.empty()) event += ",\"task_id\":" + base::JsonQuote(f.task);
-  if (!f.session.empty()) event += ",\"session_id\":" + base::JsonQuote(f.session);
-  event += "}";
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kAdmin);
+    model::Field(w, EventField::action, "skip");
+    model::Field(w, EventField::question, question);
+    model::Field(w, EventField::note, why);
+    if (!f.task.empty()) model::Field(w, EventField::task_id, f.task);
+    if (!f.session.empty()) model::Field(w, EventField::session_id, f.session);
+  });
   auto now = home::NowMs(c.now);
   if (!now.ok()) return home::FailVerb("rate", now.status());
   auto stored = home::StoreEvent(c, *now, model::EventKind::kAdmin, event);

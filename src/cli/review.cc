@@ -24,11 +24,14 @@
 #include "home/loop_store.h"
 #include "learn/learner.h"
 #include "learn/queue_answer.h"
+#include "model/event_writer.h"
 #include "model/schema.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 
 namespace kaizen::cli {
+
+using model::EventField;
 namespace {
 
 constexpr size_t kMaxIdBytes = 256;  // the event model's identifier limit
@@ -189,6 +192,22 @@ bool ParseScores(const std::vector<std::string>& given, ReviewAnswer* answer) {
   return true;
 }
 
+// `kaizen review --json`'s answer once an event is stored: its id and kind, the work it is about
+// and what was recorded.
+std::string RecordedJson(std::string_view id, model::EventKind kind, const ReviewTarget& t,
+                         std::string_view recorded) {
+  return base::JsonObject([&](base::JsonWriter& w) {
+    model::Field(w, EventField::id, id);
+    model::Kind(w, kind);
+    model::Key(w, EventField::workProduct);
+    w.StartObject();
+    model::Field(w, EventField::id, t.id);
+    model::Field(w, EventField::version, t.version);
+    w.EndObject();
+    base::Field(w, "recorded", recorded);
+  });
+}
+
 void PrintTarget(const ReviewTarget& t) {
   fmt::print("{} version {} ({}{})\n", t.id, t.version, t.type,
              t.server_type.empty() ? "" : ", task type " + t.server_type);
@@ -218,11 +237,7 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
                            : answer.decision.empty() ? std::string("reviewed (no decision)")
                                                      : answer.decision;
   if (c.json) {
-    fmt::print(
-        "{{\"id\":{},\"kind\":\"{}\",\"workProduct\":{{\"id\":{},\"version\":{}}},"
-        "\"recorded\":{}}}\n",
-        base::JsonQuote(stored->id), answer.dismiss ? "admin" : "feedback",
-        base::JsonQuote(target.id), base::JsonQuote(target.version), base::JsonQuote(what));
+    fmt::print("{}\n", RecordedJson(stored->id, kind, target, what));
   } else {
     fmt::print("kaizen review: {} {} version {} as {} ({} event {})\n", what, target.id,
                target.version, reviewer, answer.dismiss ? "admin" : "feedback", stored->id);
@@ -234,12 +249,17 @@ int Record(const Common& c, int64_t now_ms, const ReviewTarget& target, const Re
 // while it is open here (learn/reviews/review_queue.h). Quiet unless `say`.
 int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::string& reviewer,
             bool release, int64_t minutes, bool say) {
-  std::string event = fmt::format(
-      "{{\"action\":\"{}\",\"work_id\":{},\"work_version\":{},\"reviewerId\":{},\"timestamp\":{}",
-      release ? "release" : "reserve", base::JsonQuote(t.id), base::JsonQuote(t.version),
-      base::JsonQuote(reviewer), base::JsonQuote(LocalTimestamp(now_ms)));
-  if (!release) event += fmt::format(",\"minutes\":{}", minutes);
-  event += "}";
+  const std::string event = base::JsonObject([&](base::JsonWriter& w) {
+    model::Field(w, EventField::action, release ? "release" : "reserve");
+    model::Field(w, EventField::work_id, t.id);
+    model::Field(w, EventField::work_version, t.version);
+    model::Field(w, EventField::reviewerId, reviewer);
+    model::Field(w, EventField::timestamp, LocalTimestamp(now_ms));
+    if (!release) {
+      model::Key(w, EventField::minutes);
+      w.Int64(minutes);
+    }
+  });
   Result<home::StoredEvent> stored = home::StoreEvent(c, now_ms, model::EventKind::kAdmin, event);
   if (!stored.ok()) {
     fmt::print(stderr, "kaizen review: {}\n", stored.status().message());
@@ -247,11 +267,8 @@ int Reserve(const Common& c, int64_t now_ms, const ReviewTarget& t, const std::s
   }
   if (!say) return kExitOk;
   if (c.json) {
-    fmt::print(
-        "{{\"id\":{},\"kind\":\"admin\",\"workProduct\":{{\"id\":{},\"version\":{}}},"
-        "\"recorded\":\"{}\"}}\n",
-        base::JsonQuote(stored->id), base::JsonQuote(t.id), base::JsonQuote(t.version),
-        release ? "released" : "reserved");
+    fmt::print("{}\n", RecordedJson(stored->id, model::EventKind::kAdmin, t,
+                                    release ? "released" : "reserved"));
   } else if (release) {
     fmt::print("kaizen review: released {} version {} for {}\n", t.id, t.version, reviewer);
   } else {

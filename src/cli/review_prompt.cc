@@ -12,13 +12,14 @@
 #include "cli/review.h"
 #include "cli/terminal_keys.h"
 #include "home/work_artifact.h"
+#include "model/event_writer.h"
 #include "model/uuid.h"
 
 namespace kaizen::cli {
+
+using model::EventField;
 namespace {
 
-using base::Key;
-using base::Str;
 
 constexpr size_t kMaxShownLines = 400;  // of a diff or file; the web page shows all of it
 constexpr double kKeyTimeoutSeconds = 600;
@@ -29,51 +30,50 @@ int64_t WallMs() {
       .count();
 }
 
-void OptStr(base::JsonWriter& w, std::string_view key, std::string_view v) {
+void OptStr(base::JsonWriter& w, model::FieldName key, std::string_view v) {
   if (v.empty()) return;
-  base::Key(w, key);
+  model::Key(w, key);
   base::Str(w, v);
 }
 
-void StrList(base::JsonWriter& w, std::string_view key, const std::vector<std::string>& v) {
+void StrList(base::JsonWriter& w, model::FieldName key, const std::vector<std::string>& v) {
   if (v.empty()) return;
-  base::Key(w, key);
+  model::Key(w, key);
   base::StrArray(w, v);
 }
 
 void Dismissal(base::JsonWriter& w, const ReviewTarget& t, const ReviewAnswer& a,
                const std::string& reviewer) {
-  base::Key(w, "kind");
-  base::Str(w, "admin");
-  base::Key(w, "action");
+  model::Kind(w, model::EventKind::kAdmin);
+  model::Key(w, EventField::action);
   base::Str(w, "dismiss");
-  base::Key(w, "work_id");
+  model::Key(w, EventField::work_id);
   base::Str(w, t.id);
-  base::Key(w, "work_version");
+  model::Key(w, EventField::work_version);
   base::Str(w, t.version);
-  base::Key(w, "reviewerId");
+  model::Key(w, EventField::reviewerId);
   base::Str(w, reviewer);
-  OptStr(w, "note", a.note);
+  OptStr(w, EventField::note, a.note);
 }
 
 void Meta(base::JsonWriter& w, const ReviewTiming& timing) {
-  base::Key(w, "meta");
+  model::Key(w, EventField::meta);
   w.StartObject();
   if (timing.decision_ms) {
-    base::Key(w, "timeToDecisionMs");
+    model::Key(w, EventField::timeToDecisionMs);
     w.Int64(*timing.decision_ms);
   } else {
-    base::Key(w, "unmeasured");
+    model::Key(w, EventField::unmeasured);
     w.StartArray();
-    base::Str(w, "timeToDecisionMs");
+    base::Str(w, EventField::timeToDecisionMs.view());
     w.EndArray();
   }
   if (timing.first_input_ms) {
-    base::Key(w, "timeToFirstInteractionMs");
+    model::Key(w, EventField::timeToFirstInteractionMs);
     w.Int64(*timing.first_input_ms);
   }
-  StrList(w, "fieldsModified", timing.fields);
-  OptStr(w, "presentationFormat", timing.presentation);
+  StrList(w, EventField::fieldsModified, timing.fields);
+  OptStr(w, EventField::presentationFormat, timing.presentation);
   w.EndObject();
 }
 
@@ -159,73 +159,72 @@ std::string ReviewEventJson(const ReviewTarget& t, const ReviewAnswer& a,
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
   w.StartObject();
-  base::Key(w, "timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, timestamp);
   if (a.dismiss) {
     Dismissal(w, t, a, reviewer);
     w.EndObject();
     return b.GetString();
   }
-  base::Key(w, "kind");
-  base::Str(w, "feedback");
-  base::Key(w, "sessionId");
+  model::Kind(w, model::EventKind::kFeedback);
+  model::Key(w, EventField::sessionId);
   base::Str(w, session_id);
-  base::Key(w, "modalId");
+  model::Key(w, EventField::modalId);
   base::Str(w, model::NewUuidV7(WallMs()).ToString());
-  base::Key(w, "modalVersion");
+  model::Key(w, EventField::modalVersion);
   base::Str(w, "kaizen-review-terminal");
-  base::Key(w, "workProduct");
+  model::Key(w, EventField::workProduct);
   w.StartObject();
-  base::Key(w, "id");
+  model::Key(w, EventField::id);
   base::Str(w, t.id);
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   base::Str(w, t.version);
   w.EndObject();
-  base::Key(w, "pipelineStage");
+  model::Key(w, EventField::pipelineStage);
   base::Str(w, t.stage.empty() ? "review" : t.stage);
-  OptStr(w, "mcpServerType", t.server_type);
-  base::Key(w, "reviewerId");
+  OptStr(w, EventField::mcpServerType, t.server_type);
+  model::Key(w, EventField::reviewerId);
   base::Str(w, reviewer);
   if (!a.decision.empty()) {
-    base::Key(w, "decision");
+    model::Key(w, EventField::decision);
     w.StartObject();
-    base::Key(w, "decision");
+    model::Key(w, EventField::decision);
     base::Str(w, a.decision);
-    OptStr(w, "reason", a.reason);
-    OptStr(w, "severity", a.severity);
-    StrList(w, "blockers", a.blockers);
-    StrList(w, "suggestions", a.suggestions);
+    OptStr(w, EventField::reason, a.reason);
+    OptStr(w, EventField::severity, a.severity);
+    StrList(w, EventField::blockers, a.blockers);
+    StrList(w, EventField::suggestions, a.suggestions);
     w.EndObject();
   }
   if (!a.scores.empty()) {
-    base::Key(w, "scores");
+    model::Key(w, EventField::scores);
     w.StartArray();
     for (const auto& [dimension, score] : a.scores) {
       w.StartObject();
-      base::Key(w, "dimension");
+      model::Key(w, EventField::dimension);
       base::Str(w, dimension);
-      base::Key(w, "score");
+      model::Key(w, EventField::score);
       base::Num(w, score);
       w.EndObject();
     }
     w.EndArray();
   }
   if (!a.liked.empty() || !a.disliked.empty() || !a.note.empty()) {
-    base::Key(w, "freeText");
+    model::Key(w, EventField::freeText);
     w.StartObject();
-    OptStr(w, "liked", a.liked);
-    OptStr(w, "disliked", a.disliked);
-    OptStr(w, "generalNotes", a.note);
+    OptStr(w, EventField::liked, a.liked);
+    OptStr(w, EventField::disliked, a.disliked);
+    OptStr(w, EventField::generalNotes, a.note);
     w.EndObject();
   }
   if (!a.confidence.empty()) {
-    base::Key(w, "confidence");
+    model::Key(w, EventField::confidence);
     w.StartObject();
-    base::Key(w, "level");
+    model::Key(w, EventField::level);
     base::Str(w, a.confidence);
-    base::Key(w, "wouldDelegateToAI");
+    model::Key(w, EventField::wouldDelegateToAI);
     w.Bool(a.would_delegate);
-    base::Key(w, "needsExpertReview");
+    model::Key(w, EventField::needsExpertReview);
     w.Bool(a.needs_expert);
     w.EndObject();
   }

@@ -3,6 +3,7 @@
 // stored as `reward` events through the one pipeline, which normalizes raw_value by seed 001's
 // table (ingest/reward_normalize.cc).
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,11 +12,13 @@
 #include <simdjson.h>
 
 #include "base/json_text.h"
+#include "base/json_writer.h"
 #include "base/utf8.h"
 #include "cli/verbs.h"
 #include "home/clock.h"
 #include "home/learned_state.h"
 #include "home/loop_store.h"
+#include "model/event_writer.h"
 #include "model/limits.h"
 #include "signals/git_reward.h"
 #include "signals/junit.h"
@@ -23,6 +26,9 @@
 #include "store/file_system.h"
 
 namespace kaizen::cli {
+
+using model::ContextField;
+using model::EventField;
 namespace {
 
 struct RewardFlags {
@@ -46,24 +52,31 @@ Result<std::string> ReadReport(const std::string& path, std::string_view what) {
   return text;
 }
 
-// ", \"task_id\":...": the optional fields the seed's RewardSignal names.
-std::string IdFields(const RewardFlags& f) {
-  std::string out;
-  if (!f.task.empty()) out += ",\"task_id\":" + base::JsonQuote(f.task);
-  if (!f.session.empty()) out += ",\"session_id\":" + base::JsonQuote(f.session);
-  if (!f.commit.empty()) out += ",\"commit_hash\":" + base::JsonQuote(f.commit);
-  return out;
-}
-
-// ",\"context\":{...}": where the signal came from (the reward schema's open context object):
-// the verb, the agent whose work it is, and `extra` (the report files, as given on the command
-// line, or the exit code).
-std::string Context(std::string_view via, const RewardFlags& f, std::string_view extra) {
-  std::string out = ",\"context\":{\"via\":" + base::JsonQuote(via);
-  if (!f.agent.empty()) out += ",\"agent\":" + base::JsonQuote(f.agent);
-  out += extra;
-  out += "}";
-  return out;
+// A reward event: the RewardSignal fields of seed 001, the optional ones the flags give, then
+// `context`, where the signal came from (the reward schema's open context object): the verb, the
+// agent whose work it is, and what `extra` writes (the report files, as given on the command line,
+// or the exit code).
+template <typename RawValue, typename Extra>
+std::string RewardEvent(const RewardFlags& f, std::string_view signal_id,
+                        std::string_view signal_type, RawValue&& raw_value, std::string_view via,
+                        Extra&& extra) {
+  return base::JsonObject([&](base::JsonWriter& w) {
+    model::Kind(w, model::EventKind::kReward);
+    model::Field(w, EventField::signal_id, signal_id);
+    model::Field(w, EventField::signal_type, signal_type);
+    model::Key(w, EventField::raw_value);
+    raw_value(w);
+    model::Field(w, EventField::source, "automatic");
+    if (!f.task.empty()) model::Field(w, EventField::task_id, f.task);
+    if (!f.session.empty()) model::Field(w, EventField::session_id, f.session);
+    if (!f.commit.empty()) model::Field(w, EventField::commit_hash, f.commit);
+    model::Key(w, EventField::context);
+    w.StartObject();
+    model::Field(w, ContextField::via, via);
+    if (!f.agent.empty()) model::Field(w, EventField::agent, f.agent);
+    extra(w);
+    w.EndObject();
+  });
 }
 
 // What the signal is ("ci:junit:<file name>", "coverage:<format>:<before>..<after>"), within the
@@ -121,12 +134,16 @@ int RunCi(const Common& c, const RewardFlags& f) {
     return kExitUsage;
   }
   bool pass = false;
-  std::string what, detail, extra;
+  std::string what, detail;
+  std::function<void(base::JsonWriter&)> extra;
   if (by_exit) {
     // CI convention: exit status 0 is a pass, anything else a failure.
     pass = f.exit_code == 0;
     what = "ci:exit-code";
-    extra = fmt::format(",\"exit_code\":{}", f.exit_code);
+    extra = [&](base::JsonWriter& w) {
+      model::Key(w, ContextField::exit_code);
+      w.Int(f.exit_code);
+    };
     detail = fmt::format("exit code {}", f.exit_code);
   } else {
     auto text = ReadReport(f.junit, "--junit");
@@ -145,17 +162,26 @@ int RunCi(const Common& c, const RewardFlags& f) {
     }
     pass = report->passing();
     what = "ci:junit:" + ShownPath(std::filesystem::path(f.junit).filename().string());
-    extra = ",\"report\":" + base::JsonQuote(ShownPath(f.junit)) + ",\"report_format\":\"junit\"";
-    extra += fmt::format(",\"tests\":{},\"failures\":{},\"errors\":{},\"skipped\":{}",
-                         report->tests, report->failures, report->errors, report->skipped);
+    extra = [&f, counts = *report](base::JsonWriter& w) {
+      model::Field(w, ContextField::report, ShownPath(f.junit));
+      model::Field(w, ContextField::report_format, "junit");
+      const std::pair<model::FieldName, int64_t> numbers[] = {
+          {ContextField::tests, counts.tests},
+          {ContextField::failures, counts.failures},
+          {ContextField::errors, counts.errors},
+          {ContextField::skipped, counts.skipped}};
+      for (const auto& [field, n] : numbers) {
+        model::Key(w, field);
+        w.Int64(n);
+      }
+    };
     detail = fmt::format("{} tests: {} passed, {} failed, {} errors, {} skipped", report->tests,
                          report->passed(), report->failures, report->errors, report->skipped);
   }
   const char* raw = pass ? "pass" : "fail";
-  std::string event = fmt::format(
-      "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
-      "\"source\":\"automatic\"{}}}",
-      base::JsonQuote(SignalId(what)), raw, IdFields(f) + Context("kaizen reward ci", f, extra));
+  const std::string event = RewardEvent(
+      f, SignalId(what), "ci_result", [&](base::JsonWriter& w) { base::Str(w, raw); },
+      "kaizen reward ci", extra);
   return Store(c, "reward ci", event,
                fmt::format("ci_result {} (signal {}): {}", raw, pass ? "1.0" : "0.0", detail),
                fmt::format(",\"signal_type\":\"ci_result\",\"raw_value\":\"{}\","
@@ -186,20 +212,22 @@ int RunCoverage(const Common& c, const RewardFlags& f) {
   // seed 001: coverage delta, -100%..+100% -> 0.0..1.0 (0.5 = no change). raw_value is the
   // change of line coverage in percentage points; the pipeline normalizes it.
   const double delta = (*rates[1] - *rates[0]) * 100.0;
-  std::string event = fmt::format(
-      "{{\"kind\":\"reward\",\"signal_id\":{},\"signal_type\":\"coverage_delta\",\"raw_value\":{},"
-      "\"source\":\"automatic\"{}}}",
-      base::JsonQuote(SignalId(fmt::format("coverage:{}:{}..{}", formats[1],
-                                           ShownPath(std::filesystem::path(f.before).filename()),
-                                           ShownPath(std::filesystem::path(f.after).filename())))),
-      delta,
-      IdFields(f) + Context("kaizen reward coverage", f,
-                            fmt::format(",\"before\":{},\"after\":{},\"before_format\":\"{}\","
-                                        "\"after_format\":\"{}\",\"before_rate\":{},"
-                                        "\"after_rate\":{}",
-                                        base::JsonQuote(ShownPath(f.before)),
-                                        base::JsonQuote(ShownPath(f.after)), formats[0], formats[1],
-                                        *rates[0], *rates[1])));
+  const std::string signal_id = SignalId(fmt::format(
+      "coverage:{}:{}..{}", formats[1], ShownPath(std::filesystem::path(f.before).filename()),
+      ShownPath(std::filesystem::path(f.after).filename())));
+  const std::string event = RewardEvent(
+      f, signal_id, "coverage_delta", [&](base::JsonWriter& w) { w.Double(delta); },
+      "kaizen reward coverage",
+      [&](base::JsonWriter& w) {
+        model::Field(w, ContextField::before, ShownPath(f.before));
+        model::Field(w, ContextField::after, ShownPath(f.after));
+        model::Field(w, ContextField::before_format, formats[0]);
+        model::Field(w, ContextField::after_format, formats[1]);
+        model::Key(w, ContextField::before_rate);
+        w.Double(*rates[0]);
+        model::Key(w, ContextField::after_rate);
+        w.Double(*rates[1]);
+      });
   return Store(c, "reward coverage", event,
                fmt::format("coverage_delta {:+.2f} points: line coverage {:.2f}% -> {:.2f}% "
                            "(signal {:.4f})",

@@ -6,10 +6,13 @@
 #include <set>
 
 #include "base/json_writer.h"
+#include "model/event_writer.h"
 #include "store/file_system.h"
 #include "store/log_format.h"
 
 namespace kaizen::home {
+
+using model::EventField;
 
 bool ValidQuestionId(std::string_view id) {
   if (id.empty() || id.size() > 64) return false;
@@ -90,24 +93,23 @@ std::string QuestionEvent(std::string_view action, const learn::BankQuestion& q,
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
   w.StartObject();
-  base::Key(w, "kind");
-  base::Str(w, "admin");
-  base::Key(w, "action");
+  model::Kind(w, model::EventKind::kAdmin);
+  model::Key(w, EventField::action);
   base::Str(w, action);
-  base::Key(w, "question_id");
+  model::Key(w, EventField::question_id);
   base::Str(w, q.id);
-  base::Key(w, "question");
+  model::Key(w, EventField::question);
   base::Str(w, q.text);
   if (!answer.empty()) {
-    base::Key(w, "note");
+    model::Key(w, EventField::note);
     base::Str(w, answer);
   }
   if (!session.empty()) {
-    base::Key(w, "session_id");
+    model::Key(w, EventField::session_id);
     base::Str(w, session);
   }
   if (!person.empty()) {
-    base::Key(w, "reviewerId");
+    model::Key(w, EventField::reviewerId);
     base::Str(w, person);
   }
   w.EndObject();
@@ -120,14 +122,14 @@ std::string NextQuestionJson(const learn::NextQuestion& next, std::string_view a
   rapidjson::StringBuffer b;
   base::JsonWriter w(b);
   w.StartObject();
-  base::Key(w, "question");
+  model::Key(w, EventField::question);
   if (next.question) {
     w.StartObject();
-    base::Key(w, "id");
+    model::Key(w, EventField::id);
     base::Str(w, next.question->id);
-    base::Key(w, "category");
+    model::Key(w, EventField::category);
     base::Str(w, next.question->category);
-    base::Key(w, "text");
+    model::Key(w, EventField::text);
     base::Str(w, next.question->text);
     w.EndObject();
   } else {

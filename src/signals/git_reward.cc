@@ -10,9 +10,13 @@
 
 #include "base/json_writer.h"
 #include "base/utf8.h"
+#include "model/event_writer.h"
 #include "model/timestamp.h"
 
 namespace kaizen::signals {
+
+using model::ContextField;
+using model::EventField;
 
 // (Here, not in git_signals.cc: the events are built in `kaizen` too, which has no libgit2.)
 const char* DetectorName(GitDetector d) {
@@ -126,65 +130,64 @@ std::string GitRewardEvent(const GitSignal& s, std::string_view repo, std::strin
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
   w.StartObject();
-  w.Key("kind");
-  w.String("reward");
-  w.Key("id");
+  model::Kind(w, model::EventKind::kReward);
+  model::Key(w, EventField::id);
   base::Str(w, GitSignalUuid(s).ToString());
-  w.Key("timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, model::FormatUtc(s.observed_ms));
-  w.Key("signal_id");
+  model::Key(w, EventField::signal_id);
   base::Str(w, GitSignalLabel(s));
-  w.Key("commit_hash");
+  model::Key(w, EventField::commit_hash);
   base::Str(w, s.agent_commit);
   if (s.detector == GitDetector::kMerge || s.detector == GitDetector::kIterationCount ||
       s.detector == GitDetector::kTimeToCompletion) {
-    w.Key("task_id");
+    model::Key(w, EventField::task_id);
     base::Str(w, std::string(base::Utf8Prefix("git:" + Printable(repo), 200)) +
                      ":merge:" + s.shas.front().substr(0, 12));
   }
-  w.Key("signal_type");
+  model::Key(w, EventField::signal_type);
   w.String(DetectorSignalType(s.detector));
-  w.Key("raw_value");
+  model::Key(w, EventField::raw_value);
   w.RawValue(s.raw_json.data(), s.raw_json.size(),
              s.raw_json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
   if (s.signal_value) {
-    w.Key("signal_value");
+    model::Key(w, EventField::signal_value);
     w.Double(*s.signal_value);
   }
   if (s.baseline_seconds) {
-    w.Key("baseline_seconds");
+    model::Key(w, EventField::baseline_seconds);
     w.Double(*s.baseline_seconds);
   }
-  w.Key("source");
+  model::Key(w, EventField::source);
   w.String("automatic");
-  w.Key("confidence");
+  model::Key(w, EventField::confidence);
   w.Double(s.confidence);
-  w.Key("delay_days");
+  model::Key(w, EventField::delay_days);
   w.Int64(std::max<int64_t>(0, (s.observed_ms - s.action_ms) / kDayMs));
   // Where the signal came from, for people and tools reading the log; the reward schema keeps
   // `context` open. Strings are capped at the identifier limit and made printable UTF-8.
-  w.Key("context");
+  model::Key(w, EventField::context);
   w.StartObject();
-  w.Key("source");
+  model::Key(w, EventField::source);
   w.String("git");
-  w.Key("repo");
+  model::Key(w, ContextField::repo);
   base::Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
-  w.Key("detector");
+  model::Key(w, ContextField::detector);
   w.String(DetectorName(s.detector));
   if (!task_type.empty()) {
-    w.Key("task_type");
+    model::Key(w, ContextField::task_type);
     base::Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
-  w.Key("commits");
+  model::Key(w, ContextField::commits);
   w.StartArray();
   for (const std::string& sha : s.shas) base::Str(w, sha);
   w.EndArray();
   if (!s.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(s.agent);
-    w.Key("agent");
+    model::Key(w, EventField::agent);
     base::Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
     if (!email.empty()) {
-      w.Key("agent_email");
+      model::Key(w, ContextField::agent_email);
       base::Str(w, base::Utf8Prefix(email, kMaxIdentBytes));
     }
   }
@@ -207,53 +210,52 @@ std::string GitCorrectionEvent(const GitCorrection& x, std::string_view repo,
   rapidjson::StringBuffer b;
   rapidjson::Writer<rapidjson::StringBuffer> w(b);
   w.StartObject();
-  w.Key("kind");
-  w.String("correction");
-  w.Key("id");
+  model::Kind(w, model::EventKind::kCorrection);
+  model::Key(w, EventField::id);
   base::Str(w, GitCorrectionUuid(x).ToString());
-  w.Key("timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, model::FormatUtc(x.observed_ms));
   // The agent's work session is its commit: the corrections of one commit group together.
-  w.Key("session_id");
+  model::Key(w, EventField::session_id);
   base::Str(w, "git:" + x.agent_commit.substr(0, 12));
-  w.Key("original");
+  model::Key(w, EventField::original);
   base::Str(w, base::Utf8Prefix(Printable(x.original, true), kMaxCorrectionTextBytes));
-  w.Key("corrected");
+  model::Key(w, EventField::corrected);
   base::Str(w, base::Utf8Prefix(Printable(x.corrected, true), kMaxCorrectionTextBytes));
   auto [human_name, human_email] = GitAgentNameEmail(x.human);
   if (!human_name.empty()) {
-    w.Key("user_id");
+    model::Key(w, EventField::user_id);
     base::Str(w, base::Utf8Prefix(human_name, kMaxIdentBytes));
   }
-  w.Key("correction_method");
+  model::Key(w, EventField::correction_method);
   w.String("human_edit");
-  w.Key("context");
+  model::Key(w, EventField::context);
   w.StartObject();
-  w.Key("source");
+  model::Key(w, EventField::source);
   w.String("git");
-  w.Key("project");  // seed 004 context.project: where a learned pattern applies
+  model::Key(w, EventField::project);  // seed 004 context.project: where a learned pattern applies
   base::Str(w, Printable(base::Utf8Prefix(repo, kMaxIdentBytes)));
-  w.Key("file");
+  model::Key(w, EventField::file);
   base::Str(w, base::Utf8Prefix(Printable(x.path), kMaxIdentBytes * 4));
-  w.Key("line_start");
+  model::Key(w, ContextField::line_start);
   w.Uint64(x.line_start);
-  w.Key("line_end");
+  model::Key(w, ContextField::line_end);
   w.Uint64(x.line_end);
-  w.Key("new_line_start");
+  model::Key(w, ContextField::new_line_start);
   w.Uint64(x.new_start);
-  w.Key("new_line_end");
+  model::Key(w, ContextField::new_line_end);
   w.Uint64(x.new_end);
-  w.Key("agent_commit");
+  model::Key(w, ContextField::agent_commit);
   base::Str(w, x.agent_commit);
-  w.Key("human_commit");
+  model::Key(w, ContextField::human_commit);
   base::Str(w, x.human_commit);
   if (!x.agent.empty()) {
     auto [name, email] = GitAgentNameEmail(x.agent);
-    w.Key("agent");
+    model::Key(w, EventField::agent);
     base::Str(w, base::Utf8Prefix(name, kMaxIdentBytes));
   }
   if (!task_type.empty()) {
-    w.Key("task_type");
+    model::Key(w, ContextField::task_type);
     base::Str(w, base::Utf8Prefix(Printable(task_type), kMaxIdentBytes));
   }
   w.EndObject();

@@ -9,15 +9,17 @@
 
 #include "base/json_writer.h"
 #include "base/utf8.h"
+#include "model/event_writer.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 
 namespace kaizen::signals::github {
+
+using model::ContextField;
+using model::EventField;
 namespace {
 
 using Writer = base::JsonWriter;
-using base::Key;
-using base::Str;
 
 constexpr size_t kIdentBytes = 256;       // model/limits.h: identifiers
 constexpr size_t kTextBytes = 16 * 1024;  // free text kept per field: what themes read
@@ -78,32 +80,32 @@ std::string Summary(const PullRequest& pr) {
 void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version,
                       std::string_view commit = {}) {
   w.StartObject();
-  base::Key(w, "type");
+  model::Key(w, EventField::type);
   w.String("code-module");
-  base::Key(w, "id");
+  model::Key(w, EventField::id);
   base::Str(w, WorkId(pr.repo, pr.number));
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   Ident(w, version);
-  base::Key(w, "summary");
+  model::Key(w, EventField::summary);
   base::Str(w, Summary(pr));
-  base::Key(w, "bubaConfidence");
+  model::Key(w, EventField::bubaConfidence);
   w.Double(0.5);
-  base::Key(w, "generationContext");
+  model::Key(w, EventField::generationContext);
   w.StartObject();
-  base::Key(w, "promptHash");
+  model::Key(w, EventField::promptHash);
   w.String("unknown");
-  base::Key(w, "memorySnapshot");
+  model::Key(w, EventField::memorySnapshot);
   w.StartArray();
   w.EndArray();
-  base::Key(w, "modelUsed");
+  model::Key(w, EventField::modelUsed);
   w.String("unknown");
-  base::Key(w, "generationTimeMs");
+  model::Key(w, EventField::generationTimeMs);
   w.Int(0);
-  base::Key(w, "iterationCount");
+  model::Key(w, EventField::iterationCount);
   w.Uint64(std::min<uint64_t>(pr.commits.value_or(0), 1'000'000'000));
   w.EndObject();
   if (!commit.empty()) {
-    base::Key(w, "commit");
+    model::Key(w, EventField::commit);
     Ident(w, commit);
   }
   w.EndObject();
@@ -113,30 +115,29 @@ void WriteWorkProduct(Writer& w, const PullRequest& pr, std::string_view version
 void BeginFeedback(Writer& w, const std::string& id, int64_t at_ms, const std::string& modal_id,
                    std::string_view reviewer, const Target& t) {
   w.StartObject();
-  base::Key(w, "kind");
-  w.String("feedback");
-  base::Key(w, "id");
+  model::Kind(w, model::EventKind::kFeedback);
+  model::Key(w, EventField::id);
   base::Str(w, id);
-  base::Key(w, "timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, model::FormatUtc(at_ms));
-  base::Key(w, "sessionId");
+  model::Key(w, EventField::sessionId);
   base::Str(w, SessionId(t.repo, t.number));
-  base::Key(w, "modalId");
+  model::Key(w, EventField::modalId);
   Ident(w, modal_id);
-  base::Key(w, "pipelineStage");
+  model::Key(w, EventField::pipelineStage);
   w.String("review");
-  base::Key(w, "reviewerId");
+  model::Key(w, EventField::reviewerId);
   Ident(w, reviewer);
-  base::Key(w, "repository");
+  model::Key(w, EventField::repository);
   Ident(w, t.repo);
-  base::Key(w, "workProduct");
+  model::Key(w, EventField::workProduct);
   if (t.pr != nullptr) {
     WriteWorkProduct(w, *t.pr, t.version);
   } else {
     w.StartObject();
-    base::Key(w, "id");
+    model::Key(w, EventField::id);
     base::Str(w, WorkId(t.repo, t.number));
-    base::Key(w, "version");
+    model::Key(w, EventField::version);
     Ident(w, t.version);
     w.EndObject();
   }
@@ -145,15 +146,15 @@ void BeginFeedback(Writer& w, const std::string& id, int64_t at_ms, const std::s
 // seed 000 FeedbackMeta. GitHub does not say how long the reviewer looked; the closest it shows
 // is how long the pull request waited for this review (0 when the payload has no pull request).
 void WriteMeta(Writer& w, int64_t at_ms, const Target& t) {
-  base::Key(w, "meta");
+  model::Key(w, EventField::meta);
   w.StartObject();
-  base::Key(w, "timeToDecisionMs");
+  model::Key(w, EventField::timeToDecisionMs);
   int64_t waited = 0;
   if (t.pr != nullptr && t.pr->created_ms && *t.pr->created_ms <= at_ms) {
     waited = at_ms - *t.pr->created_ms;
   }
   w.Int64(std::min(waited, kMaxDecisionMs));
-  base::Key(w, "presentationFormat");
+  model::Key(w, EventField::presentationFormat);
   w.String("github-pull-request");
   w.EndObject();
 }
@@ -184,22 +185,21 @@ GithubEvent WorkEvent(const PullRequest& pr, std::string_view agent, int64_t at_
   rapidjson::StringBuffer b;
   Writer w(b);
   w.StartObject();
-  base::Key(w, "kind");
-  w.String("work");
-  base::Key(w, "id");
+  model::Kind(w, model::EventKind::kWork);
+  model::Key(w, EventField::id);
   base::Str(w, e.id);
-  base::Key(w, "timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, model::FormatUtc(at_ms));
-  base::Key(w, "workProduct");
+  model::Key(w, EventField::workProduct);
   // The pull request's change: from where its branch left the base to its head (three dots: the
   // merge base), so the review page never shows a later commit's or the base's own changes.
   const bool shas = !pr.base_sha.empty() && pr.base_sha.size() <= 64 && pr.head_sha.size() <= 64;
   WriteWorkProduct(w, pr, pr.head_sha, shas ? pr.base_sha + "..." + pr.head_sha : std::string());
-  base::Key(w, "sessionId");
+  model::Key(w, EventField::sessionId);
   base::Str(w, SessionId(pr.repo, pr.number));
-  base::Key(w, "pipelineStage");
+  model::Key(w, EventField::pipelineStage);
   w.String("review");
-  base::Key(w, "repository");
+  model::Key(w, EventField::repository);
   Ident(w, pr.repo);
   w.EndObject();
   e.json = b.GetString();
@@ -219,48 +219,47 @@ GithubEvent MergeOutcomeEvent(const PullRequest& pr, std::string_view agent) {
   rapidjson::StringBuffer b;
   Writer w(b);
   w.StartObject();
-  base::Key(w, "kind");
-  w.String("reward");
-  base::Key(w, "id");
+  model::Kind(w, model::EventKind::kReward);
+  model::Key(w, EventField::id);
   base::Str(w, e.id);
-  base::Key(w, "timestamp");
+  model::Key(w, EventField::timestamp);
   base::Str(w, model::FormatUtc(at_ms));
-  base::Key(w, "signal_id");
+  model::Key(w, EventField::signal_id);
   Ident(w, work_id + (pr.merged ? ":merged" : ":closed"));
   // The learner links a reward to the work whose version is its commit, else whose id is its
   // task: both name the pull request's work here.
-  base::Key(w, "commit_hash");
+  model::Key(w, EventField::commit_hash);
   Ident(w, pr.head_sha);
-  base::Key(w, "task_id");
+  model::Key(w, EventField::task_id);
   base::Str(w, work_id);
-  base::Key(w, "signal_type");
+  model::Key(w, EventField::signal_type);
   w.String("merge_outcome");
-  base::Key(w, "raw_value");
+  model::Key(w, EventField::raw_value);
   w.String(pr.merged ? "merged" : "closed");
-  base::Key(w, "source");
+  model::Key(w, EventField::source);
   w.String("automatic");
-  base::Key(w, "confidence");
+  model::Key(w, EventField::confidence);
   w.Double(1.0);
   if (pr.created_ms && *pr.created_ms <= at_ms) {
-    base::Key(w, "delay_days");
+    model::Key(w, EventField::delay_days);
     w.Int64(std::min((at_ms - *pr.created_ms) / kDayMs, kMaxDelayDays));
   }
-  base::Key(w, "context");
+  model::Key(w, EventField::context);
   w.StartObject();
-  base::Key(w, "source");
+  model::Key(w, EventField::source);
   w.String("github");
-  base::Key(w, "repo");
+  model::Key(w, ContextField::repo);
   Ident(w, pr.repo);
-  base::Key(w, "pull_request");
+  model::Key(w, ContextField::pull_request);
   w.Uint64(pr.number);
-  base::Key(w, "agent");
+  model::Key(w, EventField::agent);
   Ident(w, agent);
   if (!pr.merge_commit_sha.empty() && pr.merged) {
-    base::Key(w, "merge_commit");
+    model::Key(w, ContextField::merge_commit);
     Ident(w, pr.merge_commit_sha);
   }
   if (!pr.html_url.empty()) {
-    base::Key(w, "url");
+    model::Key(w, ContextField::url);
     Ident(w, pr.html_url);
   }
   w.EndObject();
@@ -281,16 +280,16 @@ GithubEvent ReviewFeedbackEvent(const Review& review, const Target& target,
   BeginFeedback(w, e.id, at_ms, fmt::format("github-review-{}", review.id), review.reviewer,
                 target);
   if (!decision.empty()) {
-    base::Key(w, "decision");
+    model::Key(w, EventField::decision);
     w.StartObject();
-    base::Key(w, "decision");
+    model::Key(w, EventField::decision);
     base::Str(w, decision);
     w.EndObject();
   }
   if (!review.body.empty()) {
-    base::Key(w, "freeText");
+    model::Key(w, EventField::freeText);
     w.StartObject();
-    base::Key(w, "generalNotes");
+    model::Key(w, EventField::generalNotes);
     Text(w, review.body);
     w.EndObject();
   }
@@ -310,19 +309,19 @@ GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
   rapidjson::StringBuffer b;
   Writer w(b);
   BeginFeedback(w, e.id, c.created_ms, fmt::format("github-comment-{}", c.id), c.reviewer, target);
-  base::Key(w, "freeText");
+  model::Key(w, EventField::freeText);
   w.StartObject();
-  base::Key(w, "generalNotes");
+  model::Key(w, EventField::generalNotes);
   Text(w, c.body);
   w.EndObject();
-  base::Key(w, "annotations");
+  model::Key(w, EventField::annotations);
   w.StartArray();
   w.StartObject();
-  base::Key(w, "type");
+  model::Key(w, EventField::type);
   w.String(AnnotationType(c.body));
-  base::Key(w, "target");
+  model::Key(w, EventField::target);
   w.StartObject();
-  base::Key(w, "file");
+  model::Key(w, EventField::file);
   Text(w, c.path);
   // The lines in the commented version; an outdated comment (its lines gone from the head) has
   // only the lines of the version it was made on.
@@ -330,17 +329,17 @@ GithubEvent CommentFeedbackEvent(const ReviewComment& c, const Target& target) {
   std::optional<uint64_t> start = c.line ? c.start_line : c.original_start_line;
   if (!start) start = end;
   if (end && *end <= kMaxLine && *start <= kMaxLine) {
-    base::Key(w, "lineStart");
+    model::Key(w, EventField::lineStart);
     w.Uint64(std::min(*start, *end));
-    base::Key(w, "lineEnd");
+    model::Key(w, EventField::lineEnd);
     w.Uint64(std::max(*start, *end));
   }
   if (!c.diff_hunk.empty()) {
-    base::Key(w, "region");
+    model::Key(w, EventField::region);
     Text(w, c.diff_hunk);
   }
   w.EndObject();
-  base::Key(w, "text");
+  model::Key(w, EventField::text);
   Text(w, c.body);
   w.EndObject();
   w.EndArray();

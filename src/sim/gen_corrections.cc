@@ -9,6 +9,9 @@
 
 namespace kaizen::sim::gen {
 
+using model::ContextField;
+using model::EventField;
+
 // ---- corrections ----
 
 void Generator::StartCorrections(int64_t t) {
@@ -35,7 +38,7 @@ void Generator::EmitCorrection(int64_t t, uint32_t ci, uint32_t pos) {
   const CorrectionType& ct = types[rng_.Weighted(weights)];
   const auto& pair = rng_.Pick(ct.pairs);
   Begin("correction", t);
-  w_.Key("session_id").BeginStr();
+  w_.Key(EventField::session_id).BeginStr();
   w_.Raw(cs.project == 0 ? "jseeker_" : "via_");
   w_.RawNum(cs.date, 8);
   w_.Raw("_");
@@ -43,29 +46,29 @@ void Generator::EmitCorrection(int64_t t, uint32_t ci, uint32_t pos) {
                                   cs.start % kHour / kMinute * 100 + cs.start % kMinute / kSecond),
             6);
   w_.EndStr();
-  w_.Key("correction_type").Lit(ct.name);
-  w_.Key("original").Str(pair.first);
-  w_.Key("corrected").Str(pair.second);
-  w_.Key("context").Object();
+  w_.Key(EventField::correction_type).Lit(ct.name);
+  w_.Key(EventField::original).Str(pair.first);
+  w_.Key(EventField::corrected).Str(pair.second);
+  w_.Key(EventField::context).Object();
   if (cs.project == 0) {
-    w_.Key("project").Lit("jSeeker");
-    w_.Key("operation").Lit("resume_adaptation");
-    w_.Key("section").Lit(rng_.Pick(kResumeSections));
-    w_.Key("prompt_template").Lit(p > 0.5 ? "adaptation_v3" : "adaptation_v2");
+    w_.Key(EventField::project).Lit("jSeeker");
+    w_.Key(ContextField::operation).Lit("resume_adaptation");
+    w_.Key(ContextField::section).Lit(rng_.Pick(kResumeSections));
+    w_.Key(ContextField::prompt_template).Lit(p > 0.5 ? "adaptation_v3" : "adaptation_v2");
   } else {
-    w_.Key("project").Lit("VIA");
-    w_.Key("operation").Lit("claim_extraction");
-    w_.Key("document_id").BeginStr();
+    w_.Key(EventField::project).Lit("VIA");
+    w_.Key(ContextField::operation).Lit("claim_extraction");
+    w_.Key(ContextField::document_id).BeginStr();
     w_.Raw("doc-");
     w_.RawNum(1000 + rng_.Below(9000));
     w_.EndStr();
-    w_.Key("prompt_template").Lit("claims_v1");
+    w_.Key(ContextField::prompt_template).Lit("claims_v1");
   }
-  w_.Key("model").Lit(cs.model ? "claude-sonnet-4.5" : "claude-sonnet-4");
+  w_.Key(ContextField::model).Lit(cs.model ? "claude-sonnet-4.5" : "claude-sonnet-4");
   w_.EndObject();
-  w_.Key("user_id").Lit(kUsers[cs.user]);
+  w_.Key(EventField::user_id).Lit(kUsers[cs.user]);
   const int method = rng_.Weighted(std::array<double, 3>{0.65, cs.project == 1 ? 0.3 : 0.1, 0.2});
-  w_.Key("correction_method")
+  w_.Key(EventField::correction_method)
       .Lit(method == 0   ? "manual_edit"
            : method == 1 ? "rejection"
                          : "feedback_form");
@@ -117,28 +120,28 @@ void Generator::EmitLoopIteration(int64_t t, uint32_t li) {
   const bool halt = (passing && overall > 0.75) || l.iteration >= 5;
   const double elapsed = Clamp(rng_.LogNormal(300, 0.6), 30, 3600);
   Begin("loop", t);
-  w_.Key("loop_id").BeginStr();
+  w_.Key(EventField::loop_id).BeginStr();
   w_.Raw("loop-");
   w_.Raw(kServers[l.server].slug);
   w_.Raw("-");
   w_.RawNum(l.number, 5);
   w_.EndStr();
-  w_.Key("iteration").Int(l.iteration);
-  w_.Key("metrics").Object();
-  w_.Key("test_coverage").Num(l.coverage, 3);
-  w_.Key("tests_passing").Bool(passing);
-  w_.Key("test_count").Int(l.tests);
-  w_.Key("code_quality_score").Num(l.quality, 3);
-  w_.Key("security_score").Num(l.security, 3);
-  w_.Key("vulnerabilities").Int(l.vulnerabilities);
-  w_.Key("type_coverage").Num(l.types, 3);
-  w_.Key("type_errors").Int(l.type_errors);
-  w_.Key("doc_coverage").Num(l.docs, 3);
-  w_.Key("overall_quality").Num(overall, 3);
+  w_.Key(EventField::iteration).Int(l.iteration);
+  w_.Key(EventField::metrics).Object();
+  w_.Key(EventField::test_coverage).Num(l.coverage, 3);
+  w_.Key(EventField::tests_passing).Bool(passing);
+  w_.Key(EventField::test_count).Int(l.tests);
+  w_.Key(EventField::code_quality_score).Num(l.quality, 3);
+  w_.Key(EventField::security_score).Num(l.security, 3);
+  w_.Key(EventField::vulnerabilities).Int(l.vulnerabilities);
+  w_.Key(EventField::type_coverage).Num(l.types, 3);
+  w_.Key(EventField::type_errors).Int(l.type_errors);
+  w_.Key(EventField::doc_coverage).Num(l.docs, 3);
+  w_.Key(EventField::overall_quality).Num(overall, 3);
   w_.EndObject();
-  w_.Key("cost").Num(Clamp(rng_.LogNormal(0.18, 0.5), 0.01, 5), 3);
-  w_.Key("elapsed_seconds").Num(elapsed, 1);
-  w_.Key("feedback").BeginStr();
+  w_.Key(EventField::cost).Num(Clamp(rng_.LogNormal(0.18, 0.5), 0.01, 5), 3);
+  w_.Key(EventField::elapsed_seconds).Num(elapsed, 1);
+  w_.Key(EventField::feedback).BeginStr();
   const std::string_view domain = kServers[l.server].domains[l.domain];
   if (l.type_errors > 0) {
     w_.RawNum(static_cast<uint64_t>(l.type_errors));

@@ -25,6 +25,8 @@
 
 namespace kaizen::sim::gen {
 
+using model::EventField;
+
 // ---- The simulation --------------------------------------------------------------------------
 
 struct Item {  // one version of a work product
@@ -160,9 +162,9 @@ class Generator {
       id.bytes[8 + i] = static_cast<uint8_t>(lo >> (56 - 8 * i));
     }
     w_.Object();
-    w_.Key("kind").Lit(kind);
-    w_.Key("id").Uuid(id);
-    w_.Key("timestamp").Timestamp(t);
+    w_.Key(EventField::kind).Lit(kind);
+    w_.Key(EventField::id).Uuid(id);
+    w_.Key(EventField::timestamp).Timestamp(t);
     return id;
   }
   void End() {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "base/json_escape.h"
+#include "model/event_fields.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "sim/gen_time.h"
@@ -50,7 +51,8 @@ class Json {
   void Reset(char* at) { p_ = at; }
   char* pos() const { return p_; }
 
-  [[gnu::always_inline]] Json& Key(std::string_view k) {
+  [[gnu::always_inline]] Json& Key(model::FieldName field) {
+    const std::string_view k = field.view();
     char* p = p_;
     if (!first_[depth_]) *p++ = ',';
     first_[depth_] = false;

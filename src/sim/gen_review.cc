@@ -12,6 +12,8 @@
 
 namespace kaizen::sim::gen {
 
+using model::EventField;
+
 // ---- review sessions ----
 
 void Generator::StartSession(int64_t t, int reviewer) {
@@ -143,7 +145,7 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   const bool has_second = n_scores > 1 && score[order[1]] <= 5;
   const std::string_view second = has_second ? rng_.Pick(texts[order[1]].disliked) : headline;
   Begin("feedback", t);
-  w_.Key("sessionId").BeginStr();
+  w_.Key(EventField::sessionId).BeginStr();
   w_.Raw("sess-");
   w_.Raw(rv.id);
   w_.Raw("-");
@@ -151,52 +153,52 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   w_.Raw("-");
   w_.RawNum(s.number, 5);
   w_.EndStr();
-  w_.Key("modalId").BeginStr();
+  w_.Key(EventField::modalId).BeginStr();
   w_.Raw("modal-");
   w_.RawHex(s.salt, 6);
   w_.Raw("-");
   w_.RawNum(pos + 1);
   w_.EndStr();
   const bool diff_view = p >= 0.4;  // seed 000: reviews switched to diff-based presentation
-  w_.Key("modalVersion").Lit(diff_view ? "review-modal-3" : "review-modal-2");
-  w_.Key("workProduct");
+  w_.Key(EventField::modalVersion).Lit(diff_view ? "review-modal-3" : "review-modal-2");
+  w_.Key(EventField::workProduct);
   if (inline_ref) {
     WriteRef(it, false);
   } else {
     w_.Object();
-    w_.Key("id");
+    w_.Key(EventField::id);
     ProductId(it);
-    w_.Key("version").BeginStr();
+    w_.Key(EventField::version).BeginStr();
     w_.Raw("v");
     w_.RawNum(it.version);
     w_.EndStr();
     w_.EndObject();
   }
-  w_.Key("pipelineStage").Lit(kStages[it.stage]);
-  w_.Key("mcpServerType").Lit(kServers[it.server].slug);
-  w_.Key("reviewerId").Lit(rv.id);
+  w_.Key(EventField::pipelineStage).Lit(kStages[it.stage]);
+  w_.Key(EventField::mcpServerType).Lit(kServers[it.server].slug);
+  w_.Key(EventField::reviewerId).Lit(rv.id);
 
-  w_.Key("decision").Object();
-  w_.Key("decision").Lit(kDecisionNames[decision]);
+  w_.Key(EventField::decision).Object();
+  w_.Key(EventField::decision).Lit(kDecisionNames[decision]);
   if (decision == kApproved) {
-    w_.Key("reason").Lit(rng_.Pick(kApprovedReasons));
+    w_.Key(EventField::reason).Lit(rng_.Pick(kApprovedReasons));
   } else if (decision == kDeferred) {
-    w_.Key("reason").Lit(rng_.Pick(kDeferredReasons));
+    w_.Key(EventField::reason).Lit(rng_.Pick(kDeferredReasons));
   } else {
-    w_.Key("reason").Lit(headline);
+    w_.Key(EventField::reason).Lit(headline);
     const int low = score[worst];
-    w_.Key("severity")
+    w_.Key(EventField::severity)
         .Lit(low <= 2   ? "critical"
              : low <= 4 ? "major"
              : low <= 5 ? "moderate"
                         : "minor");
     if (decision == kRejected) {
-      w_.Key("blockers").Array();
+      w_.Key(EventField::blockers).Array();
       w_.Lit(headline);
       if (has_second) w_.Lit(second);
       w_.EndArray();
     }
-    w_.Key("suggestions").Array();
+    w_.Key(EventField::suggestions).Array();
     w_.Lit(rng_.Pick(texts[worst].fixes));
     if (n_scores > 1 && score[order[1]] <= 6 && rng_.Chance(0.5)) {
       w_.Lit(rng_.Pick(texts[order[1]].fixes));
@@ -205,13 +207,14 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   }
   w_.EndObject();
 
-  w_.Key("scores").Array();
+  w_.Key(EventField::scores).Array();
   for (int i = 0; i < n_scores; ++i) {
     const int d = dims[i];
     w_.Object();
-    w_.Key("dimension").Lit(DimName(d));
-    w_.Key("score").Int(score[d]);
-    if (score[d] <= 4 && rng_.Chance(0.3)) w_.Key("comment").Lit(rng_.Pick(texts[d].disliked));
+    w_.Key(EventField::dimension).Lit(DimName(d));
+    w_.Key(EventField::score).Int(score[d]);
+    if (score[d] <= 4 && rng_.Chance(0.3))
+      w_.Key(EventField::comment).Lit(rng_.Pick(texts[d].disliked));
     w_.EndObject();
   }
   w_.EndArray();
@@ -225,15 +228,15 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
     const bool disliked = score[worst] <= 6;
     const bool notes = rng_.Chance(0.45) || (!liked && !disliked);
     wrote_text = true;
-    w_.Key("freeText").Object();
+    w_.Key(EventField::freeText).Object();
     if (liked) {
-      w_.Key("liked").BeginStr();
+      w_.Key(EventField::liked).BeginStr();
       w_.Esc(rng_.Pick(texts[best].liked));
       w_.Raw(".");
       w_.EndStr();
     }
     if (disliked) {
-      w_.Key("disliked").BeginStr();
+      w_.Key(EventField::disliked).BeginStr();
       w_.Esc(headline);
       w_.Raw(".");
       if (has_second && rng_.Chance(0.5)) {
@@ -244,7 +247,7 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
       w_.EndStr();
     }
     if (notes) {
-      w_.Key("generalNotes")
+      w_.Key(EventField::generalNotes)
           .Lit(decision == kApproved ? rng_.Pick(rv.notes_positive) : rng_.Pick(rv.notes_negative));
     }
     w_.EndObject();
@@ -271,30 +274,30 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
     qa /= n_scores;
     qb /= n_scores;
     const double gap = std::fabs(qa - qb);
-    w_.Key("comparison").Object();
-    w_.Key("optionA");
+    w_.Key(EventField::comparison).Object();
+    w_.Key(EventField::optionA);
     WriteRef(it, false);
-    w_.Key("optionB");
+    w_.Key(EventField::optionB);
     WriteRef(alt, true);
-    w_.Key("preferred")
+    w_.Key(EventField::preferred)
         .Lit(qa >= 7.5 && qb >= 7.5 ? "both-good"
              : qa < 5 && qb < 5     ? "neither"
              : qa >= qb             ? "A"
                                     : "B");
-    w_.Key("reason").Lit(qa >= qb ? rng_.Pick(texts[best].liked)
-                                  : rng_.Pick(texts[worst].disliked));
-    w_.Key("preferenceStrength")
+    w_.Key(EventField::reason)
+        .Lit(qa >= qb ? rng_.Pick(texts[best].liked) : rng_.Pick(texts[worst].disliked));
+    w_.Key(EventField::preferenceStrength)
         .Lit(gap < 0.5   ? "slight"
              : gap < 1.2 ? "moderate"
              : gap < 2   ? "strong"
                          : "overwhelming");
-    w_.Key("dimensions").Array();
+    w_.Key(EventField::dimensions).Array();
     for (int i = 0; i < std::min(n_scores, 3); ++i) {
       const int d = dims[i];
       const double delta = it.q[d] - alt.q[d];
       w_.Object();
-      w_.Key("dimension").Lit(DimName(d));
-      w_.Key("winner").Lit(std::fabs(delta) < 0.3 ? "tie" : delta > 0 ? "A" : "B");
+      w_.Key(EventField::dimension).Lit(DimName(d));
+      w_.Key(EventField::winner).Lit(std::fabs(delta) < 0.3 ? "tie" : delta > 0 ? "A" : "B");
       w_.EndObject();
     }
     w_.EndArray();
@@ -305,7 +308,7 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   if (IsCode(it.type) && rng_.Chance(decision == kRejected ? 0.4 : 0.18)) {
     wrote_annotations = true;
     const int count = 1 + static_cast<int>(rng_.Below(3));
-    w_.Key("annotations").Array();
+    w_.Key(EventField::annotations).Array();
     uint32_t line = 8 + rng_.Below(40);
     for (int i = 0; i < count; ++i) {
       const int d = i == 0           ? worst
@@ -327,21 +330,21 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
       } else {
         type = "question", text = rng_.Pick(kQuestions);
       }
-      w_.Key("type").Lit(type);
-      w_.Key("target").Object();
-      w_.Key("file").BeginStr();
+      w_.Key(EventField::type).Lit(type);
+      w_.Key(EventField::target).Object();
+      w_.Key(EventField::file).BeginStr();
       w_.Raw("servers/");
       w_.Raw(kServers[it.server].slug);
       w_.Raw(it.type == 2 ? "/test/" : "/src/");
       w_.Raw(kServers[it.server].domains[it.domain]);
       w_.Raw(it.type == 2 ? ".test.ts" : ".ts");
       w_.EndStr();
-      w_.Key("lineStart").Int(start);
-      w_.Key("lineEnd").Int(end);
+      w_.Key(EventField::lineStart).Int(start);
+      w_.Key(EventField::lineEnd).Int(end);
       w_.EndObject();
-      w_.Key("text").Lit(text);
-      if (!severity.empty()) w_.Key("severity").Lit(severity);
-      w_.Key("category").Lit(DimName(d));
+      w_.Key(EventField::text).Lit(text);
+      if (!severity.empty()) w_.Key(EventField::severity).Lit(severity);
+      w_.Key(EventField::category).Lit(DimName(d));
       w_.EndObject();
     }
     w_.EndArray();
@@ -358,10 +361,11 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
     const bool security_doubt =
         (chosen & Bit(kSecurity)) && r != 0 &&
         (score[kSecurity] <= 5 || (SecuritySensitive(it.server) && rng_.Chance(0.3)));
-    w_.Key("confidence").Object();
-    w_.Key("level").Lit(level);
-    w_.Key("wouldDelegateToAI").Bool(decision == kApproved && mean >= 7.5 && rng_.Chance(0.7));
-    w_.Key("needsExpertReview").Bool(security_doubt);
+    w_.Key(EventField::confidence).Object();
+    w_.Key(EventField::level).Lit(level);
+    w_.Key(EventField::wouldDelegateToAI)
+        .Bool(decision == kApproved && mean >= 7.5 && rng_.Chance(0.7));
+    w_.Key(EventField::needsExpertReview).Bool(security_doubt);
     w_.EndObject();
   }
 
@@ -375,13 +379,13 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   if (s.mobile) ttd *= 0.8;
   ttd *= std::max(0.6, 1.0 - 0.03 * pos);
   ttd = Clamp(rng_.LogNormal(ttd, 0.5), 3000, 3600000);
-  w_.Key("meta").Object();
-  w_.Key("timeToDecisionMs").Int(Round(ttd));
+  w_.Key(EventField::meta).Object();
+  w_.Key(EventField::timeToDecisionMs).Int(Round(ttd));
   if (rng_.Chance(0.9)) {
     const double first = std::min(ttd * 0.8, rng_.LogNormal(s.mobile ? 4000 : 2500, 0.6));
-    w_.Key("timeToFirstInteractionMs").Int(Round(first));
+    w_.Key(EventField::timeToFirstInteractionMs).Int(Round(first));
   }
-  w_.Key("fieldsModified").Array();
+  w_.Key(EventField::fieldsModified).Array();
   w_.Lit("decision");
   w_.Lit("scores");
   if (wrote_text) w_.Lit("freeText");
@@ -391,13 +395,13 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   w_.EndArray();
   const double scroll =
       rv.scroll + (decision != kApproved ? 0.15 : 0) - (evening ? 0.2 : 0) + 0.1 * rng_.Normal();
-  w_.Key("scrollDepth").Num(Clamp(scroll, 0.05, 1.0), 2);
+  w_.Key(EventField::scrollDepth).Num(Clamp(scroll, 0.05, 1.0), 2);
   const bool deliberated = decision == kRejected || decision == kDeferred;
-  w_.Key("revisits").Int(deliberated ? rng_.Below(4) : (rng_.Chance(0.15) ? 1 : 0));
-  w_.Key("deviceType").Lit(s.mobile ? "mobile" : "desktop");
-  w_.Key("concurrentModals").Int(rng_.Below(2) + (pos >= 3 && rng_.Chance(0.4) ? 1 : 0));
+  w_.Key(EventField::revisits).Int(deliberated ? rng_.Below(4) : (rng_.Chance(0.15) ? 1 : 0));
+  w_.Key(EventField::deviceType).Lit(s.mobile ? "mobile" : "desktop");
+  w_.Key(EventField::concurrentModals).Int(rng_.Below(2) + (pos >= 3 && rng_.Chance(0.4) ? 1 : 0));
   // Seed 000 §3.5 presentation formats: the diff view, the full file, or the summary alone.
-  w_.Key("presentationFormat")
+  w_.Key(EventField::presentationFormat)
       .Lit(diff_view         ? "diff-summary"
            : IsCode(it.type) ? "full-file"
                              : "summary-only");
@@ -407,10 +411,10 @@ void Generator::EmitReview(int64_t t, uint32_t si, uint32_t pos) {
   const int low = score[worst];
   if ((decision == kRejected && low <= 3 && rng_.Chance(0.4)) ||
       (decision == kApproved && mean >= 8.5 && rng_.Chance(0.4))) {
-    w_.Key("override").Lit("strong");
+    w_.Key(EventField::override).Lit("strong");
   } else if ((wrote_confidence && level.ends_with("unsure") && rng_.Chance(0.5)) ||
              rng_.Chance(0.01)) {
-    w_.Key("override").Lit("weak");
+    w_.Key(EventField::override).Lit("weak");
   }
   End();
 

@@ -13,6 +13,8 @@
 
 namespace kaizen::sim::gen {
 
+using model::EventField;
+
 // ---- work products ----
 
 double Generator::Curve(double p) { return (1 - std::exp(-2.5 * p)) / (1 - std::exp(-2.5)); }
@@ -108,15 +110,15 @@ void Generator::WriteRef(const Item& it, bool alternative) {
   const Server& s = kServers[it.server];
   const std::string_view domain = s.domains[it.domain];
   w_.Object();
-  w_.Key("type").Lit(kTypes[it.type].name);
-  w_.Key("id");
+  w_.Key(EventField::type).Lit(kTypes[it.type].name);
+  w_.Key(EventField::id);
   ProductId(it);
-  w_.Key("version").BeginStr();
+  w_.Key(EventField::version).BeginStr();
   w_.Raw("v");
   w_.RawNum(it.version);
   if (alternative) w_.Raw("-alt");
   w_.EndStr();
-  w_.Key("path").BeginStr();
+  w_.Key(EventField::path).BeginStr();
   switch (it.type) {
     case 0:
       w_.Raw({"servers/", s.slug, "/src/tools/", domain, ".ts"});
@@ -138,7 +140,7 @@ void Generator::WriteRef(const Item& it, bool alternative) {
       break;
   }
   w_.EndStr();
-  w_.Key("summary").BeginStr();
+  w_.Key(EventField::summary).BeginStr();
   switch (it.type) {
     case 0:
       w_.Raw({s.name, " MCP server: ", domain, " tools with ", kFeatures[it.feature]});
@@ -160,13 +162,13 @@ void Generator::WriteRef(const Item& it, bool alternative) {
       break;
   }
   w_.EndStr();
-  w_.Key("bubaConfidence").Num(it.confidence, 2);
-  w_.Key("bubaScorePrediction").Num(it.prediction, 1);
-  w_.Key("generationContext").Object();
-  w_.Key("promptHash").BeginStr();
+  w_.Key(EventField::bubaConfidence).Num(it.confidence, 2);
+  w_.Key(EventField::bubaScorePrediction).Num(it.prediction, 1);
+  w_.Key(EventField::generationContext).Object();
+  w_.Key(EventField::promptHash).BeginStr();
   w_.RawHex(it.prompt_hash, 16);
   w_.EndStr();
-  w_.Key("memorySnapshot").Array();
+  w_.Key(EventField::memorySnapshot).Array();
   w_.Lit("memory/feedback-patterns.md");
   w_.Lit("memory/quality-standards.md");
   w_.BeginStr();
@@ -176,9 +178,9 @@ void Generator::WriteRef(const Item& it, bool alternative) {
   w_.EndStr();
   if (Progress(it.created) > 0.3) w_.Lit("memory/improvement-log.md");
   w_.EndArray();
-  w_.Key("modelUsed").Lit(kModels[it.model]);
-  w_.Key("generationTimeMs").Int(it.generation_ms);
-  w_.Key("iterationCount").Int(it.iterations);
+  w_.Key(EventField::modelUsed).Lit(kModels[it.model]);
+  w_.Key(EventField::generationTimeMs).Int(it.generation_ms);
+  w_.Key(EventField::iterationCount).Int(it.iterations);
   w_.EndObject();
   w_.EndObject();
 }
@@ -197,15 +199,15 @@ void Generator::EmitWork(int64_t t) {
   const Item& it = items_[idx];
   if (rng_.Chance(0.2) || agent_run_ == 0) ++agent_run_;
   Begin("work", t);
-  w_.Key("workProduct");
+  w_.Key(EventField::workProduct);
   WriteRef(it, false);
-  w_.Key("sessionId").BeginStr();
+  w_.Key(EventField::sessionId).BeginStr();
   w_.Raw("buba-run-");
   w_.RawNum(agent_run_, 6);
   w_.EndStr();
-  w_.Key("pipelineStage").Lit(kStages[it.stage]);
-  w_.Key("mcpServerType").Lit(kServers[it.server].slug);
-  w_.Key("priority").Lit(kPriorities[it.priority]);
+  w_.Key(EventField::pipelineStage).Lit(kStages[it.stage]);
+  w_.Key(EventField::mcpServerType).Lit(kServers[it.server].slug);
+  w_.Key(EventField::priority).Lit(kPriorities[it.priority]);
   End();
   pending_[it.reviewer].push_back(idx);
   recent_work_[recent_work_count_++ % recent_work_.size()] = idx;
@@ -303,12 +305,12 @@ void Generator::EmitError(int64_t t, uint32_t si, uint32_t e) {
   Subtask& st = subtasks_[si];
   const int type = st.error_types[e];
   st.error_ids[e] = Begin("error", t);
-  w_.Key("bead_id");
+  w_.Key(EventField::bead_id);
   BeadId(st);
-  w_.Key("error_type").Lit(kErrorTypes[type]);
-  w_.Key("message").Lit(kErrorTexts[type].messages[(st.message + e) % 3]);
+  w_.Key(EventField::error_type).Lit(kErrorTypes[type]);
+  w_.Key(EventField::message).Lit(kErrorTexts[type].messages[(st.message + e) % 3]);
   if (rng_.Chance(0.2)) {
-    w_.Key("stack_trace").BeginStr();
+    w_.Key(EventField::stack_trace).BeginStr();
     w_.Raw("at validateInput (servers/");
     w_.Raw(kServers[st.server].slug);
     w_.Raw("/src/tools/");
@@ -318,18 +320,18 @@ void Generator::EmitError(int64_t t, uint32_t si, uint32_t e) {
     w_.Esc(":11)\n    at processBatch (src/sync.ts:88:5)");
     w_.EndStr();
   }
-  w_.Key("tool_name").Lit(rng_.Pick(kErrorTexts[type].tools));
-  if (rng_.Chance(0.7)) w_.Key("context").Lit(rng_.Pick(kErrorContexts));
+  w_.Key(EventField::tool_name).Lit(rng_.Pick(kErrorTexts[type].tools));
+  if (rng_.Chance(0.7)) w_.Key(EventField::context).Lit(rng_.Pick(kErrorContexts));
   End();
 }
 
 void Generator::EmitResolution(int64_t t, uint32_t si, uint32_t e) {
   const Subtask& st = subtasks_[si];
   Begin("error", t);
-  w_.Key("bead_id");
+  w_.Key(EventField::bead_id);
   BeadId(st);
-  w_.Key("resolves").Uuid(st.error_ids[e]);
-  w_.Key("context").Lit(rng_.Pick(kResolutions));
+  w_.Key(EventField::resolves).Uuid(st.error_ids[e]);
+  w_.Key(EventField::context).Lit(rng_.Pick(kResolutions));
   End();
 }
 
@@ -338,13 +340,13 @@ void Generator::EmitOutcome(int64_t t, uint32_t si) {
   const Plan& pl = kPlans[st.plan];
   const Server& s = kServers[st.server];
   Begin("outcome", t);
-  w_.Key("bead_id");
+  w_.Key(EventField::bead_id);
   BeadId(st);
-  w_.Key("duration_ms").Int(st.duration);
-  w_.Key("error_count").Int(st.errors);
-  w_.Key("retry_count").Int(st.retries);
-  w_.Key("success").Bool(st.success);
-  w_.Key("files_touched").Array();
+  w_.Key(EventField::duration_ms).Int(st.duration);
+  w_.Key(EventField::error_count).Int(st.errors);
+  w_.Key(EventField::retry_count).Int(st.retries);
+  w_.Key(EventField::success).Bool(st.success);
+  w_.Key(EventField::files_touched).Array();
   static constexpr std::array<std::string_view, 4> kFiles = {"/src/tools/", "/src/types.ts",
                                                              "/test/", "/src/client.ts"};
   for (int f = 0; f < 4; ++f) {
@@ -360,31 +362,31 @@ void Generator::EmitOutcome(int64_t t, uint32_t si) {
     w_.EndStr();
   }
   w_.EndArray();
-  w_.Key("strategy").Lit(kStrategies[pl.strategy]);
+  w_.Key(EventField::strategy).Lit(kStrategies[pl.strategy]);
   if (!st.success) {
     if (st.errors > 0) {
       const int type = st.error_types[0];
-      w_.Key("failure_mode").Lit(kFailureModes[type]);
-      w_.Key("failure_details").Lit(kErrorTexts[type].messages[st.message % 3]);
+      w_.Key(EventField::failure_mode).Lit(kFailureModes[type]);
+      w_.Key(EventField::failure_details).Lit(kErrorTexts[type].messages[st.message % 3]);
     } else {
       const bool tests = rng_.Chance(0.6);
-      w_.Key("failure_mode").Lit(tests ? "tests_failing" : "scope_creep");
-      w_.Key("failure_details")
+      w_.Key(EventField::failure_mode).Lit(tests ? "tests_failing" : "scope_creep");
+      w_.Key(EventField::failure_details)
           .Lit(tests ? "Subtask finished but its tests fail on main"
                      : "Subtask touched files outside its reservation and was rolled back");
     }
   }
-  w_.Key("criteria").Array();
+  w_.Key(EventField::criteria).Array();
   for (size_t c = 0; c < kCriteria.size(); ++c) {
     if (st.criteria & (1u << c)) w_.Lit(kCriteria[c]);
   }
   w_.EndArray();
-  w_.Key("patterns").Array();
+  w_.Key(EventField::patterns).Array();
   for (Pattern pt : pl.patterns) {
     if (pt != kNoPattern) w_.Lit(learn::kDetectedStrategies[pt]);
   }
   w_.EndArray();
-  w_.Key("description").BeginStr();
+  w_.Key(EventField::description).BeginStr();
   w_.Raw(kEpicTasks[st.task]);
   w_.Raw(" to the ");
   w_.Raw(s.name);

@@ -13,6 +13,7 @@
 #include "base/json_writer.h"
 #include "ingest/enrich.h"
 #include "learn/learner.h"
+#include "model/event_writer.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "sim/simulate.h"
@@ -20,6 +21,8 @@
 #include "sim/simulate_reviewer.h"
 
 namespace kaizen::sim {
+
+using model::EventField;
 
 std::optional<double> SimWeek::ApprovalRate() const {
   if (reviewed == 0) return std::nullopt;
@@ -38,7 +41,6 @@ std::optional<double> SimWeek::AutoApproveRate() const {
 
 namespace {
 
-using base::Key;
 using base::Num;
 using base::Str;
 
@@ -145,11 +147,11 @@ void Simulation::Begin(std::string_view kind, int64_t at_ms) {
     for (size_t b = 0; b < 8; ++b) random[i + b] = static_cast<uint8_t>(r >> (8 * b));
   }
   writer_.StartObject();
-  Key(writer_, "kind");
+  model::Key(writer_, EventField::kind);
   Str(writer_, kind);
-  Key(writer_, "id");
+  model::Key(writer_, EventField::id);
   Str(writer_, model::MakeUuidV7(at_ms, random.data()).ToString());
-  Key(writer_, "timestamp");
+  model::Key(writer_, EventField::timestamp);
   Str(writer_, model::FormatUtc(at_ms));
 }
 
@@ -171,28 +173,28 @@ void Simulation::WriteOutcome(const WorkItem& item) {
   const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
   base::JsonWriter& w = writer_;
   Begin("outcome", item.submitted_ms - kOutcomeBeforeWork);
-  base::Key(w, "bead_id");
+  model::Key(w, EventField::bead_id);
   base::Str(w, "bead-" + item.artifact_id);
-  base::Key(w, "duration_ms");
+  model::Key(w, EventField::duration_ms);
   w.Int64(item.duration_ms);
-  base::Key(w, "error_count");
+  model::Key(w, EventField::error_count);
   w.Int(item.error_count);
-  base::Key(w, "retry_count");
+  model::Key(w, EventField::retry_count);
   w.Int(item.retry_count);
-  base::Key(w, "success");
+  model::Key(w, EventField::success);
   w.Bool(item.succeeded);
-  base::Key(w, "files_touched");
+  model::Key(w, EventField::files_touched);
   w.StartArray();
   base::Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
   base::Str(w, fmt::format("{}{}.test.ts", task.path_prefix, feature));
   w.EndArray();
-  base::Key(w, "strategy");
+  model::Key(w, EventField::strategy);
   base::Str(w, PatternName(item.decomposition));
   if (!item.succeeded) {
-    base::Key(w, "failure_mode");
+    model::Key(w, EventField::failure_mode);
     base::Str(w, "tests_failing");
   }
-  base::Key(w, "patterns");
+  model::Key(w, EventField::patterns);
   w.StartArray();
   base::Str(w, PatternName(item.decomposition));
   base::Str(w, PatternName(item.structure));
@@ -205,47 +207,47 @@ void Simulation::WriteWork(const WorkItem& item) {
   const std::string_view feature = task.features[static_cast<size_t>(item.feature)];
   base::JsonWriter& w = writer_;
   Begin("work", item.submitted_ms);
-  base::Key(w, "workProduct");
+  model::Key(w, EventField::workProduct);
   w.StartObject();
-  base::Key(w, "type");
+  model::Key(w, EventField::type);
   base::Str(w, task.product_type);
-  base::Key(w, "id");
+  model::Key(w, EventField::id);
   base::Str(w, item.artifact_id);
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   base::Str(w, "v1");
-  base::Key(w, "path");
+  model::Key(w, EventField::path);
   base::Str(w, fmt::format("{}{}.ts", task.path_prefix, feature));
-  base::Key(w, "summary");
+  model::Key(w, EventField::summary);
   base::Str(w, fmt::format("{} {}: {}, {}", task.server, feature, PatternName(item.decomposition),
                            PatternName(item.structure)));
-  base::Key(w, "bubaConfidence");
+  model::Key(w, EventField::bubaConfidence);
   base::Num(w, item.confidence);
-  base::Key(w, "bubaScorePrediction");
+  model::Key(w, EventField::bubaScorePrediction);
   base::Num(w, item.score_prediction);
-  base::Key(w, "generationContext");
+  model::Key(w, EventField::generationContext);
   w.StartObject();
-  base::Key(w, "promptHash");
+  model::Key(w, EventField::promptHash);
   base::Str(w, fmt::format("{:016x}", item.prompt_hash));
-  base::Key(w, "memorySnapshot");
+  model::Key(w, EventField::memorySnapshot);
   w.StartArray();
   base::Str(w, "memory/quality-standards.md");
   if (options_.learning) base::Str(w, "memory/kaizen-advice.md");
   w.EndArray();
-  base::Key(w, "modelUsed");
+  model::Key(w, EventField::modelUsed);
   base::Str(w, "claude-sonnet-4");
-  base::Key(w, "generationTimeMs");
+  model::Key(w, EventField::generationTimeMs);
   w.Int64(item.generation_ms);
-  base::Key(w, "iterationCount");
+  model::Key(w, EventField::iterationCount);
   w.Int(item.iterations);
   w.EndObject();
   w.EndObject();
-  base::Key(w, "sessionId");
+  model::Key(w, EventField::sessionId);
   base::Str(w, fmt::format("{}-agent-{}", Label(), model::FormatDay(item.submitted_ms)));
-  base::Key(w, "pipelineStage");
+  model::Key(w, EventField::pipelineStage);
   base::Str(w, "implement");
-  base::Key(w, "mcpServerType");
+  model::Key(w, EventField::mcpServerType);
   base::Str(w, task.server);
-  base::Key(w, "priority");
+  model::Key(w, EventField::priority);
   base::Str(w, "normal");
   Commit();
 }
@@ -257,82 +259,82 @@ void Simulation::WriteFeedback(const ScheduledReview& s) {
   base::JsonWriter& w = writer_;
   Begin("feedback", decided_ms);
   const std::string_view window = WindowName(static_cast<ReviewWindow>(s.session));
-  base::Key(w, "sessionId");
+  model::Key(w, EventField::sessionId);
   base::Str(w, fmt::format("{}-review-{}-{}", Label(), model::FormatDay(decided_ms), window));
-  base::Key(w, "modalId");
+  model::Key(w, EventField::modalId);
   base::Str(w, "review-" + item.artifact_id);
-  base::Key(w, "workProduct");
+  model::Key(w, EventField::workProduct);
   w.StartObject();
-  base::Key(w, "id");
+  model::Key(w, EventField::id);
   base::Str(w, item.artifact_id);
-  base::Key(w, "version");
+  model::Key(w, EventField::version);
   base::Str(w, "v1");
   w.EndObject();
-  base::Key(w, "pipelineStage");
+  model::Key(w, EventField::pipelineStage);
   base::Str(w, "review");
-  base::Key(w, "mcpServerType");
+  model::Key(w, EventField::mcpServerType);
   base::Str(w, TaskTypes()[static_cast<size_t>(item.task)].server);
-  base::Key(w, "reviewerId");
+  model::Key(w, EventField::reviewerId);
   base::Str(w, "sim-reviewer");
-  base::Key(w, "decision");
+  model::Key(w, EventField::decision);
   w.StartObject();
-  base::Key(w, "decision");
+  model::Key(w, EventField::decision);
   base::Str(w, r.decision);
-  base::Key(w, "reason");
+  model::Key(w, EventField::reason);
   base::Str(w, r.reason);
   if (!r.approved) {
-    base::Key(w, "severity");
+    model::Key(w, EventField::severity);
     base::Str(w, r.severity);
     if (r.decision == "rejected") {
-      base::Key(w, "blockers");
+      model::Key(w, EventField::blockers);
       w.StartArray();
       base::Str(w, r.reason);
       w.EndArray();
     }
-    base::Key(w, "suggestions");
+    model::Key(w, EventField::suggestions);
     w.StartArray();
     base::Str(w, r.suggestion);
     w.EndArray();
   }
   w.EndObject();
-  base::Key(w, "scores");
+  model::Key(w, EventField::scores);
   w.StartArray();
   for (int i = 0; i < r.score_count; ++i) {
     w.StartObject();
-    base::Key(w, "dimension");
+    model::Key(w, EventField::dimension);
     base::Str(w, DimName(r.dims[static_cast<size_t>(i)]));
-    base::Key(w, "score");
+    model::Key(w, EventField::score);
     w.Int(r.scores[static_cast<size_t>(i)]);
     w.EndObject();
   }
   w.EndArray();
-  base::Key(w, "confidence");
+  model::Key(w, EventField::confidence);
   w.StartObject();
-  base::Key(w, "level");
+  model::Key(w, EventField::level);
   base::Str(w, r.confidence);
-  base::Key(w, "wouldDelegateToAI");
+  model::Key(w, EventField::wouldDelegateToAI);
   w.Bool(r.would_delegate);
-  base::Key(w, "needsExpertReview");
+  model::Key(w, EventField::needsExpertReview);
   w.Bool(r.needs_expert);
   w.EndObject();
   // meta as ingest enriches it: timeOfDay and dayOfWeek from the (UTC) timestamp, sessionFatigue
   // the review's position in its session.
   const model::CivilTime civil = model::ToCivil(decided_ms);
-  base::Key(w, "meta");
+  model::Key(w, EventField::meta);
   w.StartObject();
-  base::Key(w, "timeToDecisionMs");
+  model::Key(w, EventField::timeToDecisionMs);
   w.Int64(r.time_to_decision_ms);
-  base::Key(w, "deviceType");
+  model::Key(w, EventField::deviceType);
   base::Str(w, "desktop");
-  base::Key(w, "timeOfDay");
+  model::Key(w, EventField::timeOfDay);
   base::Str(w, ingest::TimeOfDay(civil.hour));
-  base::Key(w, "dayOfWeek");
+  model::Key(w, EventField::dayOfWeek);
   base::Str(w, ingest::DayOfWeek(civil.weekday));
-  base::Key(w, "sessionFatigue");
+  model::Key(w, EventField::sessionFatigue);
   w.Int(s.position);
   w.EndObject();
   // seed 000 §6.2, as ingest computes it: mean score - bubaScorePrediction.
-  base::Key(w, "_predictionDelta");
+  model::Key(w, EventField::_predictionDelta);
   base::Num(w, r.mean - item.score_prediction);
   Commit();
 }

@@ -2,7 +2,8 @@
 - the layer list in CMakeLists.txt (KAIZEN_LAYERS) and the picture in docs/architecture.md agree;
 - cmake/check_layers.py, which the build runs before compiling, refuses an include that points up,
   a folder that is no layer and a public header no layer implements, and passes the tree as it is;
-- every file the concept table names exists.
+- every file the concept table names exists;
+- events are written through the field names of model/event_fields.h, never typed by hand.
 """
 
 import os
@@ -128,6 +129,63 @@ class ArchitectureTest(unittest.TestCase):
         self.assertGreater(len(paths), 30)
         for p in paths:
             self.assertTrue(os.path.exists(os.path.join(REPO, p)), p)
+
+
+KINDS = "feedback|work|outcome|error|reward|correction|loop|admin|prompt"
+# A key written as a string literal: base::Key(w, "x"), w.Key("x"), Field(w, "x", ...), and the
+# local helpers that take a key (OptStr, StrList).
+LITERAL_KEY = re.compile(r'(?:\bKey\(\s*\w+\s*,\s*|\.Key\(\s*|\b(?:Field|OptStr|StrList)\(\s*\w+\s*,\s*)"(\w+)"')
+
+
+def field_names():
+    """EventField's names (model/event_fields.h): the schema's. ContextField's keys of open objects
+    are not checked: answers the same files write share words with them ("skipped", "tests")."""
+    with open(os.path.join(REPO, "src", "model", "event_fields.h")) as f:
+        text = f.read()
+    return set(re.findall(r"X\((\w+)\)", text[:text.index("#define KAIZEN_CONTEXT_FIELDS")]))
+
+
+def sources():
+    """(path relative to src/, text) of every source outside model/ and the tests."""
+    root = os.path.join(REPO, "src")
+    for folder, _, files in os.walk(root):
+        for name in sorted(files):
+            rel = os.path.relpath(os.path.join(folder, name), root)
+            if rel.startswith("model/") or name.endswith("_test.cc") or \
+                    not name.endswith((".cc", ".h")):
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                yield rel, f.read()
+
+
+class EventProducerTest(unittest.TestCase):
+
+    def test_no_source_assembles_an_event_by_hand(self):
+        by_hand = re.compile(r'\\"kind\\":\s*\\"(?:%s)\\"|\bKey\(\s*\w+\s*,\s*"kind"\s*\);\s*'
+                             r'(?:\w+\.String\(|base::Str\(\s*\w+\s*,\s*)"(?:%s)"' % (KINDS, KINDS))
+        found = [rel for rel, text in sources() if by_hand.search(text)]
+        self.assertEqual(found, [], "write the kind with model::Kind and the fields through "
+                                    "model/event_fields.h")
+
+    def test_a_file_that_writes_events_names_no_field_as_a_literal(self):
+        names = field_names()
+        self.assertIn("reviewerId", names)
+        producers = 0
+        for rel, text in sources():
+            if not re.search(r"\bmodel::Kind\(|\b(?:EventField|ContextField)::", text):
+                continue
+            producers += 1
+            typed = [f"{rel}:{text.count(chr(10), 0, m.start()) + 1}: \"{m.group(1)}\""
+                     for m in LITERAL_KEY.finditer(text) if m.group(1) in names]
+            self.assertEqual(typed, [], "use model::EventField")
+        # The doors, the hooks, the signals, the checks and the simulators.
+        self.assertGreaterEqual(producers, 15)
+
+    def test_the_check_catches_a_field_typed_by_hand(self):
+        self.assertTrue(LITERAL_KEY.search('  base::Key(w, "reviewerId");'))
+        self.assertTrue(LITERAL_KEY.search('  w_.Key("sessionId").BeginStr();'))
+        self.assertTrue(LITERAL_KEY.search('    OptStr(w, "note", a.note);'))
+        self.assertFalse(LITERAL_KEY.search("  model::Key(w, EventField::reviewerId);"))
 
 
 if __name__ == "__main__":
