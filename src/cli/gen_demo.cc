@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/sibling.h"
 #include "cli/commands.h"
 #include "home/clock.h"
 #include "home/learned_state.h"
@@ -61,8 +62,9 @@ int GenCommand(uint64_t events, uint64_t seed, const std::string& out_file,
 namespace {
 
 // The project the pending work was done in, as a git repository (sim/demo_project.h): the review
-// queue then shows each item's change as a diff.
-int WriteProject(const Common& c) {
+// queue then shows each item's change as a diff, and `kaizen git scan` reads the agent's past
+// commits in it (the dashboard's automatic signals: reverts, edits after the agent's).
+int WriteProject(const Common& c, int64_t now_ms) {
   const std::string dir = c.home + "/demo-project";
   fmt::print("\n2b. the project the agent's pending work changed, as a git repository: {}\n", dir);
   home::LearnedState state;
@@ -74,14 +76,26 @@ int WriteProject(const Common& c) {
   for (const auto& [key, item] : state.learner->queue().pending()) {
     work.push_back({std::string(item.path), std::string(item.summary)});
   }
-  Result<size_t> files = sim::WriteDemoProject(dir, work);
+  Result<size_t> files = sim::WriteDemoProject(dir, work, now_ms);
   if (!files.ok()) {
     // The demo goes on: the queue is still there, its items only show no diff.
     fmt::print("   skipped: {}\n", files.status().message());
-  } else {
-    fmt::print("   {} files: committed as they were, the agent's change left in the working tree\n",
-               *files);
+    return kExitOk;
   }
+  fmt::print(
+      "   {} files: committed as they were, the agent's past commits and a person's fixes after "
+      "them, the agent's pending change left in the working tree\n",
+      *files);
+  fmt::print("\n2c. what git says of the agent's past commits: kaizen git scan {}\n", dir);
+  std::fflush(stdout);
+  Result<base::SiblingRun> scan =
+      base::RunSibling(base::kGitProgram, {"scan", dir, "--home", c.home}, 1 << 16);
+  if (!scan.ok() || scan->exit_code != kExitOk) {
+    // The demo goes on without the automatic signals.
+    fmt::print("   skipped: {}\n", scan.ok() ? scan->err : std::string(scan.status().message()));
+    return kExitOk;
+  }
+  fmt::print("{}", scan->out);
   return kExitOk;
 }
 
@@ -118,7 +132,7 @@ int DemoCommand(const Common& c) {
     fmt::print("\n2. import it durably (validate, enrich, append, fsync): kaizen import {}\n",
                history);
     if (int rc = ImportCommand(c, {history}, ""); rc != kExitOk) return rc;
-    if (int rc = WriteProject(c); rc != kExitOk) return rc;
+    if (int rc = WriteProject(c, *now); rc != kExitOk) return rc;
   } else {
     fmt::print(
         "1-2. {} already holds a log ({} day files); skipping generation and import "

@@ -3,6 +3,7 @@
 import collections
 import json
 import os
+import re
 import subprocess
 import unittest
 
@@ -248,13 +249,16 @@ class Demo(KaizenTest):
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertIn("imported 5000 events, rejected 0", r.out)
         self.assertIn("ok: every stored line is a valid event", r.out)
-        self.assertEqual(len(self.raw_lines()), 5000)
+        # The generated history, then what git scan read in the demo project's commits.
+        scanned = int(re.search(r"^(\d+) new, 0 already recorded$", r.out, re.M).group(1))
+        self.assertGreater(scanned, 0, r.out)
+        self.assertEqual(len(self.raw_lines()), 5000 + scanned)
         v = self.kz("verify", "--home", self.home)
         self.assertEqual(v.rc, EXIT_OK, v)
         again = self.kz("demo", "--home", self.home)
         self.assertEqual(again.rc, EXIT_OK, again)
         self.assertIn("skipping generation and import", again.out)
-        self.assertEqual(len(self.raw_lines()), 5000)
+        self.assertEqual(len(self.raw_lines()), 5000 + scanned)
 
     def test_the_demo_home_is_alive_today_and_its_queue_has_diffs_in_a_git_project(self):
         r = self.kz("demo", "--home", self.home)
@@ -265,6 +269,13 @@ class Demo(KaizenTest):
         kpis = {k["key"]: k for k in json.loads(d.out)["kpis"]}
         for key in ("approvalRate", "avgQualityScore", "timeToDecisionSeconds"):
             self.assertIsNotNone(kpis[key]["current"], key)
+        # The automatic signals git scan read from the agent's commits in the demo project, the
+        # last of them in this calendar month: reverted once, and a person's rewrites.
+        signals = {k["key"]: k for k in json.loads(d.out)["signals"]}
+        for key in ("signalCoverage", "revertRate", "humanEditAfterAgentRate"):
+            self.assertIsNotNone(signals[key]["current"], key)
+        self.assertGreater(max(v for v in signals["revertRate"]["values"] if v is not None), 0)
+        self.assertGreater(signals["humanEditAfterAgentRate"]["current"], 0)
         self.assertNotIn("no feedback events for", d.out)
         # The pending work's files are in a git repository: committed as they were, the agent's
         # change in the working tree, so the review pages read a real diff from git.
