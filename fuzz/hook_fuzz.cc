@@ -1,7 +1,7 @@
 // libFuzzer target for what `kaizen hook` reads: an agent's hook payload (agents/hook_payload.h),
 // the person's prompt in it (text/prompt_judgement.h) and the enforcement config
-// (agents/hook_steps.h) and Codex's session log (agents/codex_rollout.h). Nothing may crash,
-// leak or hang, and:
+// (agents/hook_steps.h), Codex's session log (agents/codex_rollout.h) and config.toml
+// (agents/codex_trust.h). Nothing may crash, leak or hang, and:
 //   - a payload that parses has an event name and a session id, and every file write names a
 //     path and carries text;
 //   - every answer kaizen would print for it is one JSON object;
@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "agents/codex_rollout.h"
+#include "agents/codex_trust.h"
 #include "agents/hook_payload.h"
 #include "agents/hook_steps.h"
 #include "text/prompt_judgement.h"
@@ -52,10 +53,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (r.judgement == text::PromptJudgement::kPositive && !r.instruction.empty()) std::abort();
   (void)agents::ParseEnforcementConfig(input);
   // The same bytes as Codex's session log (a failed command's exit code): a found entry's output
-  // is part of the input. (Codex's config.toml is not fuzzed here: toml++ 3.3.0, Debian 12's,
-  // reaches TOML_UNREACHABLE on some invalid input, agents/toml_text.h.)
+  // is part of the input; and as its config.toml (the trust of the project and its hooks).
   if (std::optional<agents::CommandEnd> end = agents::FindCommandEnd(input, "call_1")) {
     if (end->output.size() > input.size()) std::abort();
   }
+  (void)agents::ParseCodexTrust(input, "config.toml", "/p");
   return 0;
 }
