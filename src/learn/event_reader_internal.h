@@ -65,11 +65,13 @@ bool ForElements(od::value v, Fn&& fn) {
   return true;
 }
 
-// Typed reads: a value of another type (never in stored lines) leaves the default.
+// Typed reads: a value of another type (never in stored lines) leaves the default. Always inlined:
+// they run for nearly every field of every event, and as inline functions of a header shared by
+// the reader's files the compiler kept them out of line (docs/performance.md, "After the splits").
 // A string without escapes is its raw bytes in the input: no copy, and valid as long as the
 // input is. One with escapes is unescaped by simdjson (into the parser's buffer, or kept in
 // tls_escaped for a durable read).
-inline std::string_view Str(od::value v) {
+[[gnu::always_inline]] inline std::string_view Str(od::value v) {
   std::string_view token = v.raw_json_token();
   if (token.size() >= 2 && token.front() == '"') {
     size_t end = token.size() - 1;
@@ -82,17 +84,17 @@ inline std::string_view Str(od::value v) {
   if (tls_escaped != nullptr) return tls_escaped->emplace_back(s);
   return s;
 }
-inline std::optional<double> Dbl(od::value v) {
+[[gnu::always_inline]] inline std::optional<double> Dbl(od::value v) {
   double d;
   if (v.get_double().get(d) != SUCCESS) return std::nullopt;
   return d;
 }
-inline int64_t IntOr0(od::value v) {
+[[gnu::always_inline]] inline int64_t IntOr0(od::value v) {
   int64_t i;
   if (v.get_int64().get(i) == SUCCESS) return i;
   return 0;
 }
-inline std::optional<bool> Bool(od::value v) {
+[[gnu::always_inline]] inline std::optional<bool> Bool(od::value v) {
   bool b;
   if (v.get_bool().get(b) != SUCCESS) return std::nullopt;
   return b;
